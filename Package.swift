@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// tether — control embedded devices over a serial port (see README.md, docs/).
+import PackageDescription
+
+let package = Package(
+    name: "tether",
+    products: [
+        .executable(name: "tether", targets: ["tether"]),
+        .executable(name: "tether-sim", targets: ["tether-sim"]),
+        .library(name: "TetherModel", targets: ["TetherModel"]),
+        .library(name: "TetherSimulator", targets: ["TetherSimulator"]),
+    ],
+    targets: [
+        // C binding: libserialport from Debian (`apt-get install libserialport-dev`).
+        .systemLibrary(
+            name: "CLibSerialPort",
+            pkgConfig: "libserialport",
+            providers: [.apt(["libserialport-dev"])]
+        ),
+        // Pseudo-terminal compatibility for libserialport 0.1.1 (see docs/ARCHITECTURE.md).
+        .target(name: "CPtyCompat"),
+        // Transport: SerialPort over libserialport.
+        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat"]),
+        // Model: framing, dialects, request queue, events.
+        .target(name: "TetherModel", dependencies: ["TetherSerial"]),
+        // Presenter: model events → view state.
+        .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
+        // Views: text and JSON renderers of the presenter's view state.
+        .target(name: "TetherViews", dependencies: ["TetherPresenter"]),
+        // Simulator: pty device simulator, usable in-process.
+        .target(name: "TetherSimulator", path: "Simulator/TetherSimulator"),
+        .executableTarget(
+            name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
+        // Composition root.
+        .executableTarget(
+            name: "tether",
+            dependencies: [
+                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator",
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+print("tether-sim: not built yet")

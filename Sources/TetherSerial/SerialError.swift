@@ -1,0 +1,39 @@
+import Glibc
+
+/// Why a serial port operation failed.
+///
+/// Each case carries the path as the user gave it; ``io(path:function:errno:message:)``
+/// also carries the libserialport function (or system call) that failed, the OS
+/// `errno` and libserialport's message (`sp_last_error_message`).
+public enum SerialError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No such file, or a dangling symlink.
+    case notFound(path: String)
+    /// The process may not open the node (not in the `dialout` group?).
+    case permissionDenied(path: String)
+    /// The path exists but is not a terminal device (a regular file, `/dev/null`).
+    case notASerialPort(path: String)
+    /// Another process holds the port's lock (`flock`). `holder` names it when found,
+    /// e.g. `"picocom (pid 1234)"`.
+    case busy(path: String, holder: String?)
+    /// A configuration value is out of range; the message names the field.
+    case invalidConfiguration(String)
+    /// The device hung up or vanished (pty master closed, USB adapter unplugged).
+    case disconnected(path: String)
+    /// Any other failure of a libserialport function or system call.
+    case io(path: String, function: String, errno: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): "\(path): no such device"
+        case .permissionDenied(let path):
+            "\(path): permission denied (is your user in the 'dialout' group?)"
+        case .notASerialPort(let path): "\(path): not a serial port"
+        case .busy(let path, let holder):
+            "\(path): port busy (in use by \(holder ?? "another process"))"
+        case .invalidConfiguration(let message): "invalid serial configuration: \(message)"
+        case .disconnected(let path): "\(path): device disconnected"
+        case .io(let path, let function, let errno, let message):
+            "\(path): \(function) failed: \(message)\(errno != 0 ? " (errno \(errno))" : "")"
+        }
+    }
+}
