@@ -38,6 +38,9 @@ let package = Package(
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator",
             ]
         ),
+        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"]),
+        .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,191 @@
+import Dispatch
+import Foundation
+import TetherSerial
+
+/// A connected device: the Model's face to the rest of tether.
+///
+/// It owns a ``SerialTransport`` and a ``Session``. Reading happens on a dedicated
+/// thread (`read` blocks), writing on a serial dispatch queue; the actor applies the
+/// session's rules and publishes ``DeviceEvent``s to every observer in order.
+///
+/// ```swift
+/// let device = Device(transport: port, dialect: LineDialect(), settings: "115200 8N1")
+/// let events = device.events()          // attach before start to see `connected`
+/// await device.start()
+/// let reply = try await device.query("*IDN?", timeout: .seconds(1))
+/// ```
+public actor Device {
+    /// The port name as the user gave it.
+    public nonisolated let port: String
+    private let transport: any SerialTransport
+    private let settings: String
+    private var session: Session
+    private let hub = EventHub<DeviceEvent> { DeviceEvent(kind: .missed(count: $0)) }
+    private var waiters: [RequestID: CheckedContinuation<Reply, any Error>] = [:]
+    private let writer = DispatchQueue(label: "tether.device.write")
+    private var timer: Task<Void, Never>?
+    private var reader: Task<Void, Never>?
+    private var isStarted = false
+    private var isClosing = false
+    private var endReason: String?
+
+    /// How long one write may wait for the line to accept its bytes, in ms.
+    public let writeTimeout: Int
+
+    /// Creates a device over an open transport; call ``start()`` to begin reading.
+    ///
+    /// - Parameters:
+    ///   - transport: the open port.
+    ///   - dialect: how commands and replies are framed.
+    ///   - settings: a summary of the serial settings for the `connected` event
+    ///     (e.g. `115200 8N1`).
+    ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
+    ///   - writeTimeout: in ms.
+    public init(
+        transport: any SerialTransport, dialect: any Dialect, settings: String,
+        maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeTimeout: Int = 2_000
+    ) {
+        self.port = transport.name
+        self.transport = transport
+        self.settings = settings
+        self.session = Session(dialect: dialect, maximumLineLength: maximumLineLength)
+        self.writeTimeout = writeTimeout
+    }
+
+    /// Attaches an observer; see ``EventHub``. Attach before ``start()`` to see the
+    /// `connected` event. The stream ends after the device disconnects or is closed.
+    public nonisolated func events(bufferLimit: Int = 4096) -> AsyncStream<DeviceEvent> {
+        hub.subscribe(bufferLimit: bufferLimit)
+    }
+
+    /// Publishes `connected` and starts reading. Idempotent.
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
+        hub.publish(DeviceEvent(kind: .connected(port: port, settings: settings)))
+        let input = Self.startReading(transport)
+        reader = Task { [weak self] in
+            for await chunk in input {
+                await self?.handle(chunk)
+            }
+        }
+    }
+
+    /// Sends `command` and waits for its reply.
+    ///
+    /// - Parameters:
+    ///   - command: the command without terminator; the dialect adds it.
+    ///   - timeout: how long to wait once sent; `nil` for no deadline (a hang-up still
+    ///     ends the wait).
+    /// - Returns: the reply; check ``Reply/isError`` for an error reply.
+    /// - Throws: ``RequestFailure`` on timeout, disconnect, or when the device is
+    ///   already closed.
+    public func query(_ command: String, timeout: Duration?) async throws(RequestFailure) -> Reply {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let (id, actions) = session.enqueue(command, timeout: timeout, now: .now)
+                waiters[id] = continuation
+                perform(actions)
+            }
+        } catch let failure as RequestFailure {
+            throw failure
+        } catch {
+            throw .notSent(reason: "\(error)")
+        }
+    }
+
+    /// Waits until every byte handed to the port is written, then closes it. Pending
+    /// requests fail with ``RequestFailure/disconnected(reason:)``; observers' streams
+    /// end. No `disconnected` event is published for a close asked for.
+    public func close() async {
+        guard endReason == nil else { return }
+        isClosing = true
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            writer.async { done.resume() }
+        }
+        transport.close()
+        if !isStarted { end(reason: "closed") }
+        await reader?.value
+    }
+
+    private func handle(_ chunk: ReadChunk) {
+        switch chunk {
+        case .data(let bytes):
+            perform(session.receive(bytes, now: .now))
+        case .end(let reason):
+            end(reason: reason)
+        }
+    }
+
+    private func end(reason: String) {
+        guard endReason == nil else { return }
+        let reason = isClosing ? "closed" : reason
+        endReason = reason
+        timer?.cancel()
+        perform(session.hangUp(reason: reason, now: .now))
+        if !isClosing { hub.publish(DeviceEvent(kind: .disconnected(reason: reason))) }
+        hub.finish()
+    }
+
+    private func tick() {
+        perform(session.expire(now: .now))
+    }
+
+    private func perform(_ actions: [SessionAction]) {
+        for action in actions {
+            switch action {
+            case .write(let bytes):
+                write(bytes)
+            case .emit(let event):
+                resolveWaiter(for: event)
+                hub.publish(DeviceEvent(kind: .session(event)))
+            }
+        }
+        scheduleTimer()
+    }
+
+    private func resolveWaiter(for event: SessionEvent) {
+        switch event {
+        case .replied(let id, _, let reply, _):
+            waiters.removeValue(forKey: id)?.resume(returning: reply)
+        case .failed(let id, _, let failure):
+            waiters.removeValue(forKey: id)?.resume(throwing: failure)
+        case .sent, .notification, .lateReply:
+            break
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        let transport = self.transport
+        let timeout = writeTimeout
+        writer.async { [weak self] in
+            do throws(SerialError) {
+                try transport.write(bytes, timeout: timeout)
+            } catch {
+                Task { await self?.writeFailed(error) }
+            }
+        }
+    }
+
+    private func writeFailed(_ error: SerialError) {
+        guard endReason == nil else { return }
+        hub.publish(DeviceEvent(kind: .error("write failed: \(error)")))
+        if case .disconnected = error { end(reason: error.description) }
+    }
+
+    private func scheduleTimer() {
+        timer?.cancel()
+        guard let deadline = session.nextDeadline else {
+            timer = nil
+            return
+        }
+        timer = Task { [weak self] in
+            do {
+                try await Task.sleep(until: deadline, clock: .continuous)
+            } catch {
+                return
+            }
+            await self?.tick()
+        }
+    }
+}

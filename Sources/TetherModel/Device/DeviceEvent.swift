@@ -1,0 +1,30 @@
+import Foundation
+
+/// Something that happened on a device's connection, stamped with the wall-clock
+/// time it was observed. Observers receive events in the order they happened.
+public struct DeviceEvent: Sendable, Equatable {
+    /// What happened.
+    public enum Kind: Sendable, Equatable {
+        /// The port is open and configured; `settings` reads like `115200 8N1`.
+        case connected(port: String, settings: String)
+        /// A request, reply, notification or late reply (see ``SessionEvent``).
+        case session(SessionEvent)
+        /// The device hung up or vanished; the connection is over.
+        case disconnected(reason: String)
+        /// This observer fell behind and `count` events were dropped for it here.
+        case missed(count: Int)
+        /// A failure that does not end the connection by itself (e.g. a write error).
+        case error(String)
+    }
+
+    /// When the event was observed.
+    public var time: Date
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates an event.
+    public init(time: Date = Date(), kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+}

@@ -1,0 +1,77 @@
+/// How one kind of device frames commands and replies: what goes on the wire for a
+/// command, which received lines answer it, what is an error and what is
+/// unsolicited.
+///
+/// A dialect is a value; for each request it makes a ``ReplyMatcher`` that is offered
+/// the received lines one at a time. The ``Session`` decides the order in which
+/// matchers see a line (see ``Session``) and turns every line that no matcher takes
+/// into a notification.
+public protocol Dialect: Sendable {
+    /// The dialect's name as used by `--dialect` (`line`, `at`, `scpi`, `prompt`).
+    var name: String { get }
+
+    /// The bytes to write for `command`, terminator included (e.g. `AT\r`).
+    func encode(_ command: String) -> [UInt8]
+
+    /// Whether `command` gets a reply. A command that gets none completes as soon as
+    /// it is written (e.g. a SCPI command without `?`).
+    func expectsReply(to command: String) -> Bool
+
+    /// A fresh matcher for the reply to `command`.
+    func makeMatcher(for command: String) -> any ReplyMatcher
+
+    /// Whether `line` is unsolicited whatever is pending — e.g. an AT unsolicited
+    /// result code such as `RING` arriving inside a reply. Such lines are never
+    /// offered to matchers. `pending` is the command in flight, if any.
+    func isUnsolicited(_ line: Line, pending: String?) -> Bool
+}
+
+/// Reads the reply to one command from the lines offered to it.
+public protocol ReplyMatcher: Sendable {
+    /// Offers one received line. Return ``MatchStep/notMine`` to leave the line to
+    /// others (it then becomes a notification if nobody takes it).
+    mutating func offer(_ line: Line) -> MatchStep
+
+    /// Offers the unterminated bytes at the end of the input (a prompt such as `=> `
+    /// never ends in a terminator). Return a reply to complete on them; the bytes are
+    /// then consumed. The default returns `nil`.
+    mutating func offerPartial(_ bytes: [UInt8]) -> Reply?
+
+    /// Whether the matcher has taken lines but not completed — it then sees
+    /// following lines before other matchers do.
+    var hasStarted: Bool { get }
+}
+
+extension ReplyMatcher {
+    public mutating func offerPartial(_ bytes: [UInt8]) -> Reply? { nil }
+}
+
+/// What a ``ReplyMatcher`` did with a line.
+public enum MatchStep: Sendable, Equatable {
+    /// Not part of this reply.
+    case notMine
+    /// The device's echo of the command; dropped.
+    case echo
+    /// A line of the reply; more are expected.
+    case consumed
+    /// The reply is complete.
+    case complete(Reply)
+}
+
+/// A device's complete answer to one command.
+public struct Reply: Sendable, Equatable {
+    /// The information lines, in order (for AT: without the final result code).
+    public var lines: [Line]
+    /// The line that ended the reply when it is not itself information — an AT
+    /// final result code (`OK`, `+CME ERROR: 10`) — or `nil`.
+    public var finalResult: Line?
+    /// Whether the device reported an error (an `ERR…` line, `ERROR`, `+CME ERROR`…).
+    public var isError: Bool
+
+    /// Creates a reply.
+    public init(lines: [Line], finalResult: Line? = nil, isError: Bool = false) {
+        self.lines = lines
+        self.finalResult = finalResult
+        self.isError = isError
+    }
+}

@@ -1,0 +1,56 @@
+/// The `line` dialect: each query gets exactly one reply line.
+///
+/// - Commands are sent followed by ``terminator`` (LF by default; `--eol`).
+/// - Received lines may end in CR, LF or CR LF (see ``LineFramer``); empty lines are
+///   ignored.
+/// - A received line that equals the command is the device's echo and is dropped.
+/// - A line matching ``notificationPattern`` is always a notification; any other
+///   line answers the pending query. Lines that arrive while nothing is pending are
+///   notifications.
+/// - A reply matching ``errorPattern`` is an error reply (default: starts with
+///   `ERR`, e.g. `ERR -222,"Data out of range"`).
+public struct LineDialect: Dialect {
+    /// The line terminator written after each command.
+    public var terminator: Terminator
+    /// Lines that are always notifications (e.g. `^!` for the simulator's
+    /// environmental controller), or `nil`.
+    public var notificationPattern: LinePattern?
+    /// Replies that are errors, or `nil` for none.
+    public var errorPattern: LinePattern?
+
+    /// Creates the dialect.
+    public init(
+        terminator: Terminator = .lf, notificationPattern: LinePattern? = nil,
+        errorPattern: LinePattern? = LinePattern.defaultError
+    ) {
+        self.terminator = terminator
+        self.notificationPattern = notificationPattern
+        self.errorPattern = errorPattern
+    }
+
+    public var name: String { "line" }
+
+    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
+
+    public func expectsReply(to command: String) -> Bool { true }
+
+    public func makeMatcher(for command: String) -> any ReplyMatcher {
+        Matcher(command: Array(command.utf8), errorPattern: errorPattern)
+    }
+
+    public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
+        notificationPattern?.matches(line) ?? false
+    }
+
+    private struct Matcher: ReplyMatcher {
+        let command: [UInt8]
+        let errorPattern: LinePattern?
+        var hasStarted: Bool { false }
+
+        mutating func offer(_ line: Line) -> MatchStep {
+            if line.isEmpty { return .notMine }
+            if line.bytes == command { return .echo }
+            return .complete(Reply(lines: [line], isError: errorPattern?.matches(line) ?? false))
+        }
+    }
+}

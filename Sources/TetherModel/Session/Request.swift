@@ -1,0 +1,44 @@
+/// Identifies one request for the life of a ``Session``.
+public struct RequestID: Hashable, Sendable, CustomStringConvertible {
+    /// Sequence number, from 1, in enqueue order.
+    public let value: Int
+    public var description: String { "#\(value)" }
+}
+
+/// A command waiting to be sent, or in flight.
+public struct Request: Sendable, Equatable {
+    /// Its identity.
+    public let id: RequestID
+    /// The command as typed, without terminator (e.g. `*IDN?`).
+    public let command: String
+    /// How long to wait for the reply once sent; `nil` waits without a deadline
+    /// (a hang-up still ends the wait).
+    public let timeout: Duration?
+}
+
+/// Why a request produced no reply.
+public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No complete reply within the timeout.
+    case timedOut(Duration)
+    /// The device went away before the reply was complete; `partial` holds the reply
+    /// lines received so far, if any.
+    case disconnected(reason: String)
+    /// The device was already gone or closed: the request was never sent.
+    case notSent(reason: String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let timeout): "no reply within \(timeout.milliseconds) ms"
+        case .disconnected(let reason): "disconnected before the reply was complete (\(reason))"
+        case .notSent(let reason): "not sent: \(reason)"
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds (rounded down).
+    public var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

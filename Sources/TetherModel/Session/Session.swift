@@ -1,0 +1,203 @@
+/// The conversation with one device as a pure state machine: requests in, bytes in,
+/// actions out. No I/O and no clock of its own — every call gets `now` — so it can be
+/// tested line by line.
+///
+/// Rules:
+/// - One request is in flight at a time; the others wait in order (FIFO).
+/// - Received bytes are framed into lines (``LineFramer``). A line the dialect calls
+///   unsolicited is a notification. Any other line is offered, in this order, to
+///   matchers of timed-out requests that have already taken part of their late
+///   reply, then to the request in flight, then to other timed-out requests; a line
+///   nobody takes is a notification (empty lines are dropped).
+/// - A request that times out keeps its matcher for ``lateReplyWindow``, so its late
+///   reply is reported as late and never answers a later request. Before the next
+///   request is sent the session also waits until the line has been quiet for
+///   ``resyncQuietPeriod`` (at most ``resyncLimit``): a late reply then arrives
+///   while nothing else is pending.
+/// - Overlong pieces and the unterminated tail at hang-up are notifications, never
+///   replies.
+/// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
+///   ones fail at once.
+public struct Session: Sendable {
+    /// How long the line must be quiet after a timeout before the next request is sent.
+    public var resyncQuietPeriod: Duration = .milliseconds(250)
+    /// The longest wait for that quiet period.
+    public var resyncLimit: Duration = .seconds(1)
+    /// How long a timed-out request may still claim its late reply.
+    public var lateReplyWindow: Duration = .seconds(30)
+
+    /// The dialect in use.
+    public let dialect: any Dialect
+    private var framer: LineFramer
+    private var nextID = 1
+    private var queue: [Request] = []
+    private var inFlight: InFlight?
+    private var owed: [Owed] = []
+    private var resyncUntil: ContinuousClock.Instant?
+    private var resyncDeadline: ContinuousClock.Instant?
+    private var closedReason: String?
+
+    private struct InFlight {
+        var request: Request
+        var matcher: any ReplyMatcher
+        var sentAt: ContinuousClock.Instant
+        var deadline: ContinuousClock.Instant?
+    }
+
+    private struct Owed {
+        var command: String
+        var matcher: any ReplyMatcher
+        var expiresAt: ContinuousClock.Instant
+    }
+
+    /// Creates a session speaking `dialect`.
+    ///
+    /// - Parameter maximumLineLength: the longest line kept whole, in bytes.
+    public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
+        self.dialect = dialect
+        self.framer = LineFramer(maximumLineLength: maximumLineLength)
+    }
+
+    /// Whether a request is in flight or queued.
+    public var isBusy: Bool { inFlight != nil || !queue.isEmpty }
+
+    /// When ``expire(now:)`` next has work: the in-flight request's deadline or the end
+    /// of a resynchronisation wait; `nil` when there is nothing to time.
+    public var nextDeadline: ContinuousClock.Instant? {
+        var candidates: [ContinuousClock.Instant] = []
+        if let deadline = inFlight?.deadline { candidates.append(deadline) }
+        if inFlight == nil, !queue.isEmpty, let until = resyncUntil, let limit = resyncDeadline {
+            candidates.append(min(until, limit))
+        }
+        return candidates.min()
+    }
+
+    /// Queues `command`; it is sent when the requests before it are done.
+    ///
+    /// - Returns: the request's identity and the actions to perform now.
+    public mutating func enqueue(
+        _ command: String, timeout: Duration?, now: ContinuousClock.Instant
+    ) -> (RequestID, [SessionAction]) {
+        let request = Request(id: RequestID(value: nextID), command: command, timeout: timeout)
+        nextID += 1
+        if let reason = closedReason {
+            let failure = RequestFailure.notSent(reason: reason)
+            return (request.id, [.emit(.failed(request.id, command: command, failure: failure))])
+        }
+        queue.append(request)
+        return (request.id, sendNext(now: now))
+    }
+
+    /// Consumes bytes read from the port.
+    public mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
+        guard closedReason == nil else { return [] }
+        if resyncUntil != nil { resyncUntil = now + resyncQuietPeriod }
+        var actions: [SessionAction] = []
+        for line in framer.append(bytes) {
+            actions += route(line, now: now)
+        }
+        if var flight = inFlight, !framer.partial.isEmpty {
+            let reply = flight.matcher.offerPartial(framer.partial)
+            inFlight = flight
+            if let reply {
+                _ = framer.takePartial()
+                inFlight = nil
+                actions.append(.emit(.replied(flight.request.id, command: flight.request.command, reply: reply, roundTrip: now - flight.sentAt)))
+            }
+        }
+        return actions + sendNext(now: now)
+    }
+
+    /// Times out the request in flight if its deadline has passed, and sends the next
+    /// one when a resynchronisation wait is over.
+    public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
+        owed.removeAll { $0.expiresAt <= now }
+        var actions: [SessionAction] = []
+        if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
+            inFlight = nil
+            let timeout = flight.request.timeout ?? .zero
+            actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
+            owed.append(Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: now + lateReplyWindow))
+            resyncUntil = now + resyncQuietPeriod
+            resyncDeadline = now + resyncLimit
+        }
+        return actions + sendNext(now: now)
+    }
+
+    /// The device is gone: reports the unterminated tail, fails the request in flight
+    /// and every queued one, and refuses new ones.
+    public mutating func hangUp(reason: String, now: ContinuousClock.Instant) -> [SessionAction] {
+        guard closedReason == nil else { return [] }
+        closedReason = reason
+        var actions: [SessionAction] = []
+        if let tail = framer.finish() { actions.append(.emit(.notification(tail))) }
+        if let flight = inFlight {
+            actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: .disconnected(reason: reason))))
+            inFlight = nil
+        }
+        for request in queue {
+            actions.append(.emit(.failed(request.id, command: request.command, failure: .notSent(reason: reason))))
+        }
+        queue.removeAll()
+        owed.removeAll()
+        return actions
+    }
+
+    private mutating func sendNext(now: ContinuousClock.Instant) -> [SessionAction] {
+        var actions: [SessionAction] = []
+        while inFlight == nil, !queue.isEmpty {
+            if let until = resyncUntil, let limit = resyncDeadline {
+                if now < until && now < limit { break }
+                resyncUntil = nil
+                resyncDeadline = nil
+            }
+            let request = queue.removeFirst()
+            actions.append(.write(dialect.encode(request.command)))
+            actions.append(.emit(.sent(request.id, command: request.command)))
+            if dialect.expectsReply(to: request.command) {
+                inFlight = InFlight(
+                    request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
+                    deadline: request.timeout.map { now + $0 })
+            } else {
+                actions.append(.emit(.replied(request.id, command: request.command, reply: Reply(lines: []), roundTrip: .zero)))
+            }
+        }
+        return actions
+    }
+
+    private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        if line.ending != .terminated || dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+            return [.emit(.notification(line))]
+        }
+        let started = owed.indices.filter { owed[$0].matcher.hasStarted }
+        for index in started {
+            if let actions = offer(line, toOwed: index) { return actions }
+        }
+        if var flight = inFlight {
+            let step = flight.matcher.offer(line)
+            inFlight = flight
+            switch step {
+            case .notMine: break
+            case .echo, .consumed: return []
+            case .complete(let reply):
+                inFlight = nil
+                return [.emit(.replied(flight.request.id, command: flight.request.command, reply: reply, roundTrip: now - flight.sentAt))]
+            }
+        }
+        for index in owed.indices where !started.contains(index) {
+            if let actions = offer(line, toOwed: index) { return actions }
+        }
+        return line.isEmpty ? [] : [.emit(.notification(line))]
+    }
+
+    /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
+    private mutating func offer(_ line: Line, toOwed index: Int) -> [SessionAction]? {
+        switch owed[index].matcher.offer(line) {
+        case .notMine: return nil
+        case .echo, .consumed: return []
+        case .complete(let reply):
+            let command = owed.remove(at: index).command
+            return [.emit(.lateReply(command: command, reply: reply))]
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// What a ``Session`` reports about the conversation, in order.
+public enum SessionEvent: Sendable, Equatable {
+    /// A command was handed to the port (``SessionAction/write(_:)`` precedes it).
+    case sent(RequestID, command: String)
+    /// A request's reply is complete; `roundTrip` runs from sending to the last byte.
+    case replied(RequestID, command: String, reply: Reply, roundTrip: Duration)
+    /// A request ended without a reply.
+    case failed(RequestID, command: String, failure: RequestFailure)
+    /// A line that answers no pending request: an unsolicited notification, an
+    /// overlong piece, or the unterminated tail left at hang-up.
+    case notification(Line)
+    /// A reply that arrived after its request had timed out. It is never given to a
+    /// later request.
+    case lateReply(command: String, reply: Reply)
+}
+
+/// What the shell around a ``Session`` must do, in order.
+public enum SessionAction: Sendable, Equatable {
+    /// Write these bytes to the port.
+    case write([UInt8])
+    /// Report this event to observers.
+    case emit(SessionEvent)
+}

@@ -1,0 +1,22 @@
+/// A passive view of a device session (MVP's View, written as a delegate protocol).
+///
+/// The presenter calls ``render(_:state:)`` for every record, in order, from one task
+/// at a time. ``stateDidChange(_:)`` and ``finish(_:)`` are optional: their defaults
+/// do nothing.
+///
+/// No reference cycle is possible: ``Presenter`` is a value that never holds a view,
+/// and ``Presenter/present(_:to:)`` holds the view only for the length of the call;
+/// views hold no reference to presenters or devices.
+public protocol DeviceView: Sendable {
+    /// Shows one record. `state` is the state after it.
+    func render(_ record: ViewRecord, state: ViewState)
+    /// Called after each record with the new state (a dashboard redraws here).
+    func stateDidChange(_ state: ViewState)
+    /// Called once when the session is over.
+    func finish(_ state: ViewState)
+}
+
+extension DeviceView {
+    public func stateDidChange(_ state: ViewState) {}
+    public func finish(_ state: ViewState) {}
+}

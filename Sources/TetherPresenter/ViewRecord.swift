@@ -1,0 +1,35 @@
+import Foundation
+
+/// One entry of the log-style event stream that views render, in order.
+public struct ViewRecord: Sendable, Equatable {
+    /// When it happened.
+    public var time: Date
+    /// What happened.
+    public var event: ViewEvent
+
+    /// Creates a record.
+    public init(time: Date, event: ViewEvent) {
+        self.time = time
+        self.event = event
+    }
+}
+
+/// What a view is told, in past tense.
+public enum ViewEvent: Sendable, Equatable {
+    /// The port opened; `settings` like `115200 8N1`.
+    case connected(port: String, settings: String)
+    /// A command was written.
+    case sent(command: String)
+    /// A request finished (reply, timeout or failure).
+    case exchanged(Exchange)
+    /// An unsolicited line; `readings` are its parsed `name=value` fields.
+    case notification(ViewLine, readings: [Reading])
+    /// A reply that came after its request had timed out (never given to a later one).
+    case lateReply(command: String, lines: [ViewLine])
+    /// The device went away.
+    case disconnected(port: String, reason: String)
+    /// This view fell behind and missed `count` events.
+    case missed(count: Int)
+    /// A non-fatal problem worth telling the user.
+    case warning(String)
+}

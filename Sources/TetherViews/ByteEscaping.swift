@@ -1,0 +1,60 @@
+/// Shows received bytes safely on a terminal.
+///
+/// Printable text, including non-ASCII UTF-8, is kept; `\` becomes `\\`; tab, CR and
+/// LF become `\t`, `\r`, `\n`; every other control character (C0, DEL, C1 — ESC
+/// included, so a device cannot drive the user's terminal) and every byte that is not
+/// part of valid UTF-8 becomes `\xNN`. The result is unambiguous: the bytes can be
+/// recovered from it.
+public enum ByteEscaping {
+    /// The escaped form of `bytes`, e.g. `AB\x00CD` for `41 42 00 43 44`.
+    public static func escaped(_ bytes: [UInt8]) -> String {
+        var result = ""
+        var index = 0
+        while index < bytes.count {
+            let (scalar, length) = decodeScalar(bytes, at: index)
+            if let scalar, !isControl(scalar) {
+                if scalar == "\\" { result += "\\\\" } else { result.unicodeScalars.append(scalar) }
+            } else {
+                for byte in bytes[index..<index + length] { result += escape(byte) }
+            }
+            index += length
+        }
+        return result
+    }
+
+    /// The escaped form of `bytes` written as hex pairs, e.g. `01 0d 0a`.
+    public static func hex(_ bytes: [UInt8], separator: String = " ") -> String {
+        bytes.map { hexPair($0) }.joined(separator: separator)
+    }
+
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x09: "\\t"
+        case 0x0A: "\\n"
+        case 0x0D: "\\r"
+        default: "\\x" + hexPair(byte)
+        }
+    }
+
+    private static func hexPair(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Decodes one UTF-8 scalar at `index`: the scalar (nil when the bytes there are
+    /// not valid UTF-8) and how many bytes it used (1 for an invalid byte).
+    private static func decodeScalar(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar?, Int) {
+        var iterator = bytes[index...].makeIterator()
+        var decoder = UTF8()
+        switch decoder.decode(&iterator) {
+        case .scalarValue(let scalar):
+            return (scalar, String(scalar).utf8.count)
+        case .emptyInput, .error:
+            return (nil, 1)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TetherPresenter
+
+/// The view for programs: JSON Lines on standard output, one object per record,
+/// written (and so flushed) as soon as it is rendered. The schema, version
+/// ``schemaVersion``, is documented field by field in `docs/JSON.md`.
+///
+/// Every object has `v` (schema version), `type`, `time` (ISO 8601, UTC, ms) and
+/// `port`. Keys are sorted so output is stable. A line of device text is a JSON
+/// string; when its bytes are not valid UTF-8, the string shows U+FFFD for the bad
+/// bytes and a sibling `…_hex` field holds the exact bytes (lossless).
+public struct JSONView: DeviceView {
+    /// The version of the JSON Lines schema; bumped on incompatible change.
+    public static let schemaVersion = 1
+
+    private let output: any OutputSink
+    private let encoder: JSONEncoder
+
+    /// Creates a JSON view writing to `output`.
+    public init(output: any OutputSink = FileSink.standardOutput) {
+        self.output = output
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    public func render(_ record: ViewRecord, state: ViewState) {
+        var object = Self.fields(for: record.event)
+        object["v"] = .int(Self.schemaVersion)
+        object["time"] = .string(Self.timestamp(record.time))
+        object["port"] = .string(state.port)
+        write(object)
+    }
+
+    /// Writes one extra object (e.g. a run summary) with the common fields.
+    public func write(_ object: [String: JSONValue]) {
+        guard let data = try? encoder.encode(object) else { return }
+        output.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    static func fields(for event: ViewEvent) -> [String: JSONValue] {
+        switch event {
+        case .connected(_, let settings):
+            return ["type": "connected", "settings": .string(settings)]
+        case .sent(let command):
+            return ["type": "sent", "command": .string(command)]
+        case .exchanged(let exchange):
+            return fields(for: exchange)
+        case .notification(let line, let readings):
+            var object: [String: JSONValue] = ["type": "notification"]
+            object.merge(lineFields("line", line)) { $1 }
+            if !readings.isEmpty {
+                object["readings"] = .object(
+                    Dictionary(readings.map { ($0.name, $0.number.map(JSONValue.double) ?? .string($0.value)) }) { $1 })
+            }
+            return object
+        case .lateReply(let command, let lines):
+            var object: [String: JSONValue] = ["type": "late_reply", "command": .string(command)]
+            object.merge(linesFields("lines", lines)) { $1 }
+            return object
+        case .disconnected(_, let reason):
+            return ["type": "disconnected", "reason": .string(reason)]
+        case .missed(let count):
+            return ["type": "missed", "count": .int(count)]
+        case .warning(let message):
+            return ["type": "warning", "message": .string(message)]
+        }
+    }
+
+    private static func fields(for exchange: Exchange) -> [String: JSONValue] {
+        var object: [String: JSONValue] = ["command": .string(exchange.command)]
+        switch exchange.outcome {
+        case .reply(let lines, let finalResult, let isError, let roundTrip):
+            object["type"] = "reply"
+            object["error"] = .bool(isError)
+            object["rtt_ms"] = .int(Int(roundTrip.milliseconds))
+            object.merge(linesFields("lines", lines)) { $1 }
+            if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
+        case .timedOut(let timeout):
+            object["type"] = "timeout"
+            object["timeout_ms"] = .int(Int(timeout.milliseconds))
+        case .failed(let reason):
+            object["type"] = "failed"
+            object["reason"] = .string(reason)
+        }
+        return object
+    }
+
+    private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [key: .string(line.text)]
+        if !isValidUTF8(line.bytes) { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
+        if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
+        return object
+    }
+
+    private static func linesFields(_ key: String, _ lines: [ViewLine]) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [key: .array(lines.map { .string($0.text) })]
+        if lines.contains(where: { !isValidUTF8($0.bytes) }) {
+            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.bytes, separator: "")) })
+        }
+        return object
+    }
+
+    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter.string(
+            from: date, timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+    }
+}

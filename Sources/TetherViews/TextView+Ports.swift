@@ -1,0 +1,24 @@
+import TetherPresenter
+
+extension TextView: PortListView {
+    public func render(ports: [PortSummary]) {
+        guard !ports.isEmpty else {
+            diagnostics.write("No serial ports found.\n")
+            return
+        }
+        for port in ports {
+            var header = port.name
+            if let description = port.description { header += "  \(description)" }
+            output.write(header + "\n")
+            var details: [(String, String)] = [("transport", port.transport)]
+            if let match = port.matchValue { details.append(("match", match)) }
+            if let manufacturer = port.manufacturer { details.append(("manufacturer", manufacturer)) }
+            if let product = port.product { details.append(("product", product)) }
+            if let serial = port.serialNumber { details.append(("serial", serial)) }
+            details += port.links.map { ("link", $0) }
+            for (key, value) in details {
+                output.write("  " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + ByteEscaping.escaped(Array(value.utf8)) + "\n")
+            }
+        }
+    }
+}

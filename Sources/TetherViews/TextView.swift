@@ -1,0 +1,92 @@
+import Foundation
+import TetherPresenter
+
+/// The view for people: replies and notifications on standard output, one per line,
+/// status and problems on standard error.
+///
+/// ```
+/// *IDN? → TETHER,ENV-1,SIM0001,1.0  (3 ms)
+/// SETP 99 ✗ ERR -222,"Data out of range"  (2 ms)
+/// !READING temp=22.87 hum=41.3
+/// ```
+/// Bytes that are not printable are escaped (``ByteEscaping``). Colour is used only
+/// when the output is a terminal and `NO_COLOR` is not set (no-color.org).
+public struct TextView: DeviceView {
+    let output: any OutputSink
+    let diagnostics: any OutputSink
+    private let showsTimestamps: Bool
+    private let style: TextStyle
+
+    /// Creates a text view.
+    ///
+    /// - Parameters:
+    ///   - output: where replies and notifications go (standard output).
+    ///   - diagnostics: where connection status and warnings go (standard error).
+    ///   - showsTimestamps: prefix each line with the local time, `HH:mm:ss.SSS`.
+    ///   - environment: read for `NO_COLOR`.
+    public init(
+        output: any OutputSink = FileSink.standardOutput,
+        diagnostics: any OutputSink = FileSink.standardError, showsTimestamps: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.output = output
+        self.diagnostics = diagnostics
+        self.showsTimestamps = showsTimestamps
+        self.style = TextStyle(enabled: output.isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true)
+    }
+
+    public func render(_ record: ViewRecord, state: ViewState) {
+        let stamp = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
+        switch record.event {
+        case .connected(let port, let settings):
+            diagnostics.write("connected to \(port) (\(settings))\n")
+        case .sent:
+            break
+        case .exchanged(let exchange):
+            output.write(stamp + describe(exchange) + "\n")
+        case .notification(let line, _):
+            output.write(stamp + style.notification(show(line)) + "\n")
+        case .lateReply(let command, let lines):
+            let text = lines.map(show).joined(separator: " | ")
+            output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")
+        case .disconnected(let port, let reason):
+            diagnostics.write("disconnected: \(port): \(reason)\n")
+        case .missed(let count):
+            diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
+        case .warning(let message):
+            diagnostics.write("warning: \(message)\n")
+        }
+    }
+
+    private func describe(_ exchange: Exchange) -> String {
+        let command = ByteEscaping.escaped(Array(exchange.command.utf8))
+        switch exchange.outcome {
+        case .reply(let lines, let finalResult, let isError, let roundTrip):
+            let shown = (lines + [finalResult].compactMap { $0 }).map(show)
+            let arrow = isError ? style.error("✗") : "→"
+            let indent = String(repeating: " ", count: command.count + 3)
+            let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent)
+            let text = isError ? style.error(body) : body
+            return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)")
+        case .timedOut(let timeout):
+            return "\(command) \(style.error("✗ no reply within \(timeout.milliseconds) ms"))"
+        case .failed(let reason):
+            return "\(command) \(style.error("✗ \(reason)"))"
+        }
+    }
+
+    private func show(_ line: ViewLine) -> String {
+        let text = ByteEscaping.escaped(line.bytes)
+        switch line.ending {
+        case .terminated: return text
+        case .overlong: return text + style.dim(" [line cut at \(line.bytes.count) bytes]")
+        case .unterminated: return text + style.dim(" [unterminated]")
+        }
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter.string(from: date)
+    }
+}

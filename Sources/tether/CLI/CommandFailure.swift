@@ -1,0 +1,35 @@
+import TetherSerial
+
+/// A command that could not do its job: a one-line message for stderr and the exit
+/// code that says why.
+struct CommandFailure: Error {
+    /// The message after `Error: `.
+    var message: String
+    /// The exit code.
+    var code: ExitCode
+    /// Whether to print the usage after the message (usage errors).
+    var showsUsage = false
+
+    init(_ message: String, code: ExitCode) {
+        self.message = message
+        self.code = code
+    }
+
+    /// A usage error found after parsing (e.g. a missing port).
+    init(usage message: String) {
+        self.init(message, code: .usage)
+        showsUsage = true
+    }
+
+    /// A transport error, with the exit code for its kind.
+    init(_ error: SerialError) {
+        let code: ExitCode =
+            switch error {
+            case .notFound: .portNotFound
+            case .permissionDenied, .notASerialPort, .busy: .portUnavailable
+            case .invalidConfiguration: .usage
+            case .disconnected, .io: .ioError
+            }
+        self.init(error.description, code: code)
+    }
+}

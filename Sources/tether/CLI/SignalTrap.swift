@@ -1,0 +1,43 @@
+import Dispatch
+import Glibc
+
+/// Turns SIGINT, SIGTERM and SIGHUP into an `AsyncStream` of signal numbers, so a
+/// command can stop cleanly (restore the terminal, finish its output) instead of
+/// dying in the middle of a line. Signals are handled by dispatch sources, never by
+/// work inside a C signal handler.
+final class SignalTrap {
+    /// The signals trapped.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Trapped signal numbers, in arrival order.
+    let received: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    /// Starts trapping; the default actions are suspended while the trap lives.
+    init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        received = stream
+        sources = Self.signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Stops trapping and restores the default actions.
+    func cancel() {
+        for source in sources { source.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
+    }
+
+    /// The exit code for ending on `signal` (128 + its number).
+    static func exitCode(for signal: Int32) -> ExitCode {
+        switch signal {
+        case SIGINT: .interrupted
+        case SIGTERM: .terminated
+        default: .hangUpSignal
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import TetherViews
+
+/// `tether connect`: an interactive session.
+enum ConnectCommand: Command {
+    static let spec = CommandSpec(
+        name: "connect",
+        abstract: "Work with a device interactively.",
+        discussion: """
+            Each line you type is sent as a command; replies and notifications are shown
+            as they arrive. Ctrl-D leaves (exit 0), Ctrl-C too (exit 130); the terminal
+            is left as it was found. The device disconnecting ends the session (exit 74).
+
+            EXAMPLE:
+              tether connect --sim
+            """,
+        arguments: [
+            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim).", isOptional: true)
+        ],
+        options: ConnectionOptions.specs,
+        usage: "tether connect (<port> | --sim) [<options>]"
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+        }
+        let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
+        if options.port == nil && !options.usesSimulator {
+            throw UsageError("Missing expected argument '<port>' (or give '--sim')")
+        }
+        let terminal = TerminalState.save()
+        defer { terminal?.restore() }
+        let connection = try Connection(options)
+        let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
+        let presenting = connection.startPresenting()
+        let trap = SignalTrap()
+        let signals = trap.received
+        let device = connection.device
+        let timeout = options.timeout
+        let watchers = [
+            Task {
+                _ = await presenting.value
+                stop.yield(.ioError)
+            },
+            Task {
+                for await signal in signals {
+                    stop.yield(SignalTrap.exitCode(for: signal))
+                }
+            },
+            Task {
+                for await line in StandardInput.lines() where !line.isEmpty {
+                    _ = try? await device.query(line, timeout: timeout)
+                }
+                stop.yield(.success)
+            },
+        ]
+        await device.start()
+        if isatty(STDIN_FILENO) == 1 && options.format == .text {
+            FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
+        }
+        var reasons = stops.makeAsyncIterator()
+        let code = await reasons.next() ?? .success
+        for watcher in watchers { watcher.cancel() }
+        trap.cancel()
+        await connection.shutdown()
+        _ = await presenting.value
+        return code
+    }
+}

@@ -1,0 +1,49 @@
+import TetherPresenter
+import TetherSerial
+import TetherViews
+
+/// `tether list`: the serial ports on this machine.
+enum ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "List serial ports with their USB identity and stable links.",
+        discussion: """
+            Shows each port's node, description, USB vendor and product ID, manufacturer,
+            product, serial number and its /dev/serial/by-id links: what you need to
+            open it by a stable name.
+            """,
+        options: [
+            .value("--format", "-f", name: "format", help: "Output: text or json (JSON Lines). (default: text)")
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
+        if let extra = arguments.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
+        let format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
+        let ports: [SerialPortInfo]
+        do {
+            ports = try SerialPortInfo.list()
+        } catch {
+            throw CommandFailure(error)
+        }
+        let view: any PortListView = format == .json ? JSONView() : TextView()
+        view.render(ports: ports.map(PortSummary.init))
+        return .success
+    }
+}
+
+extension PortSummary {
+    /// The listing entry for a port found by the transport.
+    init(_ info: SerialPortInfo) {
+        self.init(
+            name: info.name, description: info.description, transport: info.transport.rawValue,
+            vendorID: info.usbVendorID.map { hex($0) }, productID: info.usbProductID.map { hex($0) },
+            manufacturer: info.manufacturer, product: info.product, serialNumber: info.serialNumber,
+            links: info.byIDLinks)
+    }
+}
+
+private func hex(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

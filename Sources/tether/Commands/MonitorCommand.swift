@@ -1,0 +1,72 @@
+import Foundation
+
+/// `tether monitor`: print notifications as they arrive.
+enum MonitorCommand: Command {
+    static let spec = CommandSpec(
+        name: "monitor",
+        abstract: "Print a device's notifications as they arrive.",
+        discussion: """
+            Runs until --count notifications were printed, --duration has passed, the
+            device disconnects (exit 74) or Ctrl-C (exit 130).
+
+            EXAMPLES:
+              tether monitor --sim --count 3
+              tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
+            """,
+        arguments: [
+            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim).", isOptional: true)
+        ],
+        options: ConnectionOptions.specs + [
+            .value("--count", "-n", name: "n", help: "Stop after this many notifications."),
+            .value("--duration", "-d", name: "seconds", help: "Stop after this many seconds (decimals allowed)."),
+        ],
+        usage: "tether monitor (<port> | --sim) [--count <n>] [--duration <seconds>] [<options>]"
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+        }
+        let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
+        if options.port == nil && !options.usesSimulator {
+            throw UsageError("Missing expected argument '<port>' (or give '--sim')")
+        }
+        let count = try arguments.value(
+            "--count", expected: "Please provide a whole number, 1 or more.", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+        let duration = try arguments.value(
+            "--duration", expected: "Please provide a number of seconds greater than 0.",
+            { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } })
+
+        let connection = try Connection(options)
+        let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
+        let presenting = connection.startPresenting { _, state in
+            if let count, state.counts.notifications >= count { stop.yield(.success) }
+        }
+        let trap = SignalTrap()
+        let signals = trap.received
+        let watchers = [
+            Task {
+                _ = await presenting.value
+                stop.yield(.ioError)
+            },
+            Task {
+                for await signal in signals {
+                    stop.yield(SignalTrap.exitCode(for: signal))
+                }
+            },
+            Task {
+                guard let duration else { return }
+                try? await Task.sleep(for: .seconds(duration))
+                stop.yield(.success)
+            },
+        ]
+        await connection.device.start()
+        var reasons = stops.makeAsyncIterator()
+        let code = await reasons.next() ?? .success
+        for watcher in watchers { watcher.cancel() }
+        trap.cancel()
+        await connection.shutdown()
+        _ = await presenting.value
+        return code
+    }
+}

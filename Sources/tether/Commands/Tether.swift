@@ -1,0 +1,96 @@
+import Foundation
+import TetherViews
+
+/// The `tether` command: dispatches to subcommands and turns failures into messages
+/// and exit codes.
+enum Tether {
+    /// The version printed by `--version`.
+    static let version = "0.1.0"
+
+    /// Every subcommand, in help order.
+    static var commands: [any Command.Type] {
+        [QueryCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self]
+    }
+
+    static let spec = CommandSpec(
+        name: "",
+        abstract: "Control embedded devices over a serial port.",
+        discussion: """
+            Query a device, watch its notifications, or work with it interactively, over
+            a real serial port or the built-in simulator (--sim).
+
+            EXAMPLES:
+              tether query --sim '*IDN?'
+              tether monitor /dev/ttyUSB0 --baud 9600 --count 10
+              tether connect /dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0
+
+            EXIT CODES:
+              0 success, 1 error reply or failed expectation, 64 usage error,
+              65 script error, 66 port not found, 69 port unavailable (not a serial
+              port, permission denied, busy), 74 I/O error or disconnected,
+              75 timeout, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM.
+            """,
+        options: [.flag("--version", help: "Show the version.")],
+        usage: "tether <subcommand> [<arguments>] [<options>]"
+    )
+
+    /// Runs the command line `arguments` (without the program name).
+    static func main(_ arguments: [String]) async -> ExitCode {
+        let errors = FileSink.standardError
+        guard let first = arguments.first else {
+            errors.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
+            return .usage
+        }
+        switch first {
+        case "-h", "--help":
+            FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
+            return .success
+        case "--version":
+            FileSink.standardOutput.write(version + "\n")
+            return .success
+        case "help":
+            guard let name = arguments.dropFirst().first else {
+                FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
+                return .success
+            }
+            guard let command = commands.first(where: { $0.spec.name == name }) else {
+                return fail(UsageError("Unknown subcommand '\(name)'."), spec: spec)
+            }
+            FileSink.standardOutput.write(HelpFormatter.help(command.spec))
+            return .success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            let names = commands.map { $0.spec.name }
+            let suggestion = names.min { EditDistance.between($0, first) < EditDistance.between($1, first) }
+                .flatMap { EditDistance.between($0, first) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
+            return fail(UsageError("Unknown subcommand '\(first)'.\(suggestion)"), spec: spec)
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("-h") || rest.contains("--help") {
+            FileSink.standardOutput.write(HelpFormatter.help(command.spec))
+            return .success
+        }
+        do {
+            let parsed = try ParsedArguments(rest, spec: command.spec)
+            return try await command.run(parsed)
+        } catch let error as UsageError {
+            return fail(error, spec: command.spec)
+        } catch let failure as CommandFailure {
+            if failure.showsUsage { return fail(UsageError(failure.message), spec: command.spec) }
+            errors.write("Error: \(failure.message)\n")
+            return failure.code
+        } catch {
+            errors.write("Error: \(error)\n")
+            return .ioError
+        }
+    }
+
+    private static func fail(_ error: UsageError, spec: CommandSpec) -> ExitCode {
+        let help = spec.name.isEmpty ? "tether --help" : "tether \(spec.name) --help"
+        FileSink.standardError.write(
+            "Error: \(error.message)\nUsage: \(HelpFormatter.usage(spec))\n  See '\(help)'.\n")
+        return .usage
+    }
+}

@@ -1,0 +1,79 @@
+import TetherModel
+import TetherPresenter
+import TetherSerial
+import TetherSimulator
+import TetherViews
+
+/// An open device connection and the view it renders to — the composition root's
+/// wiring of transport, Model, Presenter and View for one command.
+///
+/// With `--sim` the simulator runs in-process and is opened through the very same
+/// libserialport path (``SerialPort``) as hardware.
+final class Connection {
+    /// The device (Model).
+    let device: Device
+    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    let displayName: String
+    /// The view chosen by `--format`.
+    let view: any DeviceView
+    private let simulator: Simulator?
+
+    /// Opens the port (or starts the simulator and opens its pty).
+    ///
+    /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
+    ///   unavailable, I/O error).
+    init(_ options: ConnectionOptions) throws(CommandFailure) {
+        var simulator: Simulator?
+        let path: String
+        if options.usesSimulator {
+            do {
+                let started = try Simulator(device: EnvironmentalController())
+                simulator = started
+                path = started.devicePath
+            } catch {
+                throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
+            }
+        } else if let port = options.port {
+            path = port
+        } else {
+            throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
+        }
+        let port: SerialPort
+        do {
+            port = try SerialPort.open(path, configuration: options.configuration)
+        } catch {
+            simulator?.stop()
+            throw CommandFailure(error)
+        }
+        self.simulator = simulator
+        displayName = simulator == nil ? path : "sim (\(path))"
+        let dialect: any Dialect =
+            simulator == nil
+            ? LineDialect() : LineDialect(notificationPattern: try! LinePattern("^!"))
+        device = Device(transport: port, dialect: dialect, settings: options.configuration.summary)
+        switch options.format {
+        case .text: view = TextView(showsTimestamps: options.showsTimestamps)
+        case .json: view = JSONView()
+        }
+    }
+
+    /// Renders the device's events on the view in a task, from now until the device
+    /// closes; `observe` sees each record after it is rendered.
+    func startPresenting(
+        observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in }
+    ) -> Task<ViewState, Never> {
+        let events = device.events()
+        let view = self.view
+        let name = displayName
+        return Task {
+            var presenter = Presenter(port: name)
+            return await presenter.present(events, to: view, observe: observe)
+        }
+    }
+
+    /// Closes the device and stops the simulator, if any.
+    func shutdown() async {
+        await device.close()
+        simulator?.stop()
+    }
+}

@@ -1,0 +1,89 @@
+import TetherModel
+import TetherSerial
+
+/// The options every device command shares: which port (or `--sim`), serial
+/// settings, timeout and output format.
+struct ConnectionOptions {
+    /// The options' specs, for a command's ``CommandSpec``.
+    static let specs: [OptionSpec] = [
+        .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
+        .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
+        .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
+        .value("--parity", name: "parity", help: "Parity: none, odd, even, mark or space. (default: none)"),
+        .value("--stop-bits", name: "bits", help: "Stop bits: 1 or 2. (default: 1)"),
+        .value(
+            "--flow-control", name: "mode",
+            help: "Flow control: none, rtscts, xonxoff or dtrdsr. (default: none)"),
+        .value(
+            "--timeout", "-t", name: "ms",
+            help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"),
+        .value("--format", "-f", name: "format", help: "Output: text (for people) or json (JSON Lines). (default: text)"),
+        .flag("--timestamps", help: "Prefix text output with the time of each event."),
+    ]
+
+    /// The reply timeout when `--timeout` is not given, in ms.
+    static let defaultTimeout = 1000
+
+    /// The port as typed; `nil` with `--sim`.
+    var port: String?
+    /// Whether to run the built-in simulator.
+    var usesSimulator: Bool
+    /// Serial settings.
+    var configuration: SerialConfiguration
+    /// The reply timeout; `nil` for no deadline.
+    var timeout: Duration?
+    /// The output format.
+    var format: OutputFormat
+    /// Whether text output shows timestamps.
+    var showsTimestamps: Bool
+
+    /// Reads the shared options; `port` is the positional port argument, if any.
+    ///
+    /// - Throws: ``UsageError`` for a bad value, naming the option.
+    init(_ arguments: ParsedArguments, port: String?) throws(UsageError) {
+        self.port = port
+        usesSimulator = arguments.has("--sim")
+        var configuration = SerialConfiguration()
+        if let baud = try arguments.value(
+            "--baud", expected: "Please provide a positive whole number of baud, e.g. 9600 or 115200.",
+            { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+        {
+            configuration.baudRate = baud
+        }
+        if let bits = try arguments.value(
+            "--data-bits", expected: "Please provide one of '5', '6', '7', '8'.",
+            { Int($0).flatMap { (5...8).contains($0) ? $0 : nil } })
+        {
+            configuration.dataBits = bits
+        }
+        if let parity = try arguments.choice("--parity", as: Parity.self) { configuration.parity = parity }
+        if let bits = try arguments.value(
+            "--stop-bits", expected: "Please provide one of '1', '2'.",
+            { Int($0).flatMap { $0 == 1 || $0 == 2 ? $0 : nil } })
+        {
+            configuration.stopBits = bits
+        }
+        if let flow = try arguments.choice("--flow-control", as: FlowControl.self) {
+            configuration.flowControl = flow
+        }
+        self.configuration = configuration
+        let milliseconds =
+            try arguments.value(
+                "--timeout", expected: "Please provide a whole number of milliseconds, 0 or more.",
+                { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? Self.defaultTimeout
+        timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
+        format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
+        showsTimestamps = arguments.has("--timestamps")
+        if usesSimulator, let port {
+            throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
+        }
+    }
+}
+
+/// The output format (`--format`).
+enum OutputFormat: String, CaseIterable {
+    /// Text for people.
+    case text
+    /// JSON Lines for programs.
+    case json
+}

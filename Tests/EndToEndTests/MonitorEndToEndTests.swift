@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@Suite struct MonitorEndToEndTests {
+    @Test func countStopsAfterThreeNotifications() throws {
+        let result = try Subprocess.run("tether", ["monitor", "--sim", "--count", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.hasPrefix("!READING temp=") })
+    }
+
+    @Test func jsonNotificationsCarryReadings() throws {
+        let result = try Subprocess.run("tether", ["monitor", "--sim", "--count", "2", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let notifications = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "notification" }
+        #expect(notifications.count == 2)
+        let readings = try #require(notifications.first?["readings"] as? [String: Any])
+        #expect(readings["temp"] is Double)
+    }
+
+    /// Stopping the simulator under `tether monitor L` ends it promptly with a clear
+    /// message and exit 74, without spinning (shared/cases/CASE-13).
+    @Test func simulatorStoppingEndsMonitorQuietly() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.path("device")
+        let simulator = try Subprocess("tether-sim", ["--link", link])
+        #expect(simulator.waitForOutput(containing: link))
+        let monitor = try Subprocess("tether", ["monitor", link])
+        #expect(monitor.waitForOutput(containing: "!READING"))
+        simulator.send(SIGTERM)
+        _ = simulator.wait()
+        let stoppedAt = Date()
+        let result = monitor.wait(timeout: 30)
+        let elapsed = Date().timeIntervalSince(stoppedAt)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("disconnected: \(link)"))
+        #expect(elapsed < 2, "monitor took \(elapsed) s to notice the hang-up")
+        #expect(result.cpuSeconds < 1.0, "monitor used \(result.cpuSeconds) s of CPU")
+    }
+}

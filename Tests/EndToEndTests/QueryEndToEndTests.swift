@@ -1,0 +1,58 @@
+import Foundation
+import TetherSimulator
+import Testing
+
+/// `tether query` driven as a user would, through the built CLI, the real
+/// libserialport path and the pty simulator.
+@Suite struct QueryEndToEndTests {
+    @Test func identityInText() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "*IDN?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("*IDN? → TETHER,ENV-1,SIM0001,1.0  ("))
+    }
+
+    @Test func identityInJSON() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--format", "json", "*IDN?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try JSONLines.parse(result.stdout)
+        let reply = try #require(objects.first { $0["type"] as? String == "reply" })
+        #expect(reply["command"] as? String == "*IDN?")
+        #expect(reply["lines"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"])
+        #expect(reply["error"] as? Bool == false)
+        #expect(objects.first?["type"] as? String == "connected")
+    }
+
+    @Test func errorReplyExitsOne() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "SETP 99", "SETP?"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("SETP 99 ✗ ERR -222,\"Data out of range\""))
+        #expect(result.stdout.contains("SETP? → 22.0"))
+    }
+
+    /// A device that never answers: exit 75 at the documented default timeout
+    /// (shared/cases/CASE-02 c).
+    @Test func silentDeviceTimesOutWithItsOwnCode() throws {
+        let device = try Simulator(device: ScriptedDevice())
+        defer { device.stop() }
+        let result = try Subprocess.run("tether", ["query", device.devicePath, "AT"])
+        #expect(result.status == 75, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("AT ✗ no reply within 1000 ms"))
+    }
+
+    /// `tether-sim --link L` then `tether query L …` opens the symlink by path.
+    @Test func querySimulatorThroughItsLink() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.path("device")
+        let simulator = try Subprocess("tether-sim", ["--link", link])
+        defer {
+            simulator.send(SIGTERM)
+            _ = simulator.wait()
+        }
+        #expect(simulator.waitForOutput(containing: link))
+        let result = try Subprocess.run("tether", ["query", link, "*IDN?", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reply = try #require(try JSONLines.parse(result.stdout).first { $0["type"] as? String == "reply" })
+        #expect(reply["lines"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"])
+        #expect(reply["port"] as? String == link)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Glibc
+
+/// Runs a built executable of this package (`tether`, `tether-sim`) as a child
+/// process with pipes, for end-to-end tests: its output, exit status and CPU time.
+final class Subprocess: @unchecked Sendable {
+    /// The folder holding the package's built products (the test bundle's folder).
+    static let productsDirectory: URL = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent()
+    }()
+
+    /// What a finished process left.
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// User + system CPU time of the child, in seconds (from `wait4`).
+        var cpuSeconds: Double
+    }
+
+    let pid: pid_t
+    private let stdoutPipe: CloseOnExecPipe
+    private let stderrPipe: CloseOnExecPipe
+    private let stdinPipe: CloseOnExecPipe
+    private let collected = OutputCollector()
+
+    /// Starts `product` (e.g. `tether`) with `arguments`.
+    init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let path = Self.productsDirectory.appendingPathComponent(product).path
+        stdoutPipe = try CloseOnExecPipe()
+        stderrPipe = try CloseOnExecPipe()
+        stdinPipe = try CloseOnExecPipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe.fileHandleForReading.fileDescriptor, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe.fileHandleForWriting.fileDescriptor, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe.fileHandleForWriting.fileDescriptor, 2)
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0)=\($1)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        pid = child
+        try? stdoutPipe.fileHandleForWriting.close()
+        try? stderrPipe.fileHandleForWriting.close()
+        try? stdinPipe.fileHandleForReading.close()
+        collected.start(stdout: stdoutPipe.fileHandleForReading, stderr: stderrPipe.fileHandleForReading)
+    }
+
+    /// Runs to completion (killing the child after `timeout` seconds).
+    static func run(_ product: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60)
+        throws -> Result
+    {
+        let process = try Subprocess(product, arguments)
+        if let stdin { process.write(stdin) }
+        process.closeInput()
+        return process.wait(timeout: timeout)
+    }
+
+    /// Writes to the child's standard input.
+    func write(_ text: String) {
+        try? stdinPipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes the child's standard input (end of input).
+    func closeInput() { try? stdinPipe.fileHandleForWriting.close() }
+
+    /// Sends `signal` to the child.
+    func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// Standard output so far.
+    var stdoutSoFar: String { collected.stdout }
+
+    /// Waits until standard output contains `text` (at most `timeout` seconds).
+    @discardableResult
+    func waitForOutput(containing text: String, timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if collected.stdout.contains(text) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// Waits for the child to exit (SIGKILL after `timeout` seconds).
+    func wait(timeout: Double = 60) -> Result {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        var usage = rusage()
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            if Date() > deadline { kill(pid, SIGKILL) }
+            usleep(10_000)
+        }
+        collected.waitForEnd()
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(status: code, stdout: collected.stdout, stderr: collected.stderr, cpuSeconds: cpu)
+    }
+}
+
+/// Reads a child's stdout and stderr on background threads.
+private final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+    private let done = DispatchGroup()
+
+    func start(stdout: FileHandle, stderr: FileHandle) {
+        for (handle, isOut) in [(stdout, true), (stderr, false)] {
+            done.enter()
+            Thread {
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    self.lock.lock()
+                    if isOut { self.out.append(chunk) } else { self.err.append(chunk) }
+                    self.lock.unlock()
+                }
+                self.done.leave()
+            }.start()
+        }
+    }
+
+    func waitForEnd() { _ = done.wait(timeout: .now() + 10) }
+
+    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+}
+
+/// A pipe whose ends are closed in children (`O_CLOEXEC`), so concurrently spawned
+/// children never hold each other's pipes open; `dup2` onto 0/1/2 clears the flag
+/// for the one end a child should have.
+private struct CloseOnExecPipe {
+    let fileHandleForReading: FileHandle
+    let fileHandleForWriting: FileHandle
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXError(.EMFILE) }
+        fileHandleForReading = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
+        fileHandleForWriting = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Parses JSON Lines output; every line must be a JSON object.
+enum JSONLines {
+    struct NotAnObject: Error { let line: String }
+
+    static func parse(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw NotAnObject(line: String(line))
+            }
+            return object
+        }
+    }
+}
+
+/// A folder under /tmp removed when the value is released.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tether-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

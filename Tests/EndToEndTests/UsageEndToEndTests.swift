@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// Bad input gets a one-line error and a distinct, documented exit code.
+@Suite struct UsageEndToEndTests {
+    @Test func missingPort() throws {
+        let result = try Subprocess.run("tether", ["query", "/dev/ttyNOPE42", "*IDN?"])
+        #expect(result.status == 66)
+        #expect(result.stderr == "Error: /dev/ttyNOPE42: no such device\n")
+    }
+
+    @Test func portThatIsNotATerminal() throws {
+        let result = try Subprocess.run("tether", ["query", "/dev/null", "*IDN?"])
+        #expect(result.status == 69)
+        #expect(result.stderr == "Error: /dev/null: not a serial port\n")
+    }
+
+    @Test func badBaudRate() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--baud", "abc", "*IDN?"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: The value 'abc' is invalid for '--baud <rate>'."))
+        #expect(result.stderr.split(separator: "\n").first?.contains("--baud") == true)
+    }
+
+    @Test(arguments: ["-1", "abc", "1x"])
+    func badTimeout(value: String) throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--timeout", value, "*IDN?"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'--timeout <ms>'"))
+    }
+
+    @Test func unknownOptionSuggestsTheRightOne() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--bud", "9600", "*IDN?"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: Unknown option '--bud'. Did you mean '--baud'?\n"))
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        let root = try Subprocess.run("tether", ["--help"])
+        #expect(root.status == 0)
+        for command in ["query", "monitor", "connect", "list"] {
+            #expect(root.stdout.contains("  \(command) "), "tether --help lists \(command)")
+            let help = try Subprocess.run("tether", [command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.hasPrefix("OVERVIEW: "))
+            #expect(help.stdout.contains("USAGE: tether \(command)"))
+        }
+    }
+
+    @Test func defaultTimeoutIsInTheHelp() throws {
+        let help = try Subprocess.run("tether", ["query", "--help"])
+        #expect(help.stdout.contains("(default: 1000)"))
+    }
+}

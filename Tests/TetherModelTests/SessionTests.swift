@@ -1,0 +1,145 @@
+import Testing
+
+@testable import TetherModel
+
+/// The session state machine, driven with explicit times (no I/O, no clock).
+@Suite struct SessionTests {
+    let start = ContinuousClock.now
+    func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+
+    static let environmentDialect = LineDialect(notificationPattern: try! LinePattern("^!"))
+
+    private func events(_ actions: [SessionAction]) -> [SessionEvent] {
+        actions.compactMap { if case .emit(let event) = $0 { event } else { nil } }
+    }
+
+    private func writes(_ actions: [SessionAction]) -> [[UInt8]] {
+        actions.compactMap { if case .write(let bytes) = $0 { bytes } else { nil } }
+    }
+
+    private func replies(_ events: [SessionEvent]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for case .replied(_, let command, let reply, _) in events { result[command] = reply.lines.map(\.text) }
+        return result
+    }
+
+    @Test func queryWritesTheCommandAndGetsOneLine() {
+        var session = Session(dialect: LineDialect())
+        let (id, actions) = session.enqueue("*IDN?", timeout: .seconds(1), now: at(0))
+        #expect(writes(actions) == [Array("*IDN?\n".utf8)])
+        let received = events(session.receive(Array("ACME,X,1,2\r\n".utf8), now: at(5)))
+        #expect(received == [.replied(id, command: "*IDN?", reply: Reply(lines: [Line("ACME,X,1,2")]), roundTrip: .milliseconds(5))])
+        #expect(!session.isBusy)
+    }
+
+    /// CASE-01 variant C: a reply split across reads is one line.
+    @Test func splitReplyIsOneLine() {
+        var session = Session(dialect: LineDialect())
+        _ = session.enqueue("MEAS?", timeout: .seconds(2), now: at(0))
+        #expect(events(session.receive(Array("12.3".utf8), now: at(1))).isEmpty)
+        #expect(replies(events(session.receive(Array("45\n".utf8), now: at(150)))) == ["MEAS?": ["12.345"]])
+    }
+
+    @Test func notificationBetweenQueryAndReply() {
+        var session = Session(dialect: Self.environmentDialect)
+        _ = session.enqueue("TEMP?", timeout: .seconds(1), now: at(0))
+        let received = events(session.receive(Array("!READING temp=21\r\n22.50\r\n".utf8), now: at(3)))
+        #expect(received.first == .notification(Line("!READING temp=21")))
+        #expect(replies(received) == ["TEMP?": ["22.50"]])
+    }
+
+    /// CASE-08: the bytes read with a reply are kept, and two replies in one read pair
+    /// in order.
+    @Test func bytesAfterTheReplyAreKept() {
+        var session = Session(dialect: LineDialect())
+        _ = session.enqueue("READ", timeout: .seconds(1), now: at(0))
+        var received = events(session.receive(Array("V=1.234\nT=21.5\nP=101".utf8), now: at(1)))
+        received += events(session.receive(Array("3\n".utf8), now: at(50)))
+        #expect(replies(received) == ["READ": ["V=1.234"]])
+        #expect(received.filter { if case .notification = $0 { true } else { false } } == [.notification(Line("T=21.5")), .notification(Line("P=1013"))])
+
+        var batch = Session(dialect: LineDialect())
+        let (first, _) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
+        let (second, _) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
+        let both = events(batch.receive(Array("V=1\nV=2\n".utf8), now: at(5)))
+        let pairs = both.compactMap { event -> (RequestID, String)? in
+            if case .replied(let id, _, let reply, _) = event { (id, reply.lines[0].text) } else { nil }
+        }
+        #expect(pairs.map(\.0) == [first, second])
+        #expect(pairs.map(\.1) == ["V=1", "V=2"])
+    }
+
+    @Test func echoIsDropped() {
+        var session = Session(dialect: LineDialect(terminator: .cr))
+        _ = session.enqueue("ver", timeout: .seconds(1), now: at(0))
+        #expect(replies(events(session.receive(Array("ver\r\nfw 1.2.3\r\n".utf8), now: at(5)))) == ["ver": ["fw 1.2.3"]])
+    }
+
+    /// CASE-06, tight variant: the late `1` for `*OPC?` arrives after the timeout and
+    /// is reported late; `*IDN?` still gets the identity.
+    @Test func lateReplyNeverAnswersTheNextRequest() {
+        var session = Session(dialect: LineDialect())
+        let (opc, _) = session.enqueue("*OPC?", timeout: .milliseconds(500), now: at(0))
+        let (idn, queued) = session.enqueue("*IDN?", timeout: .seconds(1), now: at(0))
+        #expect(writes(queued).isEmpty)
+        let expired = session.expire(now: at(500))
+        #expect(events(expired) == [.failed(opc, command: "*OPC?", failure: .timedOut(.milliseconds(500)))])
+        #expect(writes(expired).isEmpty, "waits for the line to be quiet before sending *IDN?")
+        let late = events(session.receive(Array("1\n".utf8), now: at(600)))
+        #expect(late == [.lateReply(command: "*OPC?", reply: Reply(lines: [Line("1")]))])
+        #expect(writes(session.expire(now: at(700))).isEmpty)
+        let sent = session.expire(now: at(850))
+        #expect(writes(sent) == [Array("*IDN?\n".utf8)])
+        let answer = events(session.receive(Array("ACME,DMM-2,0001,2.0\n".utf8), now: at(950)))
+        #expect(answer == [.replied(idn, command: "*IDN?", reply: Reply(lines: [Line("ACME,DMM-2,0001,2.0")]), roundTrip: .milliseconds(100))])
+    }
+
+    @Test func resyncWaitIsBoundedOnABusyLine() {
+        var session = Session(dialect: Self.environmentDialect)
+        _ = session.enqueue("A?", timeout: .milliseconds(100), now: at(0))
+        _ = session.enqueue("B?", timeout: .milliseconds(100), now: at(0))
+        _ = session.expire(now: at(100))
+        var sent: [[UInt8]] = []
+        for time in stride(from: 150, through: 1150, by: 50) {
+            sent += writes(session.receive(Array("!TICK\n".utf8), now: at(time)))
+            sent += writes(session.expire(now: at(time)))
+        }
+        #expect(sent == [Array("B?\n".utf8)])
+    }
+
+    @Test func errorReplyIsMarked() {
+        var session = Session(dialect: LineDialect())
+        _ = session.enqueue("SETP 99", timeout: .seconds(1), now: at(0))
+        let received = events(session.receive(Array("ERR -222,\"Data out of range\"\r\n".utf8), now: at(2)))
+        guard case .replied(_, _, let reply, _) = received.first else {
+            Issue.record("no reply: \(received)")
+            return
+        }
+        #expect(reply.isError)
+    }
+
+    /// CASE-13/14: at hang-up the unterminated tail is a notification, never a reply,
+    /// and every request fails.
+    @Test func hangUpReportsTheTailAndFailsRequests() {
+        var session = Session(dialect: LineDialect())
+        let (first, _) = session.enqueue("dump", timeout: .seconds(10), now: at(0))
+        let (second, _) = session.enqueue("next", timeout: .seconds(10), now: at(0))
+        var received = events(session.receive(Array("line1\r\nBlorp".utf8), now: at(5)))
+        #expect(replies(received) == ["dump": ["line1"]])
+        received = events(session.hangUp(reason: "device hung up", now: at(300)))
+        #expect(received.first == .notification(Line(Array("Blorp".utf8), ending: .unterminated)))
+        #expect(received.contains(.failed(second, command: "next", failure: .disconnected(reason: "device hung up"))))
+        #expect(!received.contains { if case .failed(first, _, _) = $0 { true } else { false } })
+        let (_, after) = session.enqueue("again", timeout: nil, now: at(400))
+        #expect(writes(after).isEmpty)
+        #expect(events(after).count == 1)
+    }
+
+    @Test func noDeadlineWaitsUntilTheReply() {
+        var session = Session(dialect: LineDialect())
+        _ = session.enqueue("AT", timeout: nil, now: at(0))
+        #expect(session.nextDeadline == nil)
+        #expect(events(session.expire(now: at(60_000))).isEmpty)
+        #expect(replies(events(session.receive(Array("OK\n".utf8), now: at(60_300)))) == ["AT": ["OK"]])
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import TetherModel
+import TetherPresenter
+import TetherViews
+
+@Suite struct ViewTests {
+    let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+
+    private func render(_ events: [DeviceEvent.Kind], with view: (BufferSink, BufferSink) -> any DeviceView)
+        -> (String, String)
+    {
+        let output = BufferSink()
+        let diagnostics = BufferSink()
+        let chosen = view(output, diagnostics)
+        var presenter = Presenter(port: "/dev/ttyUSB0")
+        for kind in events {
+            for record in presenter.handle(DeviceEvent(time: time, kind: kind)) {
+                chosen.render(record, state: presenter.state)
+            }
+        }
+        return (output.text, diagnostics.text)
+    }
+
+    private func jsonObjects(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    static let reply = DeviceEvent.Kind.session(
+        .replied(
+            RequestID(value: 1), command: "*IDN?", reply: Reply(lines: [Line("TETHER,ENV-1,SIM0001,1.0")]),
+            roundTrip: .milliseconds(3)))
+
+    @Test func textShowsReplyAndStatus() {
+        let (output, diagnostics) = render([.connected(port: "/dev/ttyUSB0", settings: "115200 8N1"), Self.reply]) {
+            TextView(output: $0, diagnostics: $1, environment: [:])
+        }
+        #expect(output == "*IDN? → TETHER,ENV-1,SIM0001,1.0  (3 ms)\n")
+        #expect(diagnostics == "connected to /dev/ttyUSB0 (115200 8N1)\n")
+    }
+
+    @Test func colourOnlyOnATerminalWithoutNoColor() {
+        let error = DeviceEvent.Kind.session(
+            .failed(RequestID(value: 2), command: "TEMP?", failure: .timedOut(.milliseconds(1000))))
+        let terminal = BufferSink(isTerminal: true)
+        TextView(output: terminal, diagnostics: BufferSink(), environment: [:])
+            .render(Presenter.record(error, time: time), state: ViewState(port: "p"))
+        #expect(terminal.text.contains("\u{1B}["))
+        let noColor = BufferSink(isTerminal: true)
+        TextView(output: noColor, diagnostics: BufferSink(), environment: ["NO_COLOR": "1"])
+            .render(Presenter.record(error, time: time), state: ViewState(port: "p"))
+        #expect(noColor.text == "TEMP? ✗ no reply within 1000 ms\n")
+    }
+
+    @Test func jsonReplyHasTheDocumentedFields() throws {
+        let (output, _) = render([Self.reply]) { output, _ in JSONView(output: output) }
+        let object = try #require(jsonObjects(output).first)
+        #expect(object["type"] as? String == "reply")
+        #expect(object["command"] as? String == "*IDN?")
+        #expect(object["lines"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"])
+        #expect(object["error"] as? Bool == false)
+        #expect(object["rtt_ms"] as? Int == 3)
+        #expect(object["port"] as? String == "/dev/ttyUSB0")
+        #expect(object["v"] as? Int == 1)
+        #expect(object["time"] as? String == "2027-01-15T08:00:00.250Z")
+    }
+
+    /// CASE-09 and CASE-10: NUL stays in the JSON string; bytes that are not UTF-8
+    /// come back exactly from `line_hex`; text never carries them raw.
+    @Test func undecodableBytesAreLossless() throws {
+        let lines: [DeviceEvent.Kind] = [
+            .session(.notification(Line([0x41, 0x42, 0x00, 0x43, 0x44]))),
+            .session(.notification(Line([0x2D, 0x87, 0x44, 0x99, 0x2F]))),
+        ]
+        let (json, _) = render(lines) { output, _ in JSONView(output: output) }
+        let objects = try jsonObjects(json)
+        #expect(json.contains("\"AB\\u0000CD\""))
+        #expect(objects[0]["line_hex"] == nil)
+        #expect(objects[1]["line_hex"] as? String == "2d8744992f")
+        let (text, _) = render(lines) { TextView(output: $0, diagnostics: $1, environment: [:]) }
+        #expect(text == "AB\\x00CD\n-\\x87D\\x99/\n")
+    }
+
+    @Test func notificationReadingsAndUnterminatedTail() throws {
+        let events: [DeviceEvent.Kind] = [
+            .session(.notification(Line("!READING temp=22.87 hum=41.3 mode=auto"))),
+            .session(.notification(Line(Array("Blorp".utf8), ending: .unterminated))),
+            .disconnected(reason: "device hung up"),
+        ]
+        let (json, _) = render(events) { output, _ in JSONView(output: output) }
+        let objects = try jsonObjects(json)
+        let readings = try #require(objects[0]["readings"] as? [String: Any])
+        #expect(readings["temp"] as? Double == 22.87)
+        #expect(readings["mode"] as? String == "auto")
+        #expect(objects[1]["line_ending"] as? String == "unterminated")
+        #expect(objects[2]["type"] as? String == "disconnected")
+        let (text, diagnostics) = render(events) { TextView(output: $0, diagnostics: $1, environment: [:]) }
+        #expect(text.hasSuffix("Blorp [unterminated]\n"))
+        #expect(diagnostics == "disconnected: /dev/ttyUSB0: device hung up\n")
+    }
+
+    @Test func presenterTracksIdentityReadingsAndCounts() {
+        var presenter = Presenter(port: "p")
+        _ = presenter.handle(DeviceEvent(time: time, kind: Self.reply))
+        _ = presenter.handle(DeviceEvent(time: time, kind: .session(.notification(Line("!READING temp=22.87")))))
+        #expect(presenter.state.identity?.manufacturer == "TETHER")
+        #expect(presenter.state.identity?.firmware == "1.0")
+        #expect(presenter.state.readings["temp"]?.number == 22.87)
+        #expect(presenter.state.counts.replies == 1)
+        #expect(presenter.state.counts.notifications == 1)
+        #expect(presenter.state.recentExchanges.map(\.command) == ["*IDN?"])
+    }
+}
+
+extension Presenter {
+    /// The single record one event produces, for view tests.
+    static func record(_ kind: DeviceEvent.Kind, time: Date) -> ViewRecord {
+        var presenter = Presenter(port: "p")
+        return presenter.handle(DeviceEvent(time: time, kind: kind))[0]
+    }
+}
