@@ -1,2 +1,127 @@
+/*
+ * ioctl interposer: modem-line emulation for pseudo-terminal slaves.
+ *
+ * Why: libserialport 0.1.1 (Debian's) reads the modem lines with TIOCMGET while
+ * opening and configuring a port, and a pty slave answers ENOTTY, so sp_open and
+ * every sp_set_* fail on /dev/pts/N (socat, tether-sim, test harnesses). Upstream
+ * declined pty support (sigrokproject/libserialport pull request 4). Rather than a
+ * second transport for ptys, tether keeps one libserialport transport and supplies
+ * this `ioctl`, which the linker binds for libserialport's calls because the
+ * executable defines the symbol.
+ *
+ * What: every request goes to the kernel first, unchanged, with syscall(SYS_ioctl).
+ * Only if that fails with ENOTTY, the request is TIOCMGET/TIOCMSET/TIOCMBIS/TIOCMBIC
+ * and the descriptor is a pty slave (character major 136–143) is the request
+ * answered from an emulated per-device state, kept for the life of the process:
+ *   - TIOCMSET/TIOCMBIS/TIOCMBIC change the emulated DTR and RTS bits (other bits
+ *     are ignored);
+ *   - TIOCMGET reports DTR and RTS as last set (both asserted until set), CTS, DSR
+ *     and DCD asserted, RI clear.
+ * Real serial ports, pty masters and all other requests see the kernel's answer.
+ */
+#define _GNU_SOURCE
 #include "pty_compat.h"
-int tether_pty_compat_placeholder(void) { return 0; }
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+enum { EMULATED_DEVICE_SLOTS = 64 };
+
+struct emulated_lines {
+    dev_t device;      /* st_rdev of the pty slave; 0 = free slot */
+    int output_lines;  /* TIOCM_DTR | TIOCM_RTS as last set */
+};
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct emulated_lines table[EMULATED_DEVICE_SLOTS];
+static unsigned int next_evicted_slot;
+static unsigned long emulated_count;
+
+static int is_pty_slave_device(const struct stat *status) {
+    unsigned int major_number = major(status->st_rdev);
+    return S_ISCHR(status->st_mode) && major_number >= 136 && major_number <= 143;
+}
+
+int tether_is_pty_slave(int fd) {
+    struct stat status;
+    return fstat(fd, &status) == 0 && is_pty_slave_device(&status);
+}
+
+unsigned long tether_pty_compat_emulated_count(void) {
+    pthread_mutex_lock(&table_lock);
+    unsigned long count = emulated_count;
+    pthread_mutex_unlock(&table_lock);
+    return count;
+}
+
+/* The slot for `device`, claiming one (DTR and RTS asserted) on first use; when all
+ * are taken the oldest claim is reused. Called with table_lock held. */
+static struct emulated_lines *slot_for(dev_t device) {
+    for (unsigned int i = 0; i < EMULATED_DEVICE_SLOTS; i++) {
+        if (table[i].device == device) return &table[i];
+    }
+    for (unsigned int i = 0; i < EMULATED_DEVICE_SLOTS; i++) {
+        if (table[i].device == 0) {
+            table[i] = (struct emulated_lines){device, TIOCM_DTR | TIOCM_RTS};
+            return &table[i];
+        }
+    }
+    struct emulated_lines *slot = &table[next_evicted_slot];
+    next_evicted_slot = (next_evicted_slot + 1) % EMULATED_DEVICE_SLOTS;
+    *slot = (struct emulated_lines){device, TIOCM_DTR | TIOCM_RTS};
+    return slot;
+}
+
+static int emulate_modem_request(dev_t device, unsigned long request, int *argument) {
+    if (argument == NULL) {
+        errno = EFAULT;
+        return -1;
+    }
+    const int output_mask = TIOCM_DTR | TIOCM_RTS;
+    pthread_mutex_lock(&table_lock);
+    struct emulated_lines *slot = slot_for(device);
+    switch (request) {
+    case TIOCMGET:
+        *argument = slot->output_lines | TETHER_PTY_ALWAYS_ASSERTED_LINES;
+        break;
+    case TIOCMSET:
+        slot->output_lines = *argument & output_mask;
+        break;
+    case TIOCMBIS:
+        slot->output_lines |= *argument & output_mask;
+        break;
+    default: /* TIOCMBIC */
+        slot->output_lines &= ~(*argument & output_mask);
+        break;
+    }
+    emulated_count++;
+    pthread_mutex_unlock(&table_lock);
+    return 0;
+}
+
+/* Same prototype as glibc's <sys/ioctl.h>. Like glibc, the optional third argument
+ * is taken as a pointer-sized value. */
+int ioctl(int fd, unsigned long request, ...) {
+    va_list arguments;
+    va_start(arguments, request);
+    void *argument = va_arg(arguments, void *);
+    va_end(arguments);
+
+    long result = syscall(SYS_ioctl, fd, request, argument);
+    if (result != -1 || errno != ENOTTY) return (int)result;
+    if (request != TIOCMGET && request != TIOCMSET && request != TIOCMBIS && request != TIOCMBIC) {
+        return -1;
+    }
+    struct stat status;
+    if (fstat(fd, &status) != 0 || !is_pty_slave_device(&status)) {
+        errno = ENOTTY;
+        return -1;
+    }
+    return emulate_modem_request(status.st_rdev, request, argument);
+}

@@ -1,0 +1,23 @@
+/*
+ * Non-variadic entry points for tty ioctls that Swift code needs; Swift does not
+ * import C variadic functions such as ioctl.
+ */
+#include <asm/ioctls.h>
+#include <asm/termbits.h>
+
+#include "pty_compat.h"
+
+/* As in <sys/ioctl.h>, which cannot be included together with <asm/termbits.h>. */
+extern int ioctl(int fd, unsigned long request, ...);
+
+int tether_tty_get_modem_lines(int fd, int *lines) {
+    return ioctl(fd, TIOCMGET, lines);
+}
+
+int tether_tty_get_speeds(int fd, unsigned int *input_baud, unsigned int *output_baud) {
+    struct termios2 settings;
+    if (ioctl(fd, TCGETS2, &settings) != 0) return -1;
+    *input_baud = settings.c_ispeed;
+    *output_baud = settings.c_ospeed;
+    return 0;
+}

@@ -1,0 +1,195 @@
+import CLibSerialPort
+import Glibc
+
+/// A serial port opened through libserialport: the transport tether uses for real
+/// hardware (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/serial/by-id/…`) and for
+/// pseudo-terminals (socat, `tether-sim`, `/dev/pts/N`) alike.
+///
+/// ## Pseudo-terminals
+/// libserialport 0.1.1 cannot look up or open a pty (DESIGN). tether keeps this one
+/// libserialport transport and adds a small compatibility layer that acts only on
+/// pty slaves: a private link name for the lookup (``PseudoTerminalLink``) and an
+/// `ioctl` that emulates the modem-line requests a pty refuses (the `CPtyCompat`
+/// target). On a pty, modem lines read back as documented in ``ModemLines`` and
+/// setting them is accepted and remembered; nothing else changes.
+///
+/// ## Threading
+/// All methods block the calling thread; call them from a dedicated thread, never
+/// from Swift's cooperative pool. ``read(maxBytes:timeout:)`` and
+/// ``write(_:timeout:)`` may run concurrently on two threads, and ``close()`` may be
+/// called from any thread: it wakes a blocked read or write and waits for it to
+/// leave before freeing the port.
+public final class SerialPort: SerialTransport {
+    /// The port name as the user gave it, for display.
+    public let name: String
+    /// The device node the name resolves to, e.g. `/dev/ttyUSB0` for a by-id link.
+    public let path: String
+    /// The line settings applied when the port was opened.
+    public let configuration: SerialConfiguration
+
+    let handle: PortHandle
+
+    private init(name: String, path: String, configuration: SerialConfiguration, handle: PortHandle) {
+        self.name = name
+        self.path = path
+        self.configuration = configuration
+        self.handle = handle
+    }
+
+    deinit { handle.close() }
+
+    /// Opens and configures a serial port.
+    ///
+    /// In order: resolves `name` (links, chains, relative links) to its device node;
+    /// opens the node and checks it is a terminal; with `options.exclusive`, takes an
+    /// exclusive `flock` on it **before any setting changes** (so a busy port's user is
+    /// not disturbed); opens it with `sp_open`; applies `configuration` with
+    /// `sp_set_baudrate`, `sp_set_bits`, `sp_set_parity`, `sp_set_stopbits` and
+    /// `sp_set_flowcontrol`; sets DTR and RTS per `options`; and finally makes the
+    /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
+    /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
+    /// (libserialport 0.1.1 leaves IXON as found; CASE-04, CASE-12).
+    ///
+    /// - Parameters:
+    ///   - name: a device path or a link to one, e.g. `/dev/ttyUSB0`,
+    ///     `/dev/serial/by-id/usb-…`, `/dev/pts/3`.
+    ///   - configuration: baud rate (any positive rate, including non-standard ones),
+    ///     data bits, parity, stop bits, flow control.
+    ///   - options: exclusive access and DTR/RTS handling.
+    /// - Returns: the open port.
+    /// - Throws: ``SerialError/invalidConfiguration(_:)`` for out-of-range settings;
+    ///   ``SerialError/notFound(path:)`` for a missing node or dangling link;
+    ///   ``SerialError/notASerialPort(path:)`` for a regular file, `/dev/null` or a
+    ///   terminal libserialport cannot drive; ``SerialError/permissionDenied(path:)``;
+    ///   ``SerialError/busy(path:holder:)`` when another process holds the port's
+    ///   lock; ``SerialError/io(path:function:errno:message:)`` when a
+    ///   libserialport function fails (e.g. a baud rate the driver rejects).
+    public static func open(
+        _ name: String, configuration: SerialConfiguration, options: OpenOptions = .init()
+    ) throws(SerialError) -> SerialPort {
+        try configuration.validate()
+        guard configuration.baudRate <= Int(Int32.max) else {
+            throw .invalidConfiguration("baud rate \(configuration.baudRate) is too large")
+        }
+        let (node, nodeDescriptor) = try DeviceNode.open(name)
+
+        var succeeded = false
+        var lockDescriptor: Int32?
+        var link: PseudoTerminalLink?
+        var port: OpaquePointer?
+        defer {
+            if !succeeded {
+                if let port {
+                    sp_close(port)
+                    sp_free_port(port)
+                }
+                link?.remove()
+                if let lockDescriptor { Glibc.close(lockDescriptor) }
+            }
+        }
+
+        lockDescriptor = nodeDescriptor
+        if options.exclusive {
+            try PortLock.acquire(nodeDescriptor, for: node)
+        } else {
+            Glibc.close(nodeDescriptor)
+            lockDescriptor = nil
+        }
+
+        var libSerialPortName = node.path
+        if node.isPseudoTerminalSlave {
+            let made = try PseudoTerminalLink(to: node.path, portName: name)
+            link = made
+            libSerialPortName = made.libSerialPortName
+        }
+        let lookup = sp_get_port_by_name(libSerialPortName, &port)
+        guard lookup == SP_OK, let port else {
+            // No /sys/class/tty entry: a terminal, but not a serial port (e.g. /dev/tty).
+            if lookup == SP_ERR_ARG { throw .notASerialPort(path: name) }
+            try check(lookup, function: "sp_get_port_by_name", path: name)
+            throw .notASerialPort(path: name)
+        }
+        do throws(SerialError) {
+            try check(sp_open(port, SP_MODE_READ_WRITE), function: "sp_open", path: name)
+        } catch .io(_, _, ENOTTY, _) {
+            throw .notASerialPort(path: name)
+        }
+        var descriptor: Int32 = -1
+        try check(sp_get_port_handle(port, &descriptor), function: "sp_get_port_handle", path: name)
+
+        try apply(configuration, to: port, name: name)
+        try apply(options, to: port, flowControl: configuration.flowControl, name: name)
+        try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
+
+        let handle = try PortHandle(
+            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, link: link, portName: name)
+        succeeded = true
+        return SerialPort(name: name, path: node.path, configuration: configuration, handle: handle)
+    }
+
+    /// Closes the port; idempotent and safe from any thread. A read or write blocked
+    /// on another thread returns at once (a read with `.hungUp`). The lock is released
+    /// and, with DTR kept (the default), DTR stays as it was.
+    public func close() {
+        handle.close()
+    }
+
+    private static func apply(
+        _ configuration: SerialConfiguration, to port: OpaquePointer, name: String
+    ) throws(SerialError) {
+        try check(
+            sp_set_baudrate(port, Int32(configuration.baudRate)), function: "sp_set_baudrate", path: name)
+        try check(sp_set_bits(port, Int32(configuration.dataBits)), function: "sp_set_bits", path: name)
+        let parity: sp_parity =
+            switch configuration.parity {
+            case .none: SP_PARITY_NONE
+            case .odd: SP_PARITY_ODD
+            case .even: SP_PARITY_EVEN
+            case .mark: SP_PARITY_MARK
+            case .space: SP_PARITY_SPACE
+            }
+        try check(sp_set_parity(port, parity), function: "sp_set_parity", path: name)
+        try check(sp_set_stopbits(port, Int32(configuration.stopBits)), function: "sp_set_stopbits", path: name)
+        let flowControl: sp_flowcontrol =
+            switch configuration.flowControl {
+            case .none: SP_FLOWCONTROL_NONE
+            case .xonXoff: SP_FLOWCONTROL_XONXOFF
+            case .rtsCts: SP_FLOWCONTROL_RTSCTS
+            case .dtrDsr: SP_FLOWCONTROL_DTRDSR
+            }
+        try check(sp_set_flowcontrol(port, flowControl), function: "sp_set_flowcontrol", path: name)
+    }
+
+    private static func apply(
+        _ options: OpenOptions, to port: OpaquePointer, flowControl: FlowControl, name: String
+    ) throws(SerialError) {
+        if flowControl != .dtrDsr, options.dtr != .keep {
+            try check(
+                sp_set_dtr(port, options.dtr == .on ? SP_DTR_ON : SP_DTR_OFF), function: "sp_set_dtr", path: name)
+        }
+        if flowControl != .rtsCts, options.rts != .keep {
+            try check(
+                sp_set_rts(port, options.rts == .on ? SP_RTS_ON : SP_RTS_OFF), function: "sp_set_rts", path: name)
+        }
+    }
+
+    /// Clears every input, output and local translation libserialport 0.1.1 leaves on
+    /// (`tcgetattr`/`tcsetattr`), and `HUPCL` when DTR is kept.
+    private static func makeRaw(
+        _ descriptor: Int32, flowControl: FlowControl, keepDTR: Bool, name: String
+    ) throws(SerialError) {
+        var settings = termios()
+        guard tcgetattr(descriptor, &settings) == 0 else {
+            throw SerialError.fromErrno(errno, path: name, function: "tcgetattr")
+        }
+        var inputOff = ICRNL | INLCR | IGNCR | ISTRIP | IXANY
+        if flowControl != .xonXoff { inputOff |= IXON | IXOFF }
+        settings.c_iflag &= ~tcflag_t(inputOff)
+        settings.c_oflag &= ~tcflag_t(OPOST)
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        if keepDTR { settings.c_cflag &= ~tcflag_t(HUPCL) }
+        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else {
+            throw SerialError.fromErrno(errno, path: name, function: "tcsetattr")
+        }
+    }
+}
