@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+
+/// A symbolic link to the slave (e.g. `/tmp/ttyENV -> /dev/pts/7`), so that a client can
+/// use a stable name, as with a udev `SYMLINK+=` rule.
+///
+/// An existing symbolic link at the path is replaced (it is stale: the pty it named is
+/// gone or belongs to another simulator); any other kind of file is left untouched and
+/// reported. ``remove()`` deletes the link only while it still points to our slave. Links
+/// are also removed when the process calls `exit` (an `atexit` handler); signals are the
+/// host program's business (`tether-sim` stops the simulator on SIGINT and SIGTERM).
+final class DeviceLink: Sendable {
+    /// Absolute path of the link.
+    let path: String
+    /// The slave path the link points to.
+    let target: String
+
+    /// Creates the link `path` → `target`.
+    ///
+    /// - Parameters:
+    ///   - path: Where to create the link; relative paths are taken from the current
+    ///     directory and stored as absolute paths.
+    ///   - target: The slave's path.
+    /// - Throws: ``SimulatorError`` `.linkPathOccupied` when `path` exists and is not a
+    ///   symbolic link, `.linkFailed` (with the errno) when `unlink` or `symlink` fails.
+    init(path: String, target: String) throws(SimulatorError) {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var status = stat()
+        if lstat(absolute, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFLNK else {
+                throw SimulatorError(
+                    .linkPathOccupied,
+                    "cannot create the link '\(absolute)': a file that is not a symbolic link is in the way")
+            }
+            guard unlink(absolute) == 0 else {
+                throw SimulatorError(
+                    .linkFailed, "cannot replace the old link '\(absolute)'", osError: errno)
+            }
+        }
+        guard symlink(target, absolute) == 0 else {
+            throw SimulatorError(
+                .linkFailed, "cannot create the link '\(absolute)' to \(target)", osError: errno)
+        }
+        self.path = absolute
+        self.target = target
+        DeviceLink.registerExitHandler
+        DeviceLink.live.withLock { $0[absolute] = target }
+    }
+
+    /// Deletes the link if it still points to ``target``; idempotent.
+    func remove() {
+        DeviceLink.live.withLock { $0[path] = nil }
+        DeviceLink.removeLink(path, pointingTo: target)
+    }
+
+    /// Links created and not yet removed, path → target, for the exit handler.
+    private static let live = Locked<[String: String]>([:])
+
+    /// Installs, once, the `atexit` handler that removes the live links.
+    private static let registerExitHandler: Void = {
+        atexit {
+            for (path, target) in DeviceLink.live.withLock({ $0 }) {
+                DeviceLink.removeLink(path, pointingTo: target)
+            }
+        }
+    }()
+
+    private static func removeLink(_ path: String, pointingTo target: String) {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length >= 0 else { return }
+        let current = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if current == target {
+            unlink(path)
+        }
+    }
+}

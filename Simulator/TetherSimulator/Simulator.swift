@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+
+/// A simulated serial device on a pseudo-terminal, served from its own thread.
+///
+/// The simulator keeps the master side of a new pty and reports the slave's path
+/// (``devicePath``, e.g. `/dev/pts/7`), which a client opens as its serial port. The
+/// slave keeps the kernel's default termios (cooked mode): the client must set raw mode
+/// itself. The simulator notices a client opening the slave (the master's `POLLHUP`
+/// clears, within about 10 ms) and closing it (`POLLHUP` returns), writes nothing while
+/// no client has the slave open, and hands every byte received to its
+/// ``SimulatedDevice``, whose outputs it performs at their due time.
+///
+/// Serving runs on a dedicated thread (never on Swift's cooperative pool) from `init`
+/// until ``stop()`` or a hang-up requested by the device. `deinit` stops it.
+///
+/// ```swift
+/// let simulator = try Simulator(link: "/tmp/ttyENV")
+/// print(simulator.devicePath)   // "/dev/pts/7"
+/// ```
+public final class Simulator: Sendable {
+    /// The slave's path, e.g. `/dev/pts/7`.
+    public let devicePath: String
+    /// The absolute path of the symbolic link to ``devicePath``, when one was asked for.
+    public var linkPath: String? { link?.path }
+    /// The device answering the client.
+    public let device: any SimulatedDevice
+
+    private let terminal: PseudoTerminal
+    private let link: DeviceLink?
+    private let state = ServingState()
+    private let wakeUp: WakeUpPipe
+
+    /// Opens a pseudo-terminal, creates the optional link and starts serving.
+    ///
+    /// - Parameters:
+    ///   - device: The device behaviour; by default an ``EnvironmentalController`` with
+    ///     its default seed.
+    ///   - link: A path for a symbolic link to the slave, or `nil`. An existing symbolic
+    ///     link there is replaced; the link is removed by ``stop()`` and at `exit`.
+    /// - Throws: ``SimulatorError`` when the pty, the wake-up pipe or the link cannot be
+    ///   created (`.pseudoTerminalUnavailable`, `.wakeUpPipeFailed`,
+    ///   `.linkPathOccupied`, `.linkFailed`); nothing is left open then.
+    public init(device: any SimulatedDevice = EnvironmentalController(), link: String? = nil)
+        throws(SimulatorError)
+    {
+        let terminal = try PseudoTerminal()
+        let wakeUp: WakeUpPipe
+        do throws(SimulatorError) {
+            wakeUp = try WakeUpPipe()
+        } catch {
+            terminal.close()
+            throw error
+        }
+        let deviceLink: DeviceLink?
+        do throws(SimulatorError) {
+            deviceLink = try link.map { path throws(SimulatorError) in
+                try DeviceLink(path: path, target: terminal.slavePath)
+            }
+        } catch {
+            wakeUp.close()
+            terminal.close()
+            throw error
+        }
+        self.device = device
+        self.devicePath = terminal.slavePath
+        self.terminal = terminal
+        self.link = deviceLink
+        self.wakeUp = wakeUp
+
+        let state = self.state
+        let thread = Thread {
+            var loop = ServeLoop(
+                terminal: terminal, device: device, state: state, wakeUp: wakeUp, link: deviceLink)
+            loop.run()
+        }
+        thread.name = "tether-sim \(terminal.slavePath)"
+        thread.start()
+    }
+
+    deinit {
+        stop()
+        wakeUp.close()
+    }
+
+    /// Stops serving: closes the master (the client sees a hang-up; bytes it has not
+    /// read yet are discarded by the kernel) and removes the link.
+    ///
+    /// Returns once the master is closed. Idempotent; safe from any thread except from
+    /// inside a ``SimulatedDevice`` callback (the device asks for a hang-up instead).
+    public func stop() {
+        state.withLock { $0.isStopRequested = true }
+        wakeUp.signal()
+        state.waitUntilStopped()
+    }
+
+    /// Blocks the calling thread until serving ends (``stop()`` from another thread, or a
+    /// hang-up requested by the device).
+    public func waitUntilStopped() {
+        state.waitUntilStopped()
+    }
+
+    /// Whether the simulator still serves (the master is open).
+    public var isRunning: Bool {
+        state.withLock { $0.isRunning }
+    }
+
+    /// Whether a client has the slave open, as last seen by the serving thread.
+    public var isClientConnected: Bool {
+        state.withLock { $0.isClientConnected }
+    }
+
+    /// Every byte received from clients so far, in order (for tests).
+    public var received: [UInt8] {
+        state.withLock { $0.received }
+    }
+
+    /// The slave's termios as the client has set it (`tcgetattr` on the master), e.g. to
+    /// check that the client switched to raw mode and chose its baud rate; `nil` once
+    /// stopped.
+    public var clientAttributes: termios? {
+        state.withLock { $0.isRunning ? terminal.clientAttributes : nil }
+    }
+}
