@@ -20,6 +20,8 @@ final class Subprocess: @unchecked Sendable {
     }
 
     let pid: pid_t
+    /// Serialises pipe creation and spawning.
+    private static let spawnLock = NSLock()
     private let stdoutPipe: CloseOnExecPipe
     private let stderrPipe: CloseOnExecPipe
     private let stdinPipe: CloseOnExecPipe
@@ -28,6 +30,8 @@ final class Subprocess: @unchecked Sendable {
     /// Starts `product` (e.g. `tether`) with `arguments`.
     init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let path = Self.productsDirectory.appendingPathComponent(product).path
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
         stdoutPipe = try CloseOnExecPipe()
         stderrPipe = try CloseOnExecPipe()
         stdinPipe = try CloseOnExecPipe()
@@ -139,16 +143,18 @@ private final class OutputCollector: @unchecked Sendable {
     var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
 }
 
-/// A pipe whose ends are closed in children (`O_CLOEXEC`), so concurrently spawned
+/// A pipe whose ends are closed in children (`FD_CLOEXEC`), so concurrently spawned
 /// children never hold each other's pipes open; `dup2` onto 0/1/2 clears the flag
-/// for the one end a child should have.
+/// for the one end a child should have. Pipes are made and children spawned under
+/// ``Subprocess/spawnLock``, so no child is spawned between `pipe` and `fcntl`.
 private struct CloseOnExecPipe {
     let fileHandleForReading: FileHandle
     let fileHandleForWriting: FileHandle
 
     init() throws {
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw POSIXError(.EMFILE) }
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         fileHandleForReading = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
         fileHandleForWriting = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
     }

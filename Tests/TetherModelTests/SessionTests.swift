@@ -48,8 +48,10 @@ import Testing
         #expect(replies(received) == ["TEMP?": ["22.50"]])
     }
 
-    /// CASE-08: the bytes read with a reply are kept, and two replies in one read pair
-    /// in order.
+    /// CASE-08: the bytes read with a reply are kept, and back-to-back requests pair
+    /// with their replies in order. (The case's batch variant, where the device waits
+    /// for both commands before answering, needs pipelining; tether keeps one request
+    /// in flight, so the second is sent when the first is answered.)
     @Test func bytesAfterTheReplyAreKept() {
         var session = Session(dialect: LineDialect())
         _ = session.enqueue("READ", timeout: .seconds(1), now: at(0))
@@ -59,10 +61,13 @@ import Testing
         #expect(received.filter { if case .notification = $0 { true } else { false } } == [.notification(Line("T=21.5")), .notification(Line("P=1013"))])
 
         var batch = Session(dialect: LineDialect())
-        let (first, _) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
-        let (second, _) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
-        let both = events(batch.receive(Array("V=1\nV=2\n".utf8), now: at(5)))
-        let pairs = both.compactMap { event -> (RequestID, String)? in
+        let (first, sentFirst) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
+        let (second, sentSecond) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
+        #expect(writes(sentFirst + sentSecond).count == 1, "one request in flight at a time")
+        let firstReply = batch.receive(Array("V=1\n".utf8), now: at(5))
+        #expect(writes(firstReply) == [Array("READ\n".utf8)], "the second READ goes out once the first is answered")
+        let secondReply = batch.receive(Array("V=2\n".utf8), now: at(9))
+        let pairs = events(firstReply + secondReply).compactMap { event -> (RequestID, String)? in
             if case .replied(let id, _, let reply, _) = event { (id, reply.lines[0].text) } else { nil }
         }
         #expect(pairs.map(\.0) == [first, second])

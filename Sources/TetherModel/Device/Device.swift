@@ -36,16 +36,17 @@ public actor Device {
     ///
     /// - Parameters:
     ///   - transport: the open port.
+    ///   - name: the port's name for events; defaults to the transport's name.
     ///   - dialect: how commands and replies are framed.
     ///   - settings: a summary of the serial settings for the `connected` event
     ///     (e.g. `115200 8N1`).
     ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
     ///   - writeTimeout: in ms.
     public init(
-        transport: any SerialTransport, dialect: any Dialect, settings: String,
+        transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeTimeout: Int = 2_000
     ) {
-        self.port = transport.name
+        self.port = name ?? transport.name
         self.transport = transport
         self.settings = settings
         self.session = Session(dialect: dialect, maximumLineLength: maximumLineLength)

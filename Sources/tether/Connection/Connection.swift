@@ -50,7 +50,7 @@ final class Connection {
         let dialect: any Dialect =
             simulator == nil
             ? LineDialect() : LineDialect(notificationPattern: try! LinePattern("^!"))
-        device = Device(transport: port, dialect: dialect, settings: options.configuration.summary)
+        device = Device(transport: port, name: displayName, dialect: dialect, settings: options.configuration.summary)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()
