@@ -38,6 +38,7 @@ let package = Package(
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator",
             ]
         ),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
     ],
     swiftLanguageModes: [.v6]
 )
