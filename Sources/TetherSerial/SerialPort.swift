@@ -78,12 +78,15 @@ public final class SerialPort: SerialTransport {
         var link: PseudoTerminalLink?
         var port: OpaquePointer?
         defer {
+            // libserialport uses the name only to look the port up and open it, so the
+            // pty link goes as soon as `open` returns: nothing is left behind even if
+            // the process is killed later.
+            link?.remove()
             if !succeeded {
                 if let port {
                     sp_close(port)
                     sp_free_port(port)
                 }
-                link?.remove()
                 if let lockDescriptor { Glibc.close(lockDescriptor) }
             }
         }
@@ -122,7 +125,7 @@ public final class SerialPort: SerialTransport {
         try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
 
         let handle = try PortHandle(
-            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, link: link, portName: name)
+            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, portName: name)
         succeeded = true
         return SerialPort(name: name, path: node.path, configuration: configuration, handle: handle)
     }
