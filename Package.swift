@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,6 +33,9 @@
 
 enum { EMULATED_DEVICE_SLOTS = 64 };
 
+/* Input lines a pty slave reports as asserted (see pty_compat.h). */
+static const int always_asserted_lines = TIOCM_CTS | TIOCM_DSR | TIOCM_CAR;
+
 struct emulated_lines {
     dev_t device;      /* st_rdev of the pty slave; 0 = free slot */
     int output_lines;  /* TIOCM_DTR | TIOCM_RTS as last set */
@@ -41,27 +44,16 @@ struct emulated_lines {
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct emulated_lines table[EMULATED_DEVICE_SLOTS];
 static unsigned int next_evicted_slot;
-static unsigned long emulated_count;
 
 static int is_pty_slave_device(const struct stat *status) {
     unsigned int major_number = major(status->st_rdev);
     return S_ISCHR(status->st_mode) && major_number >= 136 && major_number <= 143;
 }
 
-int tether_is_pty_slave(int fd) {
-    struct stat status;
-    return fstat(fd, &status) == 0 && is_pty_slave_device(&status);
-}
-
-unsigned long tether_pty_compat_emulated_count(void) {
-    pthread_mutex_lock(&table_lock);
-    unsigned long count = emulated_count;
-    pthread_mutex_unlock(&table_lock);
-    return count;
-}
-
-/* The slot for `device`, claiming one (DTR and RTS asserted) on first use; when all
- * are taken the oldest claim is reused. Called with table_lock held. */
+/* The slot for `device` (a pty slave's st_rdev), claimed with DTR and RTS asserted
+ * on first use; when all slots are taken the oldest claim is reused. Pty numbers are
+ * reused too, so a new pty may find the lines its predecessor left. Called with
+ * table_lock held. */
 static struct emulated_lines *slot_for(dev_t device) {
     for (unsigned int i = 0; i < EMULATED_DEVICE_SLOTS; i++) {
         if (table[i].device == device) return &table[i];
@@ -88,7 +80,7 @@ static int emulate_modem_request(dev_t device, unsigned long request, int *argum
     struct emulated_lines *slot = slot_for(device);
     switch (request) {
     case TIOCMGET:
-        *argument = slot->output_lines | TETHER_PTY_ALWAYS_ASSERTED_LINES;
+        *argument = slot->output_lines | always_asserted_lines;
         break;
     case TIOCMSET:
         slot->output_lines = *argument & output_mask;
@@ -100,7 +92,6 @@ static int emulate_modem_request(dev_t device, unsigned long request, int *argum
         slot->output_lines &= ~(*argument & output_mask);
         break;
     }
-    emulated_count++;
     pthread_mutex_unlock(&table_lock);
     return 0;
 }

@@ -23,14 +23,9 @@ final class PortHandle: @unchecked Sendable {
 
     private let wakeWriteDescriptor: Int32
     private let lockDescriptor: Int32?
-    private let link: PseudoTerminalLink?
 
-    /// Takes ownership of an open port, its exclusive-lock descriptor (if any) and
-    /// its pty link (if any).
-    init(
-        port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?, link: PseudoTerminalLink?,
-        portName: String
-    ) throws(SerialError) {
+    /// Takes ownership of an open port and its exclusive-lock descriptor (if any).
+    init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?, portName: String) throws(SerialError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw .io(path: portName, function: "pipe", errno: errno, message: String(cString: strerror(errno)))
@@ -41,7 +36,6 @@ final class PortHandle: @unchecked Sendable {
         self.wakeDescriptor = ends[0]
         self.wakeWriteDescriptor = ends[1]
         self.lockDescriptor = lockDescriptor
-        self.link = link
     }
 
     deinit { close() }
@@ -83,7 +77,7 @@ final class PortHandle: @unchecked Sendable {
     }
 
     /// Closes the port: wakes blocked calls, waits for them to leave, then
-    /// `sp_close`, `sp_free_port`, releases the lock and removes the pty link.
+    /// `sp_close`, `sp_free_port`, and releases the lock.
     /// Idempotent; a second caller returns at once.
     func close() {
         condition.lock()
@@ -103,6 +97,5 @@ final class PortHandle: @unchecked Sendable {
         if let lockDescriptor { Glibc.close(lockDescriptor) }
         Glibc.close(wakeDescriptor)
         Glibc.close(wakeWriteDescriptor)
-        link?.remove()
     }
 }

@@ -8,7 +8,8 @@ import Glibc
 /// `"/dev/../../.."` followed by this link's absolute path makes that lookup land on
 /// the link itself (`/sys/class/tty/../../..` is `/`), and opening the name opens the
 /// pty through the link. The link lives in its own `mkdtemp(3)` directory under
-/// `$TMPDIR` (or `/tmp`) and is removed with ``remove()`` when the port closes.
+/// `$TMPDIR` (or `/tmp`) and is removed with ``remove()`` as soon as `sp_open` has
+/// opened the port (libserialport needs the name for nothing else).
 struct PseudoTerminalLink: Sendable {
     /// The link's absolute path, e.g. `/tmp/tether-pty-Ab12Cd/port`.
     let path: String

@@ -78,12 +78,15 @@ public final class SerialPort: SerialTransport {
         var link: PseudoTerminalLink?
         var port: OpaquePointer?
         defer {
+            // libserialport uses the name only to look the port up and open it, so the
+            // pty link goes as soon as `open` returns: nothing is left behind even if
+            // the process is killed later.
+            link?.remove()
             if !succeeded {
                 if let port {
                     sp_close(port)
                     sp_free_port(port)
                 }
-                link?.remove()
                 if let lockDescriptor { Glibc.close(lockDescriptor) }
             }
         }
@@ -122,7 +125,7 @@ public final class SerialPort: SerialTransport {
         try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
 
         let handle = try PortHandle(
-            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, link: link, portName: name)
+            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, portName: name)
         succeeded = true
         return SerialPort(name: name, path: node.path, configuration: configuration, handle: handle)
     }
@@ -134,12 +137,13 @@ public final class SerialPort: SerialTransport {
         handle.close()
     }
 
+    /// Applies the line settings. libserialport 0.1.1 reads each setting back and
+    /// fails with `EINVAL` when the driver did not take it (a pty, for one, carries
+    /// only 8 data bits without parity); that becomes an
+    /// ``SerialError/invalidConfiguration(_:)`` naming the setting.
     private static func apply(
         _ configuration: SerialConfiguration, to port: OpaquePointer, name: String
     ) throws(SerialError) {
-        try check(
-            sp_set_baudrate(port, Int32(configuration.baudRate)), function: "sp_set_baudrate", path: name)
-        try check(sp_set_bits(port, Int32(configuration.dataBits)), function: "sp_set_bits", path: name)
         let parity: sp_parity =
             switch configuration.parity {
             case .none: SP_PARITY_NONE
@@ -148,8 +152,6 @@ public final class SerialPort: SerialTransport {
             case .mark: SP_PARITY_MARK
             case .space: SP_PARITY_SPACE
             }
-        try check(sp_set_parity(port, parity), function: "sp_set_parity", path: name)
-        try check(sp_set_stopbits(port, Int32(configuration.stopBits)), function: "sp_set_stopbits", path: name)
         let flowControl: sp_flowcontrol =
             switch configuration.flowControl {
             case .none: SP_FLOWCONTROL_NONE
@@ -157,7 +159,32 @@ public final class SerialPort: SerialTransport {
             case .rtsCts: SP_FLOWCONTROL_RTSCTS
             case .dtrDsr: SP_FLOWCONTROL_DTRDSR
             }
-        try check(sp_set_flowcontrol(port, flowControl), function: "sp_set_flowcontrol", path: name)
+        let settings: [(function: String, setting: String, apply: () -> sp_return)] = [
+            (
+                "sp_set_baudrate", "\(configuration.baudRate) baud",
+                { sp_set_baudrate(port, Int32(configuration.baudRate)) }
+            ),
+            (
+                "sp_set_bits", "\(configuration.dataBits) data bits",
+                { sp_set_bits(port, Int32(configuration.dataBits)) }
+            ),
+            ("sp_set_parity", "\(configuration.parity) parity", { sp_set_parity(port, parity) }),
+            (
+                "sp_set_stopbits", "\(configuration.stopBits) stop bits",
+                { sp_set_stopbits(port, Int32(configuration.stopBits)) }
+            ),
+            (
+                "sp_set_flowcontrol", "\(configuration.flowControl.displayName) flow control",
+                { sp_set_flowcontrol(port, flowControl) }
+            ),
+        ]
+        for (function, setting, apply) in settings {
+            do throws(SerialError) {
+                try check(apply(), function: function, path: name)
+            } catch .io(_, _, EINVAL, _) {
+                throw .invalidConfiguration("\(name) does not accept \(setting)")
+            }
+        }
     }
 
     private static func apply(
@@ -173,8 +200,12 @@ public final class SerialPort: SerialTransport {
         }
     }
 
-    /// Clears every input, output and local translation libserialport 0.1.1 leaves on
-    /// (`tcgetattr`/`tcsetattr`), and `HUPCL` when DTR is kept.
+    /// Makes the line raw whatever libserialport did (`tcgetattr`/`tcsetattr`).
+    ///
+    /// Measured with 0.1.1: `sp_open` already clears the translations and
+    /// `sp_set_flowcontrol` the XON/XOFF flags, but XON/XOFF flow control leaves
+    /// IXANY on (any byte would restart output) and `sp_open` sets `HUPCL`. The full
+    /// list is cleared here so the guarantee (CASE-04, CASE-12) rests on one place.
     private static func makeRaw(
         _ descriptor: Int32, flowControl: FlowControl, keepDTR: Bool, name: String
     ) throws(SerialError) {

@@ -15,20 +15,11 @@
  * the exact emulated values.
  */
 
-/// Modem lines reported by TIOCMGET on a pty slave: the DTR and RTS bits as last
-/// set through TIOCMSET/TIOCMBIS/TIOCMBIC (both asserted until then, as Linux
-/// raises them when a real port is opened), with CTS, DSR and DCD always asserted
-/// and RI never.
-#define TETHER_PTY_ALWAYS_ASSERTED_LINES (0x020 | 0x100 | 0x040) /* TIOCM_CTS|TIOCM_DSR|TIOCM_CAR */
-
-/// Returns 1 if `fd` is a pseudo-terminal slave (a character device with major
-/// number 136–143, the Unix98 /dev/pts/N range), 0 otherwise.
-int tether_is_pty_slave(int fd);
-
-/// How many modem-line requests the compatibility layer has answered from its
-/// emulated state in this process (used by tests to prove libserialport's calls
-/// reach it).
-unsigned long tether_pty_compat_emulated_count(void);
+/*
+ * Modem lines that TIOCMGET reports on a pty slave: DTR and RTS as last set through
+ * TIOCMSET/TIOCMBIS/TIOCMBIC (both asserted until then, as Linux raises them when a
+ * real port is opened), CTS, DSR and DCD always asserted, RI never.
+ */
 
 /// Reads the modem-control lines (TIOCMGET, `TIOCM_*` bits) into `*lines`, through
 /// the process's `ioctl` (so emulated on a pty slave). Returns 0, or -1 with errno.

@@ -1,0 +1,96 @@
+import Glibc
+import Testing
+
+@testable import TetherSerial
+
+/// Bytes go through unchanged both ways (CASE-04, CASE-10, CASE-12).
+@Suite struct SerialPortDataTests {
+    /// Reads until `count` bytes arrived or a read times out.
+    private func receive(_ count: Int, from port: SerialPort) throws -> [UInt8] {
+        var received: [UInt8] = []
+        while received.count < count {
+            guard case .data(let bytes) = try port.read(maxBytes: 64, timeout: 2000) else { break }
+            received += bytes
+        }
+        return received
+    }
+
+    @Test(
+        arguments: [
+            [0x01, 0x0D, 0x0A, 0x0D, 0x02, 0x0D],  // CASE-04: CR and LF untouched
+            [
+                0xF2, 0x00, 0x00, 0x0F, 0x50, 0x30, 0x30, 0x32, 0x31, 0x30, 0x4D, 0x00, 0x04, 0x04, 0xA5, 0x11, 0x4E,
+                0xA9, 0x08, 0x03, 0xDB,
+            ],  // CASE-12: 0x11 at offset 15 is data
+            Array("A\u{13}B\u{11}C\n".utf8),  // CASE-12 line mode
+            [0x00, 0x4F, 0x00, 0x4B, 0x00, 0x0D, 0x0A, 0x00],  // CASE-10: NULs kept
+            [0x03, 0x1A, 0x1C, 0x7F, 0x15, 0x17, 0x12, 0x16, 0xFF],  // ^C ^Z ^\ DEL ^U ^W ^R ^V: no signals, no editing
+        ] as [[UInt8]])
+    func receivedBytesArriveExactly(bytes: [UInt8]) throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        try pty.send(bytes)
+        #expect(try receive(bytes.count, from: port) == bytes)
+        #expect(try port.read(maxBytes: 64, timeout: 100) == .timedOut)
+    }
+
+    @Test func writtenBytesArriveExactly() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        try port.write([0x41, 0x54, 0x0D], timeout: 1000)
+        #expect(pty.receive(count: 4, timeout: 300) == [0x41, 0x54, 0x0D])
+        let binary: [UInt8] = [0x0A, 0x00, 0x11, 0x13, 0x0D, 0x0A, 0xFF]
+        try port.write(binary, timeout: 1000)
+        #expect(pty.receive(count: binary.count + 1, timeout: 300) == binary)
+    }
+
+    /// CASE-12 freeze check: a received XOFF must not stop tether's output.
+    @Test func receivedXOFFDoesNotStopOutput() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        try pty.send([0x13])
+        #expect(try port.read(maxBytes: 8, timeout: 2000) == .data([0x13]))
+        try port.write(Array("AT\r".utf8), timeout: 1000)
+        #expect(pty.receive(count: 3, timeout: 2000) == Array("AT\r".utf8))
+    }
+
+    @Test func readTimesOutWhenNothingArrives() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        let start = ContinuousClock.now
+        #expect(try port.read(maxBytes: 8, timeout: 200) == .timedOut)
+        #expect(ContinuousClock.now - start >= .milliseconds(150))
+    }
+
+    @Test func readReturnsNoMoreThanMaxBytes() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        try pty.send(Array(0..<10))
+        _ = pty.receive(count: 1, timeout: 100)  // let the bytes settle in the slave's buffer
+        #expect(try port.read(maxBytes: 4, timeout: 2000) == .data([0, 1, 2, 3]))
+        #expect(try receive(6, from: port) == Array(4..<10))
+    }
+
+    /// Fact 6: a receiver that stops reading stalls the writer; the write gives up at
+    /// its deadline and says how much went out.
+    @Test func writeToAStalledReceiverTimesOutWithTheCountWritten() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        let bytes = [UInt8](repeating: 0x55, count: 256 * 1024)
+        let error = #expect(throws: SerialError.self) { try port.write(bytes, timeout: 300) }
+        guard case .io(_, let function, let code, let message) = error else {
+            Issue.record("expected an I/O error, got \(String(describing: error))")
+            return
+        }
+        #expect(function == "sp_nonblocking_write")
+        #expect(code == ETIMEDOUT)
+        #expect(message.contains("of 262144 bytes"))
+        #expect(!message.contains("after writing 0 of"))
+    }
+}

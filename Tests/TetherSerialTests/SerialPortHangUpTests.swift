@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import TetherSerial
+
+/// The device goes away or the port is closed while a read waits (CASE-13).
+@Suite struct SerialPortHangUpTests {
+    @Test func hangUpEndsAPendingReadPromptlyWithoutSpinning() async throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        let outcome = try await onDedicatedThread { () throws -> (SerialReadResult, Duration, Double, Double) in
+            let cpuBefore = threadCPUSeconds()
+            let start = ContinuousClock.now
+            Thread {
+                usleep(300_000)
+                pty.closeMaster()
+            }.start()
+            let result = try port.read(maxBytes: 64, timeout: 10_000)
+            let waited = ContinuousClock.now - start
+            let cpuForRead = threadCPUSeconds() - cpuBefore
+            // After the hang-up every read answers at once; a caller that keeps
+            // reading for a second is told each time and burns no CPU in tether.
+            let cpuBeforeLoop = threadCPUSeconds()
+            let loopEnd = ContinuousClock.now + .seconds(1)
+            while ContinuousClock.now < loopEnd {
+                guard try port.read(maxBytes: 64, timeout: 1000) == .hungUp else { break }
+                usleep(10_000)
+            }
+            return (result, waited, cpuForRead, threadCPUSeconds() - cpuBeforeLoop)
+        }
+        let (result, waited, cpuForRead, cpuForLoop) = outcome
+        #expect(result == .hungUp)
+        #expect(waited < .seconds(3), "hang-up seen after \(waited), not within ~1 s")
+        #expect(cpuForRead < 0.2, "read used \(cpuForRead) s of CPU around the hang-up")
+        #expect(cpuForLoop < 0.2, "reads after the hang-up used \(cpuForLoop) s of CPU")
+        #expect(try port.read(maxBytes: 1, timeout: 5000) == .hungUp)
+    }
+
+    @Test func writeAfterHangUpIsDisconnected() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { port.close() }
+        pty.closeMaster()
+        #expect(throws: SerialError.disconnected(path: pty.slavePath)) {
+            try port.write(Array("AT\r".utf8), timeout: 1000)
+        }
+    }
+
+    @Test func closeFromAnotherThreadEndsAPendingRead() async throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        let (result, waited) = try await onDedicatedThread { () throws -> (SerialReadResult, Duration) in
+            let start = ContinuousClock.now
+            Thread {
+                usleep(200_000)
+                port.close()
+            }.start()
+            let result = try port.read(maxBytes: 64, timeout: 10_000)
+            return (result, ContinuousClock.now - start)
+        }
+        #expect(result == .hungUp)
+        #expect(waited < .seconds(3))
+    }
+
+    @Test func closeIsIdempotentAndLaterCallsFailCleanly() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        port.close()
+        port.close()
+        #expect(try port.read(maxBytes: 8, timeout: 1000) == .hungUp)
+        #expect(throws: SerialError.self) { try port.write([0x41], timeout: 100) }
+        #expect(throws: SerialError.self) { try port.modemLines() }
+        // The port is free again: the lock went with the close.
+        let again = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        again.close()
+    }
+}
