@@ -18,8 +18,8 @@
 ///   offered with ``ReplyMatcher/offerPartial(_:)`` in the same order, after the lines.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
 ///   `SYST:ERR?`): it is written at once, within the same request and timeout.
-/// - Overlong pieces and the unterminated tail at hang-up are notifications, never
-///   replies.
+/// - Overlong pieces, the terminated tail of an overlong line and the unterminated
+///   tail at hang-up are notifications, never replies.
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
@@ -40,6 +40,8 @@ public struct Session: Sendable {
     private var resyncUntil: ContinuousClock.Instant?
     private var resyncDeadline: ContinuousClock.Instant?
     private var closedReason: String?
+    /// Whether the last line was an overlong piece, so the next one is its tail.
+    private var continuesOverlongLine = false
 
     private struct InFlight {
         var request: Request
@@ -162,7 +164,11 @@ public struct Session: Sendable {
     }
 
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
-        if line.ending != .terminated || dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+        let isTailOfOverlongLine = continuesOverlongLine
+        continuesOverlongLine = line.ending == .overlong
+        if line.ending != .terminated || isTailOfOverlongLine
+            || dialect.isUnsolicited(line, pending: inFlight?.request.command)
+        {
             return [.emit(.notification(line))]
         }
         let started = owed.indices.filter { owed[$0].matcher.hasStarted }
