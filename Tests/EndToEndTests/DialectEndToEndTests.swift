@@ -1,6 +1,6 @@
 import Foundation
-import TetherSimulator
 import Testing
+import TetherSimulator
 
 /// `tether query --dialect …` through the built CLI against exact device transcripts
 /// (``ScriptedDevice`` behind a real pty), for the reply-matching device cases.
@@ -19,7 +19,8 @@ import Testing
     }
 
     static let splitCSQ: [Chunk] = [
-        Chunk("\r\n+CSQ: 2"), Chunk("3,99\r\n", after: .milliseconds(150)), Chunk("\r\nOK\r\n", after: .milliseconds(150)),
+        Chunk("\r\n+CSQ: 2"), Chunk("3,99\r\n", after: .milliseconds(150)),
+        Chunk("\r\nOK\r\n", after: .milliseconds(150)),
     ]
 
     /// CASE-01 and variant B (one byte per write, 15 ms apart), text and JSON.
@@ -50,7 +51,8 @@ import Testing
         ]
         for chunks in variants {
             let result = try query(
-                [ScriptedDevice.Rule(on: "AT+CGMI\r", send: chunks)], ["--dialect", "at", "--format", "json", "AT+CGMI"])
+                [ScriptedDevice.Rule(on: "AT+CGMI\r", send: chunks)],
+                ["--dialect", "at", "--format", "json", "AT+CGMI"])
             #expect(result.status == 0, "\(result.stderr)")
             let replies = try objects(result, type: "reply")
             #expect(replies.count == 1)
@@ -88,7 +90,10 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let replies = try objects(result, type: "reply")
         #expect(replies.map { $0["command"] as? String } == ["AT+CSQ", "AT+CPMS?"])
-        #expect(replies.map { $0["lines"] as? [String] } == [["+CSQ: 23,99"], ["+CPMS: \"SM\",3,30,\"SM\",3,30,\"SM\",3,30"]])
+        #expect(
+            replies.map { $0["lines"] as? [String] } == [
+                ["+CSQ: 23,99"], ["+CPMS: \"SM\",3,30,\"SM\",3,30,\"SM\",3,30"],
+            ])
         #expect(replies.map { $0["final"] as? String } == ["OK", "OK"])
         let notifications = try objects(result, type: "notification").map { $0["line"] as? String }
         #expect(notifications == ["+CMTI: \"SM\",3", "RING", "+CREG: 1"])
@@ -100,7 +105,8 @@ import Testing
         let rules = [
             ScriptedDevice.Rule(
                 on: "AT+COPS?\r", send: [Chunk("\r\n+COPS: 0,0,\"NET\",7\r\n\r\nOK\r\n", after: .milliseconds(800))]),
-            ScriptedDevice.Rule(on: "AT+CSQ\r", send: [Chunk("\r\n+CSQ: 20,99\r\n\r\nOK\r\n", after: .milliseconds(300))]),
+            ScriptedDevice.Rule(
+                on: "AT+CSQ\r", send: [Chunk("\r\n+CSQ: 20,99\r\n\r\nOK\r\n", after: .milliseconds(300))]),
         ]
         let arguments = ["--dialect", "at", "--timeout", "400", "AT+COPS?", "AT+CSQ"]
         let text = try query(rules, arguments)

@@ -114,10 +114,11 @@ import Testing
         #expect(harness.notifications.isEmpty)
     }
 
-    @Test(arguments: [
-        ("+CME ERROR: 10", "SIM not inserted"), ("+CMS ERROR: 330", "SMSC address unknown"),
-        ("+CME ERROR: SIM not inserted", nil), ("+CME ERROR: 777", nil), ("ERROR", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("+CME ERROR: 10", "SIM not inserted"), ("+CMS ERROR: 330", "SMSC address unknown"),
+            ("+CME ERROR: SIM not inserted", nil), ("+CME ERROR: 777", nil), ("ERROR", nil),
+        ] as [(String, String?)])
     func errorCodesAreErrorRepliesWithTheirMeaning(code: String, meaning: String?) {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CPIN?")

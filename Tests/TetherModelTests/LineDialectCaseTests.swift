@@ -25,9 +25,11 @@ import Testing
             Array("Begin file list\r\n".utf8) + [0x2D, 0x87, 0x44, 0x99, 0x2F, 0x0D, 0x0A]
                 + Array("MODEL~1.GCO 1234\r\nEnd file list\r\nok\r\n".utf8), at: 5)
         #expect(harness.replyLines == [["Begin file list"]])
-        #expect(harness.notifications.map(\.bytes) == [
-            [0x2D, 0x87, 0x44, 0x99, 0x2F], Array("MODEL~1.GCO 1234".utf8), Array("End file list".utf8), Array("ok".utf8),
-        ])
+        #expect(
+            harness.notifications.map(\.bytes) == [
+                [0x2D, 0x87, 0x44, 0x99, 0x2F], Array("MODEL~1.GCO 1234".utf8), Array("End file list".utf8),
+                Array("ok".utf8),
+            ])
     }
 
     /// CASE-10: a NUL does not cut the reply short; a leading NUL in a banner is kept.

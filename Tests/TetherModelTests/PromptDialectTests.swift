@@ -31,7 +31,9 @@ import Testing
         harness.receive("U-Boot 2024.01\r\n=> ", at: 0)
         #expect(harness.notificationTexts == ["U-Boot 2024.01"])
         harness.enqueue("bdinfo", at: 10)
-        harness.receive("bdinfo\r\n\r\nboot_params = 0x00000000\r\n[   1.000] usb 1-1: new device\r\n\r\nDRAM bank   = 0x0\r\n\r\n=> ", at: 20)
+        harness.receive(
+            "bdinfo\r\n\r\nboot_params = 0x00000000\r\n[   1.000] usb 1-1: new device\r\n\r\nDRAM bank   = 0x0\r\n\r\n=> ",
+            at: 20)
         #expect(harness.replyLines == [["boot_params = 0x00000000", "", "DRAM bank   = 0x0"]])
         #expect(harness.notificationTexts == ["U-Boot 2024.01", "[   1.000] usb 1-1: new device"])
     }

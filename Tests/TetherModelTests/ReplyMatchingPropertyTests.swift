@@ -24,13 +24,25 @@ import Testing
         Scenario(
             dialect: ATDialect(),
             exchanges: [
-                Exchange(command: "AT+CSQ", response: "\r\n+CSQ: 23,99\r\n\r\nOK\r\n", expectedLines: ["+CSQ: 23,99"], expectedFinal: "OK"),
-                Exchange(command: "AT+CGMI", response: "AT+CGMI\r\r\nACME\r\n\r\nOK\r\n", expectedLines: ["ACME"], expectedFinal: "OK"),
-                Exchange(command: "AT+CREG?", response: "\r\n+CREG: 2,1\r\n\r\nOK\r\n", expectedLines: ["+CREG: 2,1"], expectedFinal: "OK"),
-                Exchange(command: "AT+CPIN?", response: "\r\n+CME ERROR: 10\r\n", expectedLines: [], expectedFinal: "+CME ERROR: 10"),
-                Exchange(command: "ATI", response: "\r\nACME\r\nModel X\r\n\r\nOK\r\n", expectedLines: ["ACME", "Model X"], expectedFinal: "OK"),
+                Exchange(
+                    command: "AT+CSQ", response: "\r\n+CSQ: 23,99\r\n\r\nOK\r\n", expectedLines: ["+CSQ: 23,99"],
+                    expectedFinal: "OK"),
+                Exchange(
+                    command: "AT+CGMI", response: "AT+CGMI\r\r\nACME\r\n\r\nOK\r\n", expectedLines: ["ACME"],
+                    expectedFinal: "OK"),
+                Exchange(
+                    command: "AT+CREG?", response: "\r\n+CREG: 2,1\r\n\r\nOK\r\n", expectedLines: ["+CREG: 2,1"],
+                    expectedFinal: "OK"),
+                Exchange(
+                    command: "AT+CPIN?", response: "\r\n+CME ERROR: 10\r\n", expectedLines: [],
+                    expectedFinal: "+CME ERROR: 10"),
+                Exchange(
+                    command: "ATI", response: "\r\nACME\r\nModel X\r\n\r\nOK\r\n", expectedLines: ["ACME", "Model X"],
+                    expectedFinal: "OK"),
             ],
-            unsolicited: ["\r\nRING\r\n", "\r\n+CMTI: \"SM\",3\r\n", "\r\n+CREG: 1\r\n", "\r\n+CLIP: \"+3312345\",145\r\n"]),
+            unsolicited: [
+                "\r\nRING\r\n", "\r\n+CMTI: \"SM\",3\r\n", "\r\n+CREG: 1\r\n", "\r\n+CLIP: \"+3312345\",145\r\n",
+            ]),
         Scenario(
             dialect: SCPIDialect(notificationPattern: try! LinePattern("^!")),
             exchanges: [
@@ -43,7 +55,9 @@ import Testing
             dialect: PromptDialect(prompt: "> ", notificationPattern: try! LinePattern(#"^\[\s*\d+\.\d+\]"#)),
             exchanges: [
                 Exchange(command: "ver", response: "> ver\r\nfw 1.2.3\r\n> ", expectedLines: ["fw 1.2.3"]),
-                Exchange(command: "help", response: "help\r\nver - version\r\n\r\nhelp - this\r\n> ", expectedLines: ["ver - version", "", "help - this"]),
+                Exchange(
+                    command: "help", response: "help\r\nver - version\r\n\r\nhelp - this\r\n> ",
+                    expectedLines: ["ver - version", "", "help - this"]),
             ],
             unsolicited: ["[    1.000] usb 1-1: new device\r\n", "[   12.345] eth0: link up\n"]),
         Scenario(
@@ -84,7 +98,10 @@ import Testing
                     harness.receive(chunk, at: time)
                 }
             }
-            #expect(harness.writtenText == scenario.exchanges.map { String(decoding: scenario.dialect.encode($0.command), as: UTF8.self) }.joined())
+            #expect(
+                harness.writtenText
+                    == scenario.exchanges.map { String(decoding: scenario.dialect.encode($0.command), as: UTF8.self) }
+                    .joined())
             #expect(harness.replies.map(\.command) == scenario.exchanges.map(\.command))
             #expect(harness.replyLines == scenario.exchanges.map(\.expectedLines))
             #expect(harness.replies.map { $0.reply.finalResult?.text } == scenario.exchanges.map(\.expectedFinal))

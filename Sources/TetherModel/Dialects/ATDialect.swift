@@ -41,7 +41,9 @@ public struct ATDialect: Dialect {
     public var terminator: Terminator
 
     /// Creates the dialect.
-    public init(unsolicitedPrefixes: [String] = [], notificationPattern: LinePattern? = nil, terminator: Terminator = .cr) {
+    public init(
+        unsolicitedPrefixes: [String] = [], notificationPattern: LinePattern? = nil, terminator: Terminator = .cr
+    ) {
         self.unsolicitedPrefixes = unsolicitedPrefixes
         self.notificationPattern = notificationPattern
         self.terminator = terminator

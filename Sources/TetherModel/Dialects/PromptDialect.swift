@@ -49,7 +49,9 @@ public struct PromptDialect: Dialect {
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
-        Matcher(command: command.trimmingCharacters(in: .whitespaces), prompt: Array(prompt.utf8), errorPattern: errorPattern)
+        Matcher(
+            command: command.trimmingCharacters(in: .whitespaces), prompt: Array(prompt.utf8),
+            errorPattern: errorPattern)
     }
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {

@@ -211,7 +211,8 @@ public struct Session: Sendable {
         guard let reply else { return [] }
         _ = framer.takePartial()
         inFlight = nil
-        return [.emit(.replied(flight.request.id, command: flight.request.command, reply: reply, roundTrip: now - flight.sentAt))]
+        let request = flight.request
+        return [.emit(.replied(request.id, command: request.command, reply: reply, roundTrip: now - flight.sentAt))]
     }
 
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.

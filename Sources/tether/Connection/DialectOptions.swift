@@ -26,7 +26,9 @@ struct DialectOptions {
                 """),
         .value(
             "--eol", name: "eol",
-            help: "Terminator sent after each command: lf, cr or crlf.\n(default: lf for line and scpi, cr for at and prompt)"),
+            help:
+                "Terminator sent after each command: lf, cr or crlf.\n(default: lf for line and scpi, cr for at and prompt)"
+        ),
         .value(
             "--notify-pattern", name: "regex",
             help: "Received lines matching this regular expression are always notifications."),
@@ -34,12 +36,16 @@ struct DialectOptions {
             "--error-pattern", name: "regex",
             help: "line and prompt: a reply with a line matching this is an error reply.\n(default for line: ^ERR)"),
         .value(
-            "--urc", name: "prefix", help: "at: lines starting with this are unsolicited (repeatable), e.g. '^SYSSTART'.",
+            "--urc", name: "prefix",
+            help: "at: lines starting with this are unsolicited (repeatable), e.g. '^SYSSTART'.",
             repeatable: true),
         .flag(
             "--check-errors",
-            help: "scpi: after each command read SYST:ERR? until 0,\"No error\";\nany error fails the command (exit 1)."),
-        .value("--prompt", name: "text", help: "prompt: the console's prompt, exactly. (default: '\(PromptDialect.defaultPrompt)')"),
+            help: "scpi: after each command read SYST:ERR? until 0,\"No error\";\nany error fails the command (exit 1)."
+        ),
+        .value(
+            "--prompt", name: "text",
+            help: "prompt: the console's prompt, exactly. (default: '\(PromptDialect.defaultPrompt)')"),
     ]
 
     /// `--dialect`, or `nil` when not given.
@@ -67,12 +73,15 @@ struct DialectOptions {
         errorPattern = try Self.pattern("--error-pattern", in: arguments)
         unsolicitedPrefixes = arguments.allValues("--urc")
         if unsolicitedPrefixes.contains("") {
-            throw UsageError.invalidValue("", for: arguments.spec.option(named: "--urc")!, expected: "Please provide a non-empty prefix.")
+            throw UsageError.invalidValue(
+                "", for: arguments.spec.option(named: "--urc")!, expected: "Please provide a non-empty prefix.")
         }
         checksErrors = arguments.has("--check-errors")
         prompt = arguments.value("--prompt")
         if prompt == "" {
-            throw UsageError.invalidValue("", for: arguments.spec.option(named: "--prompt")!, expected: "Please provide the prompt's text, e.g. '=> '.")
+            throw UsageError.invalidValue(
+                "", for: arguments.spec.option(named: "--prompt")!,
+                expected: "Please provide the prompt's text, e.g. '=> '.")
         }
     }
 
@@ -96,9 +105,11 @@ struct DialectOptions {
                 errorPattern: errorPattern ?? LinePattern.defaultError)
         case .at:
             return ATDialect(
-                unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications, terminator: terminator ?? .cr)
+                unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications,
+                terminator: terminator ?? .cr)
         case .scpi:
-            return SCPIDialect(terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications)
+            return SCPIDialect(
+                terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications)
         case .prompt:
             return PromptDialect(
                 prompt: prompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,
@@ -118,7 +129,8 @@ struct DialectOptions {
             return try LinePattern(source)
         } catch {
             throw UsageError.invalidValue(
-                source, for: arguments.spec.option(named: option)!, expected: "Please provide a valid regular expression.")
+                source, for: arguments.spec.option(named: option)!,
+                expected: "Please provide a valid regular expression.")
         }
     }
 }
