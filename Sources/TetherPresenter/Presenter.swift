@@ -43,13 +43,20 @@ public struct Presenter: Sendable {
             state.counts.replies += 1
             if reply.isError { state.counts.errorReplies += 1 }
             let lines = reply.lines.map(ViewLine.init)
+            var identity: DeviceIdentity?
             if Self.isIdentityQuery(command), !reply.isError, let first = lines.first {
-                state.identity = DeviceIdentity(parsing: first.text)
+                identity = DeviceIdentity(parsing: first.text)
+                state.identity = identity
             }
             let outcome = Exchange.Outcome.reply(
                 lines: lines, finalResult: reply.finalResult.map(ViewLine.init), isError: reply.isError,
                 roundTrip: roundTrip)
-            return [record(Exchange(command: command, outcome: outcome, time: time))]
+            return [
+                record(
+                    Exchange(
+                        command: command, outcome: outcome, time: time, errorDescription: reply.errorDescription,
+                        identity: identity))
+            ]
         case .failed(_, let command, let failure):
             let outcome: Exchange.Outcome
             if case .timedOut(let timeout) = failure {

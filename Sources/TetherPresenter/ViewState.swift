@@ -101,6 +101,11 @@ public struct Exchange: Sendable, Equatable {
     public var outcome: Outcome
     /// When it ended.
     public var time: Date
+    /// What an error reply means, when the dialect knows (e.g. `SIM not inserted` for
+    /// `+CME ERROR: 10`).
+    public var errorDescription: String? = nil
+    /// The identity parsed from a successful `*IDN?` reply.
+    public var identity: DeviceIdentity? = nil
 
     /// How a request ended.
     public enum Outcome: Sendable, Equatable {

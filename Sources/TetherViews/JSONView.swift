@@ -75,6 +75,15 @@ public struct JSONView: DeviceView {
             object["rtt_ms"] = .int(Int(roundTrip.milliseconds))
             object.merge(linesFields("lines", lines)) { $1 }
             if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
+            if let meaning = exchange.errorDescription { object["error_description"] = .string(meaning) }
+            if let identity = exchange.identity {
+                let fields = [
+                    ("manufacturer", identity.manufacturer), ("model", identity.model),
+                    ("serial", identity.serialNumber), ("firmware", identity.firmware),
+                ]
+                object["identity"] = .object(
+                    Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
+            }
         case .timedOut(let timeout):
             object["type"] = "timeout"
             object["timeout_ms"] = .int(Int(timeout.milliseconds))

@@ -65,7 +65,8 @@ public struct TextView: DeviceView {
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)
             let arrow = isError ? style.error("✗") : "→"
             let indent = String(repeating: " ", count: command.count + 3)
-            let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent)
+            let meaning = exchange.errorDescription.map { " (\($0))" } ?? ""
+            let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body
             return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)")
         case .timedOut(let timeout):

@@ -54,6 +54,11 @@ public enum MatchStep: Sendable, Equatable {
     case echo
     /// A line of the reply; more are expected.
     case consumed
+    /// A line of the reply; the rest must be asked for with `command` (e.g. SCPI
+    /// `SYST:ERR?` until the error queue is empty). The session writes the dialect's
+    /// encoding of `command` while the request is in flight; for a request that has
+    /// timed out it writes nothing and reports `soFar` as the late reply instead.
+    case ask(String, soFar: Reply)
     /// The reply is complete.
     case complete(Reply)
 }
@@ -67,11 +72,15 @@ public struct Reply: Sendable, Equatable {
     public var finalResult: Line?
     /// Whether the device reported an error (an `ERR…` line, `ERROR`, `+CME ERROR`…).
     public var isError: Bool
+    /// What the error means, when the dialect knows — e.g. `SIM not inserted` for
+    /// `+CME ERROR: 10` (3GPP TS 27.007) — or `nil`.
+    public var errorDescription: String?
 
     /// Creates a reply.
-    public init(lines: [Line], finalResult: Line? = nil, isError: Bool = false) {
+    public init(lines: [Line], finalResult: Line? = nil, isError: Bool = false, errorDescription: String? = nil) {
         self.lines = lines
         self.finalResult = finalResult
         self.isError = isError
+        self.errorDescription = errorDescription
     }
 }

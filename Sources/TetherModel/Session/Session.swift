@@ -14,8 +14,12 @@
 ///   request is sent the session also waits until the line has been quiet for
 ///   ``resyncQuietPeriod`` (at most ``resyncLimit``): a late reply then arrives
 ///   while nothing else is pending.
-/// - Overlong pieces and the unterminated tail at hang-up are notifications, never
-///   replies.
+/// - The unterminated bytes after the last line (a console prompt such as `=> `) are
+///   offered with ``ReplyMatcher/offerPartial(_:)`` in the same order, after the lines.
+/// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
+///   `SYST:ERR?`): it is written at once, within the same request and timeout.
+/// - Overlong pieces, the terminated tail of an overlong line and the unterminated
+///   tail at hang-up are notifications, never replies.
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
@@ -36,6 +40,8 @@ public struct Session: Sendable {
     private var resyncUntil: ContinuousClock.Instant?
     private var resyncDeadline: ContinuousClock.Instant?
     private var closedReason: String?
+    /// Whether the last line was an overlong piece, so the next one is its tail.
+    private var continuesOverlongLine = false
 
     private struct InFlight {
         var request: Request
@@ -96,15 +102,7 @@ public struct Session: Sendable {
         for line in framer.append(bytes) {
             actions += route(line, now: now)
         }
-        if var flight = inFlight, !framer.partial.isEmpty {
-            let reply = flight.matcher.offerPartial(framer.partial)
-            inFlight = flight
-            if let reply {
-                _ = framer.takePartial()
-                inFlight = nil
-                actions.append(.emit(.replied(flight.request.id, command: flight.request.command, reply: reply, roundTrip: now - flight.sentAt)))
-            }
-        }
+        actions += offerPartial(now: now)
         return actions + sendNext(now: now)
     }
 
@@ -166,7 +164,11 @@ public struct Session: Sendable {
     }
 
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
-        if line.ending != .terminated || dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+        let isTailOfOverlongLine = continuesOverlongLine
+        continuesOverlongLine = line.ending == .overlong
+        if line.ending != .terminated || isTailOfOverlongLine
+            || dialect.isUnsolicited(line, pending: inFlight?.request.command)
+        {
             return [.emit(.notification(line))]
         }
         let started = owed.indices.filter { owed[$0].matcher.hasStarted }
@@ -179,6 +181,8 @@ public struct Session: Sendable {
             switch step {
             case .notMine: break
             case .echo, .consumed: return []
+            case .ask(let command, _):
+                return [.write(dialect.encode(command)), .emit(.sent(flight.request.id, command: command))]
             case .complete(let reply):
                 inFlight = nil
                 return [.emit(.replied(flight.request.id, command: flight.request.command, reply: reply, roundTrip: now - flight.sentAt))]
@@ -190,12 +194,34 @@ public struct Session: Sendable {
         return line.isEmpty ? [] : [.emit(.notification(line))]
     }
 
+    /// Offers the unterminated tail (a prompt) in the same order as lines: timed-out
+    /// requests whose late reply has begun, then the request in flight.
+    private mutating func offerPartial(now: ContinuousClock.Instant) -> [SessionAction] {
+        guard !framer.partial.isEmpty else { return [] }
+        for index in owed.indices where owed[index].matcher.hasStarted {
+            if let reply = owed[index].matcher.offerPartial(framer.partial) {
+                _ = framer.takePartial()
+                let command = owed.remove(at: index).command
+                return [.emit(.lateReply(command: command, reply: reply))]
+            }
+        }
+        guard var flight = inFlight else { return [] }
+        let reply = flight.matcher.offerPartial(framer.partial)
+        inFlight = flight
+        guard let reply else { return [] }
+        _ = framer.takePartial()
+        inFlight = nil
+        let request = flight.request
+        return [.emit(.replied(request.id, command: request.command, reply: reply, roundTrip: now - flight.sentAt))]
+    }
+
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
+    /// A timed-out request cannot ask the device for more: what it has is its late reply.
     private mutating func offer(_ line: Line, toOwed index: Int) -> [SessionAction]? {
         switch owed[index].matcher.offer(line) {
         case .notMine: return nil
         case .echo, .consumed: return []
-        case .complete(let reply):
+        case .complete(let reply), .ask(_, let reply):
             let command = owed.remove(at: index).command
             return [.emit(.lateReply(command: command, reply: reply))]
         }

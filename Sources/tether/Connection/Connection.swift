@@ -47,10 +47,8 @@ final class Connection {
         }
         self.simulator = simulator
         displayName = simulator == nil ? path : "sim (\(path))"
-        let dialect: any Dialect =
-            simulator == nil
-            ? LineDialect() : LineDialect(notificationPattern: try! LinePattern("^!"))
-        device = Device(transport: port, name: displayName, dialect: dialect, settings: options.configuration.summary)
+        device = Device(
+            transport: port, name: displayName, dialect: options.dialect, settings: options.configuration.summary)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()

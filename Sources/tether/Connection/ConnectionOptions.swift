@@ -2,7 +2,7 @@ import TetherModel
 import TetherSerial
 
 /// The options every device command shares: which port (or `--sim`), serial
-/// settings, timeout and output format.
+/// settings, dialect, timeout and output format.
 struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
     static let specs: [OptionSpec] = [
@@ -19,7 +19,10 @@ struct ConnectionOptions {
             help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"),
         .value("--format", "-f", name: "format", help: "Output: text (for people) or json (JSON Lines). (default: text)"),
         .flag("--timestamps", help: "Prefix text output with the time of each event."),
-    ]
+    ] + DialectOptions.specs
+
+    /// The built-in simulator's notifications (`!READING …`).
+    static let simulatorNotifications = try! LinePattern("^!")
 
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
@@ -36,6 +39,9 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
+    /// The dialect (`--dialect` and its options). With `--sim` and the `line` dialect,
+    /// lines starting with `!` are notifications unless `--notify-pattern` says otherwise.
+    var dialect: any Dialect
 
     /// Reads the shared options; `port` is the positional port argument, if any.
     ///
@@ -74,6 +80,8 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
+        dialect = try DialectOptions(arguments).makeDialect(
+            defaultNotificationPattern: usesSimulator ? Self.simulatorNotifications : nil)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
         }

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The `at` dialect: Hayes / 3GPP AT commands (ITU-T V.250, 3GPP TS 27.007 and 27.005).
+///
+/// - Commands are sent followed by CR (`AT+CSQ\r`).
+/// - A reply is every line up to a final result code: `OK`, `CONNECT[ <text>]`, `ERROR`,
+///   `+CME ERROR: <n|text>`, `+CMS ERROR: <n|text>`, `NO CARRIER`, `BUSY`,
+///   `NO DIALTONE`, `NO ANSWER`. All but `OK` and `CONNECT…` are error replies; a
+///   numeric `+CME`/`+CMS` code gets its meaning from ``ATErrorCatalog``.
+/// - Echo (`ATE1`): a line equal to the command (letter case and surrounding blanks
+///   ignored) is dropped, so echo on and echo off read the same. Empty lines are ignored.
+/// - A `+XXX:` line belongs to a reply only when the command has the prefix `+XXX`
+///   (`AT+CSQ` → `+CSQ: 23,99`; `AT+CSQ;+CREG?` → both); otherwise no reply takes it
+///   and it is a notification (`+CMTI:`, `+CREG:`, `+CLIP:`…), also in the middle of a
+///   reply. A timed-out command still claims its own prefix, so its late reply is
+///   reported as late.
+/// - Registration URCs versus read answers (`AT+CREG?`, `AT+CGREG?`, `AT+CEREG?`): the
+///   answer has the shape `<n>,<stat>[,…]`, the URC `<stat>[,"<lac>",…]`; a line whose
+///   second field is missing or quoted is taken as the URC.
+/// - Lines equal to one of ``standardUnsolicitedLines`` (`RING`, `RDY`, `SMS Ready`…) or
+///   starting with one of ``unsolicitedPrefixes`` (`--urc`) are always notifications —
+///   except a `+XXX` prefix that the command in flight itself has.
+/// - Not supported: numeric result codes (`ATV0`) and the SMS text prompt `> `.
+public struct ATDialect: Dialect {
+    /// Unsolicited result codes without a `+XXX:` prefix, matched as whole lines.
+    public static let standardUnsolicitedLines: Set<String> = [
+        "RING", "RDY", "SMS Ready", "Call Ready", "NORMAL POWER DOWN", "POWERED DOWN",
+    ]
+    /// Final result codes that end a reply successfully (`CONNECT` also with text).
+    static let successCodes: Set<String> = ["OK", "CONNECT"]
+    /// Final result codes that end a reply with an error (plus `+CME ERROR:`, `+CMS ERROR:`).
+    static let errorCodes: Set<String> = ["ERROR", "NO CARRIER", "BUSY", "NO DIALTONE", "NO ANSWER"]
+    /// Registration commands whose URC and read answer share a prefix.
+    static let registrationPrefixes: Set<String> = ["+CREG", "+CGREG", "+CEREG"]
+
+    /// Extra line prefixes that are always unsolicited (`--urc`, e.g. `^SYSSTART`).
+    public var unsolicitedPrefixes: [String]
+    /// Lines that are always notifications, or `nil`.
+    public var notificationPattern: LinePattern?
+    /// The terminator written after each command (CR by V.250).
+    public var terminator: Terminator
+
+    /// Creates the dialect.
+    public init(
+        unsolicitedPrefixes: [String] = [], notificationPattern: LinePattern? = nil, terminator: Terminator = .cr
+    ) {
+        self.unsolicitedPrefixes = unsolicitedPrefixes
+        self.notificationPattern = notificationPattern
+        self.terminator = terminator
+    }
+
+    public var name: String { "at" }
+
+    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
+
+    public func expectsReply(to command: String) -> Bool { true }
+
+    public func makeMatcher(for command: String) -> any ReplyMatcher {
+        Matcher(command: command)
+    }
+
+    public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
+        if notificationPattern?.matches(line) ?? false { return true }
+        let text = line.text.trimmingCharacters(in: .whitespaces)
+        if Self.standardUnsolicitedLines.contains(text) { return true }
+        guard unsolicitedPrefixes.contains(where: { text.hasPrefix($0) }) else { return false }
+        if let prefix = Self.prefix(of: text), let pending, CommandShape(pending).prefixes.contains(prefix) {
+            return false
+        }
+        return true
+    }
+
+    /// The `+XXX` prefix of a line such as `+CSQ: 23,99`, or `nil` (the name must start
+    /// with a letter and be followed by `:` or the end of the line).
+    static func prefix(of text: String) -> String? {
+        guard text.hasPrefix("+") else { return nil }
+        let name = text.dropFirst().prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        guard let first = name.first, first.isLetter else { return nil }
+        let rest = text.dropFirst(1 + name.count)
+        guard rest.isEmpty || rest.hasPrefix(":") else { return nil }
+        return "+" + name.uppercased()
+    }
+
+    /// For a final result code, whether it reports an error; `nil` for any other line.
+    static func finalResultIsError(_ text: String) -> Bool? {
+        if successCodes.contains(text) || text.hasPrefix("CONNECT ") { return false }
+        if errorCodes.contains(text) || text.hasPrefix("+CME ERROR:") || text.hasPrefix("+CMS ERROR:") {
+            return true
+        }
+        return nil
+    }
+
+    /// The `+XXX` prefixes a command line has, and which of them are read queries.
+    struct CommandShape {
+        var prefixes: Set<String> = []
+        var reads: Set<String> = []
+
+        init(_ command: String) {
+            var body = Substring(command.trimmingCharacters(in: .whitespaces).uppercased())
+            if body.hasPrefix("AT") { body = body.dropFirst(2) }
+            for part in body.split(separator: ";") {
+                let part = part.trimmingCharacters(in: .whitespaces)
+                guard part.hasPrefix("+") else { continue }
+                let name = part.dropFirst().prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                guard !name.isEmpty else { continue }
+                prefixes.insert("+" + name)
+                if part.dropFirst(1 + name.count) == "?" { reads.insert("+" + name) }
+            }
+        }
+    }
+
+    private struct Matcher: ReplyMatcher {
+        let command: String
+        let shape: CommandShape
+        var lines: [Line] = []
+        var hasStarted: Bool { !lines.isEmpty }
+
+        init(command: String) {
+            self.command = command.trimmingCharacters(in: .whitespaces).uppercased()
+            self.shape = CommandShape(command)
+        }
+
+        mutating func offer(_ line: Line) -> MatchStep {
+            let text = line.text.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { return .notMine }
+            if text.uppercased() == command { return .echo }
+            if let isError = ATDialect.finalResultIsError(text) {
+                let reply = Reply(
+                    lines: lines, finalResult: line, isError: isError,
+                    errorDescription: ATErrorCatalog.description(of: text))
+                return .complete(reply)
+            }
+            if let prefix = ATDialect.prefix(of: text) {
+                guard shape.prefixes.contains(prefix) else { return .notMine }
+                if shape.reads.contains(prefix), ATDialect.registrationPrefixes.contains(prefix),
+                    Self.hasUnsolicitedRegistrationShape(text)
+                {
+                    return .notMine
+                }
+            }
+            lines.append(line)
+            return .consumed
+        }
+
+        /// `+CREG: 1` or `+CREG: 1,"00C3","A1B2"` (URC) rather than `+CREG: 2,1` (read answer).
+        static func hasUnsolicitedRegistrationShape(_ text: String) -> Bool {
+            guard let colon = text.firstIndex(of: ":") else { return true }
+            let fields = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count >= 2 else { return true }
+            return fields[1].trimmingCharacters(in: .whitespaces).hasPrefix("\"")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The `prompt` dialect: a console that answers until it prints its prompt again
+/// (a bootloader such as U-Boot, `=> `; a shell).
+///
+/// - Commands are sent followed by CR (``terminator``).
+/// - The reply is every line the console prints after the command, up to its
+///   ``prompt``, which arrives without a line terminator: it is matched at the end
+///   of the unterminated bytes, once the command's echo (or a line of output) has
+///   been seen. A console that neither echoes nor prints anything for a command
+///   therefore times out.
+/// - The echo is dropped: a line equal to the command, also when the prompt precedes
+///   it (`> ver`, `=> ver` — a prompt left in the buffer joins the echoed line).
+/// - Output lines are kept in order; empty lines between them are kept, empty lines
+///   before the first and after the last are dropped. Bytes printed before the prompt
+///   on its own line become the reply's last line.
+/// - A reply with a line matching ``errorPattern`` is an error reply; a line matching
+///   ``notificationPattern`` (e.g. kernel log lines) is always a notification.
+/// - Limit: output that itself contains the prompt at the end of a read (a line
+///   starting with `=> ` cut right after it) ends the reply early.
+public struct PromptDialect: Dialect {
+    /// U-Boot's default prompt.
+    public static let defaultPrompt = "=> "
+
+    /// The prompt, exactly as the console prints it.
+    public var prompt: String
+    /// The terminator written after each command.
+    public var terminator: Terminator
+    /// Lines that are always notifications, or `nil`.
+    public var notificationPattern: LinePattern?
+    /// Replies that are errors, or `nil` for none.
+    public var errorPattern: LinePattern?
+
+    /// Creates the dialect.
+    public init(
+        prompt: String = PromptDialect.defaultPrompt, terminator: Terminator = .cr,
+        notificationPattern: LinePattern? = nil, errorPattern: LinePattern? = nil
+    ) {
+        self.prompt = prompt
+        self.terminator = terminator
+        self.notificationPattern = notificationPattern
+        self.errorPattern = errorPattern
+    }
+
+    public var name: String { "prompt" }
+
+    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
+
+    public func expectsReply(to command: String) -> Bool { true }
+
+    public func makeMatcher(for command: String) -> any ReplyMatcher {
+        Matcher(
+            command: command.trimmingCharacters(in: .whitespaces), prompt: Array(prompt.utf8),
+            errorPattern: errorPattern)
+    }
+
+    public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
+        notificationPattern?.matches(line) ?? false
+    }
+
+    private struct Matcher: ReplyMatcher {
+        let command: String
+        let prompt: [UInt8]
+        let errorPattern: LinePattern?
+        var sawEcho = false
+        var lines: [Line] = []
+        var heldEmptyLines: [Line] = []
+        var hasStarted: Bool { sawEcho || !lines.isEmpty }
+
+        mutating func offer(_ line: Line) -> MatchStep {
+            if !sawEcho && lines.isEmpty && isEcho(line) {
+                sawEcho = true
+                return .echo
+            }
+            if line.isEmpty {
+                if !lines.isEmpty { heldEmptyLines.append(line) }
+                return .consumed
+            }
+            lines += heldEmptyLines
+            heldEmptyLines.removeAll()
+            lines.append(line)
+            return .consumed
+        }
+
+        mutating func offerPartial(_ bytes: [UInt8]) -> Reply? {
+            guard hasStarted, bytes.count >= prompt.count, bytes.suffix(prompt.count).elementsEqual(prompt) else {
+                return nil
+            }
+            var reply = lines
+            let before = bytes.dropLast(prompt.count)
+            if !before.isEmpty { reply += heldEmptyLines + [Line(Array(before))] }
+            let isError = errorPattern.map { pattern in reply.contains { pattern.matches($0) } } ?? false
+            return Reply(lines: reply, isError: isError)
+        }
+
+        /// The command as typed, possibly after the prompt (`> ver`).
+        func isEcho(_ line: Line) -> Bool {
+            let text = line.text.trimmingCharacters(in: .whitespaces)
+            guard text.hasSuffix(command) else { return false }
+            let before = text.dropLast(command.count).trimmingCharacters(in: .whitespaces)
+            let promptText = String(decoding: prompt, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            return before.isEmpty || (!promptText.isEmpty && before.hasSuffix(promptText))
+        }
+    }
+}

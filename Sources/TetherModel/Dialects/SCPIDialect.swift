@@ -1,0 +1,119 @@
+import Foundation
+
+/// The `scpi` dialect: instruments following IEEE 488.2 and SCPI-99.
+///
+/// - Commands are sent followed by LF (``terminator``).
+/// - A command line is split at `;` (outside quotes) into program units; each unit
+///   with a `?` is a query. The line expects one answer per query: `MEAS:VOLT?;CURR?`
+///   expects two. IEEE 488.2 joins the answers with `;` on one line (`5.0;1.0`); some
+///   devices send one line each — both are accepted, since every `;`-separated unit of
+///   a received line counts as one answer. The reply's lines are the lines as received.
+/// - A line with no query gets no reply and completes once written.
+/// - With ``checksErrors`` (`--check-errors`) every command is followed by
+///   `SYST:ERR?` (after a command: in the same write; after a query: once its answers
+///   are in), asked again until the instrument answers code 0 (`0,"No error"` or
+///   `+0,"No error"`), at most ``maximumErrorQueries`` times. Each error entry is
+///   appended to the reply's lines and makes the reply an error reply; an answer that
+///   is not an error entry ends the check as an error too.
+/// - A received line equal to the command is an echo and dropped.
+public struct SCPIDialect: Dialect {
+    /// The error queue query (`SYSTem:ERRor[:NEXT]?`).
+    public static let errorQuery = "SYST:ERR?"
+    /// The most `SYST:ERR?` queries after one command (a device whose queue never
+    /// empties cannot keep tether asking forever).
+    public static let maximumErrorQueries = 32
+
+    /// The terminator written after each command.
+    public var terminator: Terminator
+    /// Whether to read the error queue after every command.
+    public var checksErrors: Bool
+    /// Lines that are always notifications, or `nil`.
+    public var notificationPattern: LinePattern?
+
+    /// Creates the dialect.
+    public init(terminator: Terminator = .lf, checksErrors: Bool = false, notificationPattern: LinePattern? = nil) {
+        self.terminator = terminator
+        self.checksErrors = checksErrors
+        self.notificationPattern = notificationPattern
+    }
+
+    public var name: String { "scpi" }
+
+    public func encode(_ command: String) -> [UInt8] {
+        var bytes = Array(command.utf8) + terminator.bytes
+        if checksErrors && Self.queryCount(in: command) == 0 {
+            bytes += Array(Self.errorQuery.utf8) + terminator.bytes
+        }
+        return bytes
+    }
+
+    public func expectsReply(to command: String) -> Bool {
+        checksErrors || Self.queryCount(in: command) > 0
+    }
+
+    public func makeMatcher(for command: String) -> any ReplyMatcher {
+        Matcher(command: Array(command.utf8), expectedAnswers: Self.queryCount(in: command), checksErrors: checksErrors)
+    }
+
+    public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
+        notificationPattern?.matches(line) ?? false
+    }
+
+    /// How many of the `;`-joined units of `command` are queries.
+    public static func queryCount(in command: String) -> Int {
+        units(of: command).filter { $0.contains("?") }.count
+    }
+
+    /// `text` split at `;` outside single or double quotes; quoted text is left out of
+    /// each unit (so a `?` or `;` inside a string does not count).
+    static func units(of text: String) -> [String] {
+        var units = [""]
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == ";" {
+                units.append("")
+            } else {
+                units[units.count - 1].append(character)
+            }
+        }
+        return units
+    }
+
+    /// The code of an error queue entry such as `-113,"Undefined header"`, or `nil`.
+    static func errorCode(in text: String) -> Int? {
+        guard let comma = text.firstIndex(of: ",") else { return nil }
+        return Int(text[..<comma].trimmingCharacters(in: .whitespaces))
+    }
+
+    private struct Matcher: ReplyMatcher {
+        let command: [UInt8]
+        let expectedAnswers: Int
+        let checksErrors: Bool
+        var answers = 0
+        var lines: [Line] = []
+        var errors: [Line] = []
+        var hasStarted: Bool { answers > 0 || !errors.isEmpty }
+
+        var reply: Reply { Reply(lines: lines + errors, isError: !errors.isEmpty) }
+
+        mutating func offer(_ line: Line) -> MatchStep {
+            if line.isEmpty { return .notMine }
+            if !hasStarted && line.bytes == command { return .echo }
+            if answers < expectedAnswers {
+                lines.append(line)
+                answers += SCPIDialect.units(of: line.text).count
+                if answers < expectedAnswers { return .consumed }
+                return checksErrors ? .ask(SCPIDialect.errorQuery, soFar: reply) : .complete(reply)
+            }
+            let code = SCPIDialect.errorCode(in: line.text)
+            if code == 0 { return .complete(reply) }
+            errors.append(line)
+            if code == nil || errors.count >= SCPIDialect.maximumErrorQueries { return .complete(reply) }
+            return .ask(SCPIDialect.errorQuery, soFar: reply)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import TetherModel
+
+/// The dialect options every device command shares (`--dialect` and the options that
+/// tune it), and the one place a ``Dialect`` is built from a name and options.
+struct DialectOptions {
+    /// The dialects by `--dialect` name.
+    enum Name: String, CaseIterable {
+        /// One reply line per query (``LineDialect``).
+        case line
+        /// Hayes / 3GPP AT commands (``ATDialect``).
+        case at
+        /// IEEE 488.2 / SCPI instruments (``SCPIDialect``).
+        case scpi
+        /// A console with a prompt (``PromptDialect``).
+        case prompt
+    }
+
+    /// The options' specs, for a command's ``CommandSpec``.
+    static let specs: [OptionSpec] = [
+        .value(
+            "--dialect", name: "name",
+            help: """
+                How commands and replies are framed: line (one reply line per query), at
+                (modem: lines up to OK/ERROR), scpi (instrument: one line per query) or
+                prompt (console: output up to its prompt). See docs/DIALECTS.md. (default: line)
+                """),
+        .value(
+            "--eol", name: "eol",
+            help:
+                "Terminator sent after each command: lf, cr or crlf.\n(default: lf for line and scpi, cr for at and prompt)"
+        ),
+        .value(
+            "--notify-pattern", name: "regex",
+            help: "Received lines matching this regular expression are always notifications."),
+        .value(
+            "--error-pattern", name: "regex",
+            help: "line and prompt: a reply with a line matching this is an error reply.\n(default for line: ^ERR)"),
+        .value(
+            "--urc", name: "prefix",
+            help: "at: lines starting with this are unsolicited (repeatable), e.g. '^SYSSTART'.",
+            repeatable: true),
+        .flag(
+            "--check-errors",
+            help: "scpi: after each command read SYST:ERR? until 0,\"No error\";\nany error fails the command (exit 1)."
+        ),
+        .value(
+            "--prompt", name: "text",
+            help: "prompt: the console's prompt, exactly. (default: '\(PromptDialect.defaultPrompt)')"),
+    ]
+
+    /// `--dialect`, or `nil` when not given.
+    var name: Name?
+    /// `--eol`, or `nil` for the dialect's own.
+    var terminator: Terminator?
+    /// `--notify-pattern`.
+    var notificationPattern: LinePattern?
+    /// `--error-pattern`.
+    var errorPattern: LinePattern?
+    /// `--urc`, in order.
+    var unsolicitedPrefixes: [String]
+    /// `--check-errors`.
+    var checksErrors: Bool
+    /// `--prompt`.
+    var prompt: String?
+
+    /// Reads the options.
+    ///
+    /// - Throws: ``UsageError`` naming the option for a bad value.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        name = try arguments.choice("--dialect", as: Name.self)
+        terminator = try arguments.choice("--eol", as: Terminator.self)
+        notificationPattern = try Self.pattern("--notify-pattern", in: arguments)
+        errorPattern = try Self.pattern("--error-pattern", in: arguments)
+        unsolicitedPrefixes = arguments.allValues("--urc")
+        if unsolicitedPrefixes.contains("") {
+            throw UsageError.invalidValue(
+                "", for: arguments.spec.option(named: "--urc")!, expected: "Please provide a non-empty prefix.")
+        }
+        checksErrors = arguments.has("--check-errors")
+        prompt = arguments.value("--prompt")
+        if prompt == "" {
+            throw UsageError.invalidValue(
+                "", for: arguments.spec.option(named: "--prompt")!,
+                expected: "Please provide the prompt's text, e.g. '=> '.")
+        }
+    }
+
+    /// Builds the dialect: `--dialect`, else `defaultName` (e.g. a simulator profile's).
+    ///
+    /// - Parameter defaultNotificationPattern: used when `--notify-pattern` is not given.
+    /// - Throws: ``UsageError`` when an option does not apply to the dialect.
+    func makeDialect(defaultName: Name = .line, defaultNotificationPattern: LinePattern? = nil) throws(UsageError)
+        -> any Dialect
+    {
+        let name = self.name ?? defaultName
+        try require(!unsolicitedPrefixes.isEmpty, "--urc", only: [.at], for: name)
+        try require(checksErrors, "--check-errors", only: [.scpi], for: name)
+        try require(prompt != nil, "--prompt", only: [.prompt], for: name)
+        try require(errorPattern != nil, "--error-pattern", only: [.line, .prompt], for: name)
+        let notifications = notificationPattern ?? defaultNotificationPattern
+        switch name {
+        case .line:
+            return LineDialect(
+                terminator: terminator ?? .lf, notificationPattern: notifications,
+                errorPattern: errorPattern ?? LinePattern.defaultError)
+        case .at:
+            return ATDialect(
+                unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications,
+                terminator: terminator ?? .cr)
+        case .scpi:
+            return SCPIDialect(
+                terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications)
+        case .prompt:
+            return PromptDialect(
+                prompt: prompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,
+                notificationPattern: notifications, errorPattern: errorPattern)
+        }
+    }
+
+    private func require(_ given: Bool, _ option: String, only names: [Name], for name: Name) throws(UsageError) {
+        guard given, !names.contains(name) else { return }
+        let allowed = names.map { "'--dialect \($0.rawValue)'" }.joined(separator: " or ")
+        throw UsageError("'\(option)' applies only to \(allowed) (the dialect is '\(name.rawValue)')")
+    }
+
+    private static func pattern(_ option: String, in arguments: ParsedArguments) throws(UsageError) -> LinePattern? {
+        guard let source = arguments.value(option) else { return nil }
+        do {
+            return try LinePattern(source)
+        } catch {
+            throw UsageError.invalidValue(
+                source, for: arguments.spec.option(named: option)!,
+                expected: "Please provide a valid regular expression.")
+        }
+    }
+}
