@@ -19,7 +19,7 @@ struct ConnectionOptions {
             help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"),
         .value("--format", "-f", name: "format", help: "Output: text (for people) or json (JSON Lines). (default: text)"),
         .flag("--timestamps", help: "Prefix text output with the time of each event."),
-    ]
+    ] + HardwareOptions.specs
 
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
@@ -36,6 +36,11 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
+    /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
+    var hardware: HardwareOptions
+
+    /// Whether a port was named: a path, `--sim` or `--match`.
+    var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
 
     /// Reads the shared options; `port` is the positional port argument, if any.
     ///
@@ -74,8 +79,12 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
+        hardware = try HardwareOptions(arguments)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
+        }
+        if let match = hardware.match, usesSimulator || port != nil {
+            throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
         }
     }
 }
