@@ -84,7 +84,8 @@ import TetherSimulator
         connect.write("SLOW?\n")
         #expect(connect.waitForOutput(containing: #""type":"reconnecting""#, timeout: 10))
         first.stop()
-        let second = try Simulator(device: ScriptedDevice(rules: [.init(on: "PING", send: [.init("PONG\r\n")])]), link: link)
+        let second = try Simulator(
+            device: ScriptedDevice(rules: [.init(on: "PING", send: [.init("PONG\r\n")])]), link: link)
         #expect(connect.waitForOutput(containing: #""type":"reconnected""#, timeout: 10))
         connect.write("PING\n")
         #expect(connect.waitForOutput(containing: "PONG", timeout: 10))

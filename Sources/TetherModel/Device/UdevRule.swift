@@ -78,7 +78,8 @@ public enum UdevRule {
     /// - Throws: ``Failure/invalidName(_:reason:)``.
     public static func validate(name: String) throws(Failure) {
         let allowed = name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "._-/".unicodeScalars.contains($0)
         }
         guard !name.isEmpty else { throw .invalidName(name, reason: "it is empty") }
         guard allowed else {
@@ -87,7 +88,11 @@ public enum UdevRule {
         guard !name.hasPrefix("/") else {
             throw .invalidName(name, reason: "give it without /dev/ (e.g. 'bench-psu'); it is made under /dev")
         }
-        guard !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }) else {
+        guard
+            !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: {
+                $0.isEmpty || $0 == ".." || $0 == "."
+            })
+        else {
             throw .invalidName(name, reason: "it has an empty, '.' or '..' path part")
         }
     }
@@ -107,7 +112,9 @@ public enum UdevRule {
     /// ASCII without quotes, backslashes or glob characters.
     static func isSafeValue(_ value: String) -> Bool {
         !value.isEmpty
-            && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F && !"\"\\*?[]|".unicodeScalars.contains($0) }
+            && value.unicodeScalars.allSatisfy {
+                $0.value >= 0x20 && $0.value < 0x7F && !"\"\\*?[]|".unicodeScalars.contains($0)
+            }
     }
 
     private static func hex4(_ value: UInt16) -> String {

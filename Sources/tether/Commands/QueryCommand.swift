@@ -16,7 +16,7 @@ enum QueryCommand: Command {
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim)."),
+            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match)."),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
         options: ConnectionOptions.specs,

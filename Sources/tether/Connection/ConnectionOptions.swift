@@ -5,7 +5,9 @@ import TetherSerial
 /// settings, timeout and output format.
 struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = [
+    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs
+
+    private static let serialSpecs: [OptionSpec] = [
         .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
         .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
         .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
@@ -19,7 +21,7 @@ struct ConnectionOptions {
             help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"),
         .value("--format", "-f", name: "format", help: "Output: text (for people) or json (JSON Lines). (default: text)"),
         .flag("--timestamps", help: "Prefix text output with the time of each event."),
-    ] + HardwareOptions.specs
+    ]
 
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000

@@ -23,7 +23,8 @@ struct HardwareOptions {
         .value("--rts", name: "mode", help: "RTS on open: keep, on or off. (default: keep)"),
         .value(
             "--pulse-dtr", name: "ms",
-            help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards)."),
+            help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards)."
+        ),
         .value("--break", name: "ms", help: "After each open, send a break of this many ms."),
     ]
 
