@@ -25,6 +25,17 @@ public struct Presenter: Sendable {
         case .disconnected(let reason):
             state.connection = .disconnected(reason: reason)
             return [ViewRecord(time: time, event: .disconnected(port: state.port, reason: reason))]
+        case .reconnecting:
+            if case .disconnected(let reason) = state.connection { state.connection = .reconnecting(reason: reason) }
+            return [ViewRecord(time: time, event: .reconnecting(port: state.port))]
+        case .reconnected(let port, let settings, let attempts, let downtime):
+            state.connection = .connected(settings: settings)
+            state.counts.reconnects += 1
+            return [
+                ViewRecord(
+                    time: time,
+                    event: .reconnected(port: port, settings: settings, attempts: attempts, downtime: downtime))
+            ]
         case .missed(let count):
             state.counts.missed += count
             return [ViewRecord(time: time, event: .missed(count: count))]

@@ -28,6 +28,11 @@ public enum ViewEvent: Sendable, Equatable {
     case lateReply(command: String, lines: [ViewLine])
     /// The device went away.
     case disconnected(port: String, reason: String)
+    /// After `disconnected`: tether waits for the port to come back and reopens it.
+    case reconnecting(port: String)
+    /// The port is open again with the same settings, after `attempts` tries and
+    /// `downtime` since the disconnect.
+    case reconnected(port: String, settings: String, attempts: Int, downtime: Duration)
     /// This view fell behind and missed `count` events.
     case missed(count: Int)
     /// A non-fatal problem worth telling the user.

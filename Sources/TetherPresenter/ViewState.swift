@@ -10,6 +10,8 @@ public struct ViewState: Sendable, Equatable {
         case connected(settings: String)
         /// The device went away; `reason` says how.
         case disconnected(reason: String)
+        /// The device went away (`reason`) and tether waits to reopen it.
+        case reconnecting(reason: String)
     }
 
     /// The port as the user named it.
@@ -48,6 +50,8 @@ public struct ViewState: Sendable, Equatable {
         public var lateReplies = 0
         /// Events this view missed because it fell behind.
         public var missed = 0
+        /// Times the device came back after a disconnect.
+        public var reconnects = 0
     }
 }
 

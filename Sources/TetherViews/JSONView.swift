@@ -59,6 +59,13 @@ public struct JSONView: DeviceView {
             return object
         case .disconnected(_, let reason):
             return ["type": "disconnected", "reason": .string(reason)]
+        case .reconnecting:
+            return ["type": "reconnecting"]
+        case .reconnected(_, let settings, let attempts, let downtime):
+            return [
+                "type": "reconnected", "settings": .string(settings), "attempts": .int(attempts),
+                "downtime_ms": .int(Int(downtime.milliseconds)),
+            ]
         case .missed(let count):
             return ["type": "missed", "count": .int(count)]
         case .warning(let message):

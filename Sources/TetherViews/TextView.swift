@@ -51,6 +51,10 @@ public struct TextView: DeviceView {
             output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")
         case .disconnected(let port, let reason):
             diagnostics.write("disconnected: \(port): \(reason)\n")
+        case .reconnecting(let port):
+            diagnostics.write("reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
+        case .reconnected(let port, let settings, _, let downtime):
+            diagnostics.write("reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
         case .missed(let count):
             diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
@@ -83,6 +87,12 @@ public struct TextView: DeviceView {
         case .overlong: return text + style.dim(" [line cut at \(line.bytes.count) bytes]")
         case .unterminated: return text + style.dim(" [unterminated]")
         }
+    }
+
+    /// `1.2 s`, with one decimal.
+    private static func seconds(_ duration: Duration) -> String {
+        let tenths = (duration.milliseconds + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     private static func timestamp(_ date: Date) -> String {

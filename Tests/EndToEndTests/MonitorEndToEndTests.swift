@@ -19,14 +19,14 @@ import Testing
         #expect(readings["temp"] is Double)
     }
 
-    /// Stopping the simulator under `tether monitor L` ends it promptly with a clear
+    /// Stopping the simulator under `tether monitor L --no-reconnect` ends it promptly with a clear
     /// message and exit 74, without spinning (shared/cases/CASE-13).
     @Test func simulatorStoppingEndsMonitorQuietly() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")
         let simulator = try Subprocess("tether-sim", ["--link", link])
         #expect(simulator.waitForOutput(containing: link))
-        let monitor = try Subprocess("tether", ["monitor", link])
+        let monitor = try Subprocess("tether", ["monitor", link, "--no-reconnect"])
         #expect(monitor.waitForOutput(containing: "!READING"))
         simulator.send(SIGTERM)
         _ = simulator.wait()

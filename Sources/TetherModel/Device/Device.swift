@@ -8,6 +8,11 @@ import TetherSerial
 /// thread (`read` blocks), writing on a serial dispatch queue; the actor applies the
 /// session's rules and publishes ``DeviceEvent``s to every observer in order.
 ///
+/// When the device goes away (hang-up, `EIO`) the requests in flight fail and
+/// `disconnected` is published. Without a ``PortOpener`` that ends the device; with
+/// one, the device publishes `reconnecting`, reopens the port when it is back (see
+/// `Device+Reconnect.swift`) and publishes `reconnected` with a fresh session.
+///
 /// ```swift
 /// let device = Device(transport: port, dialect: LineDialect(), settings: "115200 8N1")
 /// let events = device.events()          // attach before start to see `connected`
@@ -17,16 +22,28 @@ import TetherSerial
 public actor Device {
     /// The port name as the user gave it.
     public nonisolated let port: String
-    private let transport: any SerialTransport
-    private let settings: String
-    private var session: Session
-    private let hub = EventHub<DeviceEvent> { DeviceEvent(kind: .missed(count: $0)) }
+    /// The open port; replaced on reconnect.
+    var transport: any SerialTransport
+    let settings: String
+    /// The conversation on the current connection.
+    var session: Session
+    /// A session as new, put in place on reconnect (the same dialect and limits).
+    let blankSession: Session
+    /// Reopens the port after a disconnect; `nil`: a disconnect ends the device.
+    let reopener: PortOpener?
+    let hub = EventHub<DeviceEvent> { DeviceEvent(kind: .missed(count: $0)) }
     private var waiters: [RequestID: CheckedContinuation<Reply, any Error>] = [:]
     private let writer = DispatchQueue(label: "tether.device.write")
     private var timer: Task<Void, Never>?
     private var reader: Task<Void, Never>?
+    /// The reconnect loop while the device is away.
+    var reconnection: Task<Void, Never>?
     private var isStarted = false
-    private var isClosing = false
+    /// Whether the port is open and read (false before start, while away, after end).
+    var isConnected = false
+    /// Counts connections, so a stale read or write failure of an earlier one is ignored.
+    var generation = 0
+    var isClosing = false
     private var endReason: String?
 
     /// How long one write may wait for the line to accept its bytes, in ms.
@@ -42,19 +59,25 @@ public actor Device {
     ///     (e.g. `115200 8N1`).
     ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
     ///   - writeTimeout: in ms.
+    ///   - reopener: reopens the port after a disconnect with the same settings; `nil`
+    ///     (the default) makes a disconnect final.
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
-        maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeTimeout: Int = 2_000
+        maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeTimeout: Int = 2_000,
+        reopener: PortOpener? = nil
     ) {
         self.port = name ?? transport.name
         self.transport = transport
         self.settings = settings
         self.session = Session(dialect: dialect, maximumLineLength: maximumLineLength)
+        self.blankSession = session
         self.writeTimeout = writeTimeout
+        self.reopener = reopener
     }
 
     /// Attaches an observer; see ``EventHub``. Attach before ``start()`` to see the
-    /// `connected` event. The stream ends after the device disconnects or is closed.
+    /// `connected` event. The stream ends after the device disconnects for good
+    /// (without a reopener) or is closed.
     public nonisolated func events(bufferLimit: Int = 4096) -> AsyncStream<DeviceEvent> {
         hub.subscribe(bufferLimit: bufferLimit)
     }
@@ -64,10 +87,17 @@ public actor Device {
         guard !isStarted else { return }
         isStarted = true
         hub.publish(DeviceEvent(kind: .connected(port: port, settings: settings)))
+        isConnected = true
+        startReading()
+    }
+
+    /// Reads the current transport on a new thread, until it ends.
+    func startReading() {
         let input = Self.startReading(transport)
+        let generation = self.generation
         reader = Task { [weak self] in
             for await chunk in input {
-                await self?.handle(chunk)
+                await self?.handle(chunk, generation: generation)
             }
         }
     }
@@ -80,7 +110,7 @@ public actor Device {
     ///     ends the wait).
     /// - Returns: the reply; check ``Reply/isError`` for an error reply.
     /// - Throws: ``RequestFailure`` on timeout, disconnect, or when the device is
-    ///   already closed.
+    ///   already closed, or away (reconnecting): then it fails at once, not sent.
     public func query(_ command: String, timeout: Duration?) async throws(RequestFailure) -> Reply {
         do {
             return try await withCheckedThrowingContinuation { continuation in
@@ -97,31 +127,54 @@ public actor Device {
 
     /// Waits until every byte handed to the port is written, then closes it. Pending
     /// requests fail with ``RequestFailure/disconnected(reason:)``; observers' streams
-    /// end. No `disconnected` event is published for a close asked for.
+    /// end; a reconnect wait stops. No `disconnected` event is published for a close
+    /// asked for.
     public func close() async {
         guard endReason == nil else { return }
         isClosing = true
+        reconnection?.cancel()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             writer.async { done.resume() }
         }
         transport.close()
-        if !isStarted { end(reason: "closed") }
+        if !isConnected { end(reason: "closed") }
+        await reconnection?.value
         await reader?.value
     }
 
-    private func handle(_ chunk: ReadChunk) {
+    private func handle(_ chunk: ReadChunk, generation: Int) {
+        guard generation == self.generation else { return }
         switch chunk {
         case .data(let bytes):
             perform(session.receive(bytes, now: .now))
         case .end(let reason):
-            end(reason: reason)
+            connectionLost(reason: reason)
         }
     }
 
-    private func end(reason: String) {
+    /// The device went away: fail what is pending, then end or start reconnecting.
+    private func connectionLost(reason: String) {
+        guard isConnected else { return }
+        guard let reopener, !isClosing else { return end(reason: reason) }
+        isConnected = false
+        timer?.cancel()
+        timer = nil
+        perform(session.hangUp(reason: reason, now: .now))
+        hub.publish(DeviceEvent(kind: .disconnected(reason: reason)))
+        hub.publish(DeviceEvent(kind: .reconnecting))
+        transport.close()
+        let lostAt = ContinuousClock.now
+        reconnection = Task { [weak self] in
+            await self?.reconnect(using: reopener, since: lostAt)
+        }
+    }
+
+    func end(reason: String) {
         guard endReason == nil else { return }
         let reason = isClosing ? "closed" : reason
         endReason = reason
+        isConnected = false
+        reconnection?.cancel()
         timer?.cancel()
         perform(session.hangUp(reason: reason, now: .now))
         if !isClosing { hub.publish(DeviceEvent(kind: .disconnected(reason: reason))) }
@@ -132,7 +185,7 @@ public actor Device {
         perform(session.expire(now: .now))
     }
 
-    private func perform(_ actions: [SessionAction]) {
+    func perform(_ actions: [SessionAction]) {
         for action in actions {
             switch action {
             case .write(let bytes):
@@ -159,19 +212,20 @@ public actor Device {
     private func write(_ bytes: [UInt8]) {
         let transport = self.transport
         let timeout = writeTimeout
+        let generation = self.generation
         writer.async { [weak self] in
             do throws(SerialError) {
                 try transport.write(bytes, timeout: timeout)
             } catch {
-                Task { await self?.writeFailed(error) }
+                Task { await self?.writeFailed(error, generation: generation) }
             }
         }
     }
 
-    private func writeFailed(_ error: SerialError) {
-        guard endReason == nil else { return }
+    private func writeFailed(_ error: SerialError, generation: Int) {
+        guard endReason == nil, isConnected, generation == self.generation else { return }
         hub.publish(DeviceEvent(kind: .error("write failed: \(error)")))
-        if case .disconnected = error { end(reason: error.description) }
+        if case .disconnected = error { connectionLost(reason: error.description) }
     }
 
     private func scheduleTimer() {

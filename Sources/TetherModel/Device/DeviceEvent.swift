@@ -9,8 +9,15 @@ public struct DeviceEvent: Sendable, Equatable {
         case connected(port: String, settings: String)
         /// A request, reply, notification or late reply (see ``SessionEvent``).
         case session(SessionEvent)
-        /// The device hung up or vanished; the connection is over.
+        /// The device hung up or vanished. Requests in flight have failed. Unless
+        /// `reconnecting` follows, the connection is over.
         case disconnected(reason: String)
+        /// After `disconnected`: the device reopens the port as soon as it is back
+        /// (see ``PortOpener``); requests fail until `reconnected`.
+        case reconnecting
+        /// The port is open again with the same settings, after `attempts` attempts;
+        /// `downtime` runs from the disconnect.
+        case reconnected(port: String, settings: String, attempts: Int, downtime: Duration)
         /// This observer fell behind and `count` events were dropped for it here.
         case missed(count: Int)
         /// A failure that does not end the connection by itself (e.g. a write error).

@@ -10,15 +10,17 @@ enum ConnectCommand: Command {
         discussion: """
             Each line you type is sent as a command; replies and notifications are shown
             as they arrive. Ctrl-D leaves (exit 0), Ctrl-C too (exit 130); the terminal
-            is left as it was found. The device disconnecting ends the session (exit 74).
+            is left as it was found. When the device goes away, commands in flight fail,
+            tether waits for it to come back at the same path and reopens it; with
+            --no-reconnect the session ends instead (exit 74).
 
             EXAMPLE:
               tether connect --sim
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim).", isOptional: true)
+            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).", isOptional: true)
         ],
-        options: ConnectionOptions.specs,
+        options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs,
         usage: "tether connect (<port> | --sim) [<options>]"
     )
 
@@ -27,12 +29,12 @@ enum ConnectCommand: Command {
             throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
         }
         let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
-        if options.port == nil && !options.usesSimulator {
+        if !options.namesPort {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
         }
         let terminal = TerminalState.save()
         defer { terminal?.restore() }
-        let connection = try Connection(options)
+        let connection = try await Connection(options)
         let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
         let presenting = connection.startPresenting()
         let trap = SignalTrap()

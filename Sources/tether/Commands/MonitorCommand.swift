@@ -6,17 +6,19 @@ enum MonitorCommand: Command {
         name: "monitor",
         abstract: "Print a device's notifications as they arrive.",
         discussion: """
-            Runs until --count notifications were printed, --duration has passed, the
-            device disconnects (exit 74) or Ctrl-C (exit 130).
+            Runs until --count notifications were printed, --duration has passed, or
+            Ctrl-C (exit 130). When the device goes away (unplugged, reset, simulator
+            stopped) monitor says so, waits for it to come back at the same path and
+            goes on; with --no-reconnect it exits 74 instead.
 
             EXAMPLES:
               tether monitor --sim --count 3
               tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim).", isOptional: true)
+            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).", isOptional: true)
         ],
-        options: ConnectionOptions.specs + [
+        options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs + [
             .value("--count", "-n", name: "n", help: "Stop after this many notifications."),
             .value("--duration", "-d", name: "seconds", help: "Stop after this many seconds (decimals allowed)."),
         ],
@@ -28,7 +30,7 @@ enum MonitorCommand: Command {
             throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
         }
         let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
-        if options.port == nil && !options.usesSimulator {
+        if !options.namesPort {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
         }
         let count = try arguments.value(
@@ -37,7 +39,7 @@ enum MonitorCommand: Command {
             "--duration", expected: "Please provide a number of seconds greater than 0.",
             { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } })
 
-        let connection = try Connection(options)
+        let connection = try await Connection(options)
         let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
         let presenting = connection.startPresenting { _, state in
             if let count, state.counts.notifications >= count { stop.yield(.success) }

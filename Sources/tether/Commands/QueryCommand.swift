@@ -9,14 +9,14 @@ enum QueryCommand: Command {
             Each <command> is sent in turn (the dialect adds the line terminator) and its
             reply printed. Notifications that arrive meanwhile are printed too.
             Exits 0 when every command got a reply, 1 if any reply was an error reply,
-            75 if any timed out, 74 if the device disconnected.
+            75 if any timed out, 74 if the device disconnected (query never reconnects).
 
             EXAMPLES:
               tether query --sim '*IDN?' 'TEMP?'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim)."),
+            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match)."),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
         options: ConnectionOptions.specs,
@@ -25,13 +25,14 @@ enum QueryCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         var commands = arguments.positionals
-        let port = arguments.has("--sim") || commands.isEmpty ? nil : commands.removeFirst()
+        let namesPortByOption = arguments.has("--sim") || arguments.value("--match") != nil
+        let port = namesPortByOption || commands.isEmpty ? nil : commands.removeFirst()
         let options = try ConnectionOptions(arguments, port: port)
-        if port == nil && !options.usesSimulator {
+        if !options.namesPort {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
         }
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
-        let connection = try Connection(options)
+        let connection = try await Connection(options)
         let presenting = connection.startPresenting()
         await connection.device.start()
         var code = ExitCode.success

@@ -9,7 +9,10 @@ enum Tether {
 
     /// Every subcommand, in help order.
     static var commands: [any Command.Type] {
-        [QueryCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self]
+        [
+            QueryCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self, LinesCommand.self,
+            UdevRuleCommand.self,
+        ]
     }
 
     static let spec = CommandSpec(

@@ -18,13 +18,15 @@ final class Connection {
     let view: any DeviceView
     private let simulator: Simulator?
 
-    /// Opens the port (or starts the simulator and opens its pty).
+    /// Opens the port (or starts the simulator and opens its pty), waiting for it with
+    /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
+    /// disconnect.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
-    init(_ options: ConnectionOptions) throws(CommandFailure) {
+    init(_ options: ConnectionOptions) async throws(CommandFailure) {
         var simulator: Simulator?
-        let path: String
+        let path: String?
         if options.usesSimulator {
             do {
                 let started = try Simulator(device: EnvironmentalController())
@@ -35,20 +37,24 @@ final class Connection {
             }
         } else if let port = options.port {
             path = port
+        } else if options.hardware.match != nil {
+            path = nil
         } else {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
-        let port: SerialPort
+        let opener = options.hardware.opener(path: path, configuration: options.configuration)
+        let port: any SerialTransport
         do {
-            port = try SerialPort.open(path, configuration: options.configuration)
+            port = try await options.hardware.openFirst(with: opener, path: path)
         } catch {
             simulator?.stop()
-            throw CommandFailure(error)
+            throw error
         }
         self.simulator = simulator
-        displayName = simulator == nil ? path : "sim (\(path))"
+        displayName = simulator == nil ? path ?? port.name : "sim (\(port.name))"
         device = Device(
-            transport: port, name: displayName, dialect: options.dialect, settings: options.configuration.summary)
+            transport: port, name: displayName, dialect: options.dialect, settings: options.configuration.summary,
+            reopener: options.hardware.reconnects && simulator == nil ? opener : nil)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()

@@ -5,7 +5,9 @@ import TetherSerial
 /// settings, dialect, timeout and output format.
 struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = [
+    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs
+
+    private static let serialSpecs: [OptionSpec] = [
         .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
         .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
         .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
@@ -42,6 +44,11 @@ struct ConnectionOptions {
     /// The dialect (`--dialect` and its options). With `--sim` and the `line` dialect,
     /// lines starting with `!` are notifications unless `--notify-pattern` says otherwise.
     var dialect: any Dialect
+    /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
+    var hardware: HardwareOptions
+
+    /// Whether a port was named: a path, `--sim` or `--match`.
+    var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
 
     /// Reads the shared options; `port` is the positional port argument, if any.
     ///
@@ -82,8 +89,12 @@ struct ConnectionOptions {
         showsTimestamps = arguments.has("--timestamps")
         dialect = try DialectOptions(arguments).makeDialect(
             defaultNotificationPattern: usesSimulator ? Self.simulatorNotifications : nil)
+        hardware = try HardwareOptions(arguments)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
+        }
+        if let match = hardware.match, usesSimulator || port != nil {
+            throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
         }
     }
 }

@@ -1,0 +1,26 @@
+import TetherSerial
+
+/// The outcome of choosing a port by identity (`--match`) from a listing.
+///
+/// Pure: built from a ``PortMatch`` and the ports ``SerialPortInfo/list()`` found (or
+/// a made-up listing in tests), so scripts that name an adapter by VID:PID and serial
+/// number survive `/dev/ttyUSB0` becoming `/dev/ttyUSB1`.
+public enum PortSelection: Sendable, Equatable {
+    /// Exactly one port matches.
+    case selected(SerialPortInfo)
+    /// No port matches.
+    case noMatch
+    /// Several ports match (identical adapters without serial numbers, or the
+    /// interfaces of a multi-port chip such as an FT2232); in listing order.
+    case ambiguous([SerialPortInfo])
+
+    /// Chooses among `ports` the ones `match` selects.
+    public init(_ match: PortMatch, among ports: [SerialPortInfo]) {
+        let found = ports.filter(match.matches)
+        switch found.count {
+        case 0: self = .noMatch
+        case 1: self = .selected(found[0])
+        default: self = .ambiguous(found)
+        }
+    }
+}

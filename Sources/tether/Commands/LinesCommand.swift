@@ -1,0 +1,64 @@
+import TetherSerial
+import TetherViews
+
+/// `tether lines`: the modem control lines of a port.
+enum LinesCommand: Command {
+    static let spec = CommandSpec(
+        name: "lines",
+        abstract: "Show a port's modem control lines (DTR RTS CTS DSR DCD RI).",
+        discussion: """
+            Opens the port (with --dtr/--rts applied, if given), prints whether each line
+            is asserted, and closes it, leaving DTR as it was unless --dtr says otherwise.
+            A pseudo-terminal has no such lines: tether emulates them there (DTR and RTS
+            as last set, on until set; CTS, DSR and DCD on; RI off) and says so
+            ("emulated": true in JSON).
+
+            EXAMPLES:
+              tether lines /dev/ttyUSB0
+              tether lines --match 0403:6001 --dtr off --format json
+            """,
+        arguments: [ArgumentSpec(name: "port", help: "The serial port (or give --match).", isOptional: true)],
+        options: ConnectionOptions.specs.filter { !["--timeout", "--timestamps"].contains($0.key) },
+        usage: "tether lines (<port> | --match <id>) [<options>]"
+    )
+
+    /// The lines in display order.
+    private static let named: [(String, ModemLines)] = [
+        ("dtr", .dtr), ("rts", .rts), ("cts", .cts), ("dsr", .dsr), ("dcd", .dcd), ("ri", .ri),
+    ]
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+        }
+        let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
+        guard options.namesPort, !options.usesSimulator else {
+            throw UsageError("Missing expected argument '<port>' (or give '--match')")
+        }
+        let opener = options.hardware.opener(path: options.port, configuration: options.configuration)
+        guard let port = try await options.hardware.openFirst(with: opener, path: options.port) as? SerialPort else {
+            throw CommandFailure("the port is not a serial port", code: .portUnavailable)
+        }
+        defer { port.close() }
+        let lines: ModemLines
+        do {
+            lines = try port.modemLines()
+        } catch {
+            throw CommandFailure(error)
+        }
+        let emulated = port.path.hasPrefix("/dev/pts/")
+        if options.format == .json {
+            var object: [String: JSONValue] = [
+                "v": .int(JSONView.schemaVersion), "type": "lines", "port": .string(port.name),
+                "emulated": .bool(emulated),
+            ]
+            for (name, line) in named { object[name] = .bool(lines.contains(line)) }
+            JSONView().write(object)
+        } else {
+            let text = named.map { "\($0.0.uppercased()) \(lines.contains($0.1) ? "on" : "off")" }
+            FileSink.standardOutput.write(
+                text.joined(separator: "  ") + (emulated ? "  (pseudo-terminal: emulated)" : "") + "\n")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,160 @@
+import TetherModel
+import TetherSerial
+
+/// The options for real hardware life, shared by the device commands: choosing the
+/// port by identity (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset
+/// pulse or break after open, and reconnecting (`--no-reconnect`, only for commands
+/// that reconnect). See docs/HARDWARE.md.
+struct HardwareOptions {
+    /// The specs every device command takes.
+    static let specs: [OptionSpec] = [
+        .value(
+            "--match", "-m", name: "id",
+            help: "Open the one port with this identity instead of <port>: VID:PID[:SERIAL]\n"
+                + "in hex, e.g. 0403:6001:A1B2C3, or part of its product or manufacturer\n"
+                + "name (see 'tether list'). Checked again at each reconnect."),
+        .flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none)."),
+        .value(
+            "--wait-timeout", name: "seconds",
+            help: "Wait at most this many seconds for the port (implies --wait); then exit 66."),
+        .value(
+            "--dtr", name: "mode",
+            help: "DTR on open: keep (leave it, and keep it on close: no board reset), on\nor off. (default: keep)"),
+        .value("--rts", name: "mode", help: "RTS on open: keep, on or off. (default: keep)"),
+        .value(
+            "--pulse-dtr", name: "ms",
+            help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards)."
+        ),
+        .value("--break", name: "ms", help: "After each open, send a break of this many ms."),
+    ]
+
+    /// The spec of commands that reconnect (`monitor`, `connect`).
+    static let reconnectSpecs: [OptionSpec] = [
+        .flag(
+            "--no-reconnect",
+            help: "When the device goes away, exit (74) instead of waiting for it to come\nback and reopening it.")
+    ]
+
+    /// The port's identity, when `--match` replaces the path.
+    var match: PortMatch?
+    /// Whether to wait for the port before the first open.
+    var waits: Bool
+    /// How long to wait; `nil` waits until interrupted.
+    var waitTimeout: Duration?
+    /// Exclusive access and DTR/RTS on open.
+    var openOptions: SerialPort.OpenOptions
+    /// DTR off time of the reset pulse after each open, in ms.
+    var pulseDTR: Int?
+    /// Length of the break after each open, in ms.
+    var breakLength: Int?
+    /// Whether a disconnect is followed by waiting and reopening: true for commands
+    /// that take ``reconnectSpecs`` unless `--no-reconnect` was given.
+    var reconnects: Bool
+
+    /// Reads the options.
+    ///
+    /// - Throws: ``UsageError`` for a bad value, naming the option.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        if let raw = arguments.value("--match") {
+            do throws(PortMatch.ParseError) {
+                match = try PortMatch(parsing: raw)
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
+        let seconds = try arguments.value(
+            "--wait-timeout", expected: "Please provide a number of seconds greater than 0.",
+            { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } })
+        waitTimeout = seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        waits = arguments.has("--wait") || seconds != nil
+        openOptions = SerialPort.OpenOptions(
+            dtr: try arguments.choice("--dtr", as: SerialPort.LineControl.self) ?? .keep,
+            rts: try arguments.choice("--rts", as: SerialPort.LineControl.self) ?? .keep)
+        let milliseconds = "Please provide a whole number of milliseconds, 1 or more."
+        pulseDTR = try arguments.value("--pulse-dtr", expected: milliseconds) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        breakLength = try arguments.value("--break", expected: milliseconds) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        reconnects = arguments.spec.option(named: "--no-reconnect") != nil && !arguments.has("--no-reconnect")
+    }
+
+    /// An opener for the port at `path`, or for the port `--match` selects when `path`
+    /// is nil (looked up again at each open, so a replugged adapter is found under its
+    /// new node). Each open applies `configuration` and these options, then the DTR
+    /// pulse and the break.
+    func opener(path: String?, configuration: SerialConfiguration) -> PortOpener {
+        let match = self.match
+        let options = openOptions
+        let pulse = pulseDTR
+        let breakLength = breakLength
+        return PortOpener { () throws(SerialError) -> any SerialTransport in
+            var name = path ?? ""
+            if path == nil, let match { name = try Self.locate(match) }
+            let port = try SerialPort.open(name, configuration: configuration, options: options)
+            if let pulse { try port.pulseDTR(milliseconds: pulse) }
+            if let breakLength { try port.sendBreak(milliseconds: breakLength) }
+            return port
+        }
+    }
+
+    /// Opens the port the first time: at once, or after waiting for it with `--wait`.
+    ///
+    /// - Throws: ``CommandFailure``: exit 66 when the port does not exist (or did not
+    ///   appear in time, or no port matches; the message lists the ports present),
+    ///   64 when several ports match (listed), and the transport error's code otherwise.
+    func openFirst(with opener: PortOpener, path: String?) async throws(CommandFailure) -> any SerialTransport {
+        do throws(SerialError) {
+            return waits ? try await opener.waitAndOpen(timeout: waitTimeout) : try await opener.openOnce()
+        } catch {
+            if let match, path == nil, let failure = Self.selectionFailure(match) { throw failure }
+            if case .notFound = error, waits, let waitTimeout {
+                throw CommandFailure(
+                    "\(error) (waited \(Double(waitTimeout.milliseconds) / 1000) s)", code: .portNotFound)
+            }
+            throw CommandFailure(error)
+        }
+    }
+
+    /// The node of the one port `match` selects now.
+    ///
+    /// - Throws: ``SerialError/notFound(path:)`` when none matches;
+    ///   ``SerialError/io(path:function:errno:message:)`` naming the candidates when
+    ///   several do; what ``SerialPortInfo/list()`` throws.
+    static func locate(_ match: PortMatch) throws(SerialError) -> String {
+        switch PortSelection(match, among: try SerialPortInfo.list()) {
+        case .selected(let port):
+            return port.name
+        case .noMatch:
+            throw .notFound(path: "--match \(match)")
+        case .ambiguous(let ports):
+            let names = ports.map(\.name).joined(separator: ", ")
+            throw .io(path: "--match \(match)", function: "select", errno: 0, message: "several ports match (\(names))")
+        }
+    }
+
+    /// Why `match` selects no single port now, with the ports to choose from; `nil`
+    /// when it does select one.
+    static func selectionFailure(_ match: PortMatch) -> CommandFailure? {
+        let ports = (try? SerialPortInfo.list()) ?? []
+        switch PortSelection(match, among: ports) {
+        case .selected:
+            return nil
+        case .noMatch:
+            let present = ports.isEmpty ? "  (none)" : ports.map(describe).joined(separator: "\n")
+            return CommandFailure(
+                "no serial port matches '\(match)'. Ports present:\n\(present)", code: .portNotFound)
+        case .ambiguous(let candidates):
+            return CommandFailure(
+                "\(candidates.count) ports match '\(match)':\n\(candidates.map(describe).joined(separator: "\n"))\n"
+                    + "Give VID:PID:SERIAL, or the port's /dev/serial/by-id path.", code: .usage)
+        }
+    }
+
+    /// One port for a message: node, match value, product and stable links.
+    static func describe(_ port: SerialPortInfo) -> String {
+        var text = "  \(port.name)"
+        if let id = port.usbID { text += "  " + ([id] + [port.serialNumber].compactMap { $0 }).joined(separator: ":") }
+        let product = port.product ?? port.description
+        if !product.isEmpty { text += "  \(product)" }
+        if !port.byIDLinks.isEmpty { text += "  (\(port.byIDLinks.joined(separator: ", ")))" }
+        return text
+    }
+}
