@@ -50,8 +50,10 @@ struct ServeLoop {
         if isConnected {
             device.clientDidDisconnect(at: clock.now)
         }
-        state.finish { terminal.close() }
-        link?.remove()
+        state.finish {
+            terminal.close()
+            link?.remove()
+        }
     }
 
     /// Waits one interval for a client; returns `true` (never ends serving).
@@ -88,7 +90,9 @@ struct ServeLoop {
         }
 
         var entries = [
-            pollfd(fd: terminal.master, events: Int16(outbox.isEmpty ? POLLIN : POLLIN | POLLOUT), revents: 0),
+            pollfd(
+                fd: terminal.master, events: Int16(outbox.isEmpty ? POLLIN : POLLIN | POLLOUT),
+                revents: 0),
             pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
         ]
         let deadline = [pending.first?.due, device.nextWakeUp].compactMap { $0 }.min()
@@ -127,7 +131,9 @@ struct ServeLoop {
 
     /// Milliseconds from `now` to `deadline`, rounded up (so `poll` never wakes early and
     /// spins), 0 when the deadline has passed.
-    private static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
+    private static func milliseconds(
+        from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant
+    ) -> Int32 {
         let (seconds, attoseconds) = (deadline - now).components
         guard seconds >= 0, seconds > 0 || attoseconds > 0 else { return 0 }
         let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
