@@ -44,8 +44,11 @@ struct ServeLoop {
     /// removes the link.
     mutating func run() {
         while !state.withLock({ $0.isStopRequested }) {
-            let keepGoing = isConnected ? serveClient() : lookForClient()
-            if !keepGoing { break }
+            if !isConnected {
+                lookForClient()
+            } else if !serveClient() {
+                break
+            }
         }
         if isConnected {
             device.clientDidDisconnect(at: clock.now)
@@ -56,8 +59,8 @@ struct ServeLoop {
         }
     }
 
-    /// Waits one interval for a client; returns `true` (never ends serving).
-    private mutating func lookForClient() -> Bool {
+    /// Takes a client that has opened the slave, or waits one interval for one.
+    private mutating func lookForClient() {
         if terminal.isSlaveOpen {
             isConnected = true
             state.withLock { $0.isClientConnected = true }
@@ -66,7 +69,6 @@ struct ServeLoop {
         } else if wakeUp.wait(milliseconds: Self.connectPollInterval) {
             wakeUp.drain()
         }
-        return true
     }
 
     /// One round with a client connected.
