@@ -46,18 +46,6 @@ final class PtyClient {
         }
     }
 
-    /// Lines until `predicate` holds for one (returned last), or `nil` on timeout.
-    func readLines(timeout: Duration = .seconds(5), until predicate: (String) -> Bool) -> [String]?
-    {
-        let deadline = ContinuousClock.now + timeout
-        var lines: [String] = []
-        while let line = readLine(timeout: deadline - .now) {
-            lines.append(line)
-            if predicate(line) { return lines }
-        }
-        return nil
-    }
-
     /// Every byte that arrives within `window`.
     func collect(for window: Duration) -> [UInt8] {
         let deadline = ContinuousClock.now + window
