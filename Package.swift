@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "TetherSimulator", path: "Simulator/TetherSimulator"),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
+        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator"]),
         // Composition root.
         .executableTarget(
             name: "tether",

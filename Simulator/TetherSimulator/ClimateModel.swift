@@ -30,7 +30,9 @@ struct ClimateModel {
     }
 
     /// Advances the model to `now` and measures.
-    mutating func read(at now: ContinuousClock.Instant, using random: inout SeededRandomGenerator) -> Reading {
+    mutating func read(at now: ContinuousClock.Instant, using random: inout SeededRandomGenerator)
+        -> Reading
+    {
         advance(to: now, using: &random)
         let measuredTemperature = temperature + Double.random(in: -0.03...0.03, using: &random)
         let measuredHumidity = humidity + Double.random(in: -0.2...0.2, using: &random)
@@ -39,7 +41,9 @@ struct ClimateModel {
             humidity: min(100, max(0, (measuredHumidity * 10).rounded() / 10)))
     }
 
-    private mutating func advance(to now: ContinuousClock.Instant, using random: inout SeededRandomGenerator) {
+    private mutating func advance(
+        to now: ContinuousClock.Instant, using random: inout SeededRandomGenerator
+    ) {
         defer { lastUpdate = now }
         guard let lastUpdate, now > lastUpdate else { return }
         let (seconds, attoseconds) = (now - lastUpdate).components

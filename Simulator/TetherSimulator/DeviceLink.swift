@@ -24,13 +24,15 @@ final class DeviceLink: Sendable {
     /// - Throws: ``SimulatorError`` `.linkPathOccupied` when `path` exists and is not a
     ///   symbolic link, `.linkFailed` (with the errno) when `unlink` or `symlink` fails.
     init(path: String, target: String) throws(SimulatorError) {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute =
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var status = stat()
         if lstat(absolute, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFLNK else {
                 throw SimulatorError(
                     .linkPathOccupied,
-                    "cannot create the link '\(absolute)': a file that is not a symbolic link is in the way")
+                    "cannot create the link '\(absolute)': a file that is not a symbolic link is in the way"
+                )
             }
             guard unlink(absolute) == 0 else {
                 throw SimulatorError(
@@ -69,7 +71,8 @@ final class DeviceLink: Sendable {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink(path, &buffer, buffer.count - 1)
         guard length >= 0 else { return }
-        let current = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let current = String(
+            decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if current == target {
             unlink(path)
         }

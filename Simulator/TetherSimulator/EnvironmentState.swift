@@ -57,7 +57,8 @@ struct EnvironmentState {
         }
         switch (header, argument) {
         case ("*IDN?", nil): return [Self.identity]
-        case ("TEMP?", nil): return [Self.fixed(climate.read(at: now, using: &random).temperature, 2)]
+        case ("TEMP?", nil):
+            return [Self.fixed(climate.read(at: now, using: &random).temperature, 2)]
         case ("HUM?", nil): return [Self.fixed(climate.read(at: now, using: &random).humidity, 1)]
         case ("SETP?", nil): return [Self.fixed(climate.setpoint, 1)]
         case ("RATE?", nil): return [String(rate)]
@@ -84,7 +85,9 @@ struct EnvironmentState {
     /// if the simulator fell more than an interval behind).
     mutating func takeReading(at now: ContinuousClock.Instant) -> [String] {
         let reading = climate.read(at: now, using: &random)
-        var lines = ["!READING temp=\(Self.fixed(reading.temperature, 2)) hum=\(Self.fixed(reading.humidity, 1))"]
+        var lines = [
+            "!READING temp=\(Self.fixed(reading.temperature, 2)) hum=\(Self.fixed(reading.humidity, 1))"
+        ]
         if reading.temperature >= alarmLimit {
             if isAlarmArmed {
                 lines.append(alarm("temp_high", reading))
@@ -110,9 +113,12 @@ struct EnvironmentState {
     }
 
     private mutating func set(
-        _ text: String, in range: ClosedRange<Double>, apply: (inout EnvironmentState, Double) -> Void
+        _ text: String, in range: ClosedRange<Double>,
+        apply: (inout EnvironmentState, Double) -> Void
     ) -> String {
-        guard let value = Double(text), value.isFinite else { return Self.error(-104, "Data type error") }
+        guard let value = Double(text), value.isFinite else {
+            return Self.error(-104, "Data type error")
+        }
         guard range.contains(value) else { return Self.error(-222, "Data out of range") }
         apply(&self, value)
         return "OK"

@@ -112,7 +112,9 @@ public final class ScriptedDevice: SimulatedDevice {
     private func firstMatch(in buffer: [UInt8]) -> (Rule, Int)? {
         var best: (Rule, Int)?
         for rule in rules {
-            if let end = Self.endOfFirstOccurrence(of: rule.trigger, in: buffer), end < best?.1 ?? Int.max {
+            if let end = Self.endOfFirstOccurrence(of: rule.trigger, in: buffer),
+                end < best?.1 ?? Int.max
+            {
                 best = (rule, end)
             }
         }

@@ -44,18 +44,23 @@ struct ServeLoop {
     /// removes the link.
     mutating func run() {
         while !state.withLock({ $0.isStopRequested }) {
-            let keepGoing = isConnected ? serveClient() : lookForClient()
-            if !keepGoing { break }
+            if !isConnected {
+                lookForClient()
+            } else if !serveClient() {
+                break
+            }
         }
         if isConnected {
             device.clientDidDisconnect(at: clock.now)
         }
-        state.finish { terminal.close() }
-        link?.remove()
+        state.finish {
+            terminal.close()
+            link?.remove()
+        }
     }
 
-    /// Waits one interval for a client; returns `true` (never ends serving).
-    private mutating func lookForClient() -> Bool {
+    /// Takes a client that has opened the slave, or waits one interval for one.
+    private mutating func lookForClient() {
         if terminal.isSlaveOpen {
             isConnected = true
             state.withLock { $0.isClientConnected = true }
@@ -64,7 +69,6 @@ struct ServeLoop {
         } else if wakeUp.wait(milliseconds: Self.connectPollInterval) {
             wakeUp.drain()
         }
-        return true
     }
 
     /// One round with a client connected.
@@ -88,7 +92,9 @@ struct ServeLoop {
         }
 
         var entries = [
-            pollfd(fd: terminal.master, events: Int16(outbox.isEmpty ? POLLIN : POLLIN | POLLOUT), revents: 0),
+            pollfd(
+                fd: terminal.master, events: Int16(outbox.isEmpty ? POLLIN : POLLIN | POLLOUT),
+                revents: 0),
             pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
         ]
         let deadline = [pending.first?.due, device.nextWakeUp].compactMap { $0 }.min()
@@ -127,7 +133,9 @@ struct ServeLoop {
 
     /// Milliseconds from `now` to `deadline`, rounded up (so `poll` never wakes early and
     /// spins), 0 when the deadline has passed.
-    private static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
+    private static func milliseconds(
+        from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant
+    ) -> Int32 {
         let (seconds, attoseconds) = (deadline - now).components
         guard seconds >= 0, seconds > 0 || attoseconds > 0 else { return 0 }
         let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000

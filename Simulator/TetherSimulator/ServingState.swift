@@ -27,8 +27,9 @@ final class ServingState: @unchecked Sendable {
         return body(&fields)
     }
 
-    /// Runs `cleanup` (closing the master) under the lock, marks the serving thread
-    /// stopped and wakes ``waitUntilStopped()``.
+    /// Runs `cleanup` (closing the master, removing the link) under the lock, then marks
+    /// the serving thread stopped and wakes ``waitUntilStopped()``: whoever waits sees
+    /// the cleanup done.
     func finish(_ cleanup: () -> Void) {
         condition.lock()
         cleanup()

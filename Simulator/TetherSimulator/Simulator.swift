@@ -94,12 +94,6 @@ public final class Simulator: Sendable {
         state.waitUntilStopped()
     }
 
-    /// Blocks the calling thread until serving ends (``stop()`` from another thread, or a
-    /// hang-up requested by the device).
-    public func waitUntilStopped() {
-        state.waitUntilStopped()
-    }
-
     /// Whether the simulator still serves (the master is open).
     public var isRunning: Bool {
         state.withLock { $0.isRunning }

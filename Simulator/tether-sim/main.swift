@@ -37,7 +37,8 @@ case .serve(let link, let seed):
     let simulator: Simulator
     do {
         simulator = try Simulator(
-            device: EnvironmentalController(seed: seed ?? EnvironmentalController.defaultSeed), link: link)
+            device: EnvironmentalController(seed: seed ?? EnvironmentalController.defaultSeed),
+            link: link)
     } catch {
         write("Error: \(error)\n", to: .standardError)
         exit(69)
