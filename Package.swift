@@ -28,7 +28,9 @@ let package = Package(
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter"]),
         // Simulator: pty device simulator, usable in-process.
-        .target(name: "TetherSimulator", path: "Simulator/TetherSimulator"),
+        .target(
+            name: "TetherSimulator", path: "Simulator/TetherSimulator",
+            resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
         .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator"]),

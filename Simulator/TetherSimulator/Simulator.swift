@@ -34,14 +34,14 @@ public final class Simulator: Sendable {
     /// Opens a pseudo-terminal, creates the optional link and starts serving.
     ///
     /// - Parameters:
-    ///   - device: The device behaviour; by default an ``EnvironmentalController`` with
-    ///     its default seed.
+    ///   - device: The device behaviour; by default the built-in `env` profile
+    ///     (``SimulatorProfiles/defaultDevice()``).
     ///   - link: A path for a symbolic link to the slave, or `nil`. An existing symbolic
     ///     link there is replaced; the link is removed by ``stop()`` and at `exit`.
     /// - Throws: ``SimulatorError`` when the pty, the wake-up pipe or the link cannot be
     ///   created (`.pseudoTerminalUnavailable`, `.wakeUpPipeFailed`,
     ///   `.linkPathOccupied`, `.linkFailed`); nothing is left open then.
-    public init(device: any SimulatedDevice = EnvironmentalController(), link: String? = nil)
+    public init(device: any SimulatedDevice = SimulatorProfiles.defaultDevice(), link: String? = nil)
         throws(SimulatorError)
     {
         let terminal = try PseudoTerminal()

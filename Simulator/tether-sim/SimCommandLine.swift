@@ -4,7 +4,9 @@ import TetherSimulator
 /// conventions of swift-argument-parser (which cannot be a dependency here).
 enum SimCommandLine: Equatable {
     /// Serve a simulator.
-    case serve(link: String?, seed: UInt64?)
+    case serve(link: String?, seed: UInt64?, profile: String?)
+    /// Print the built-in profiles (name, dialect, description) and exit 0.
+    case listProfiles
     /// Print ``helpText`` and exit 0.
     case help
     /// Print ``versionText`` and exit 0.
@@ -14,13 +16,14 @@ enum SimCommandLine: Equatable {
     static let versionText = "0.1.0"
 
     /// `USAGE:` line, also printed after an error.
-    static let usage = "tether-sim [--link <path>] [--seed <seed>]"
+    static let usage = "tether-sim [--profile <name|file>] [--link <path>] [--seed <seed>]"
 
     /// The full `--help` text.
     static let helpText = """
         OVERVIEW: Simulate a serial device on a pseudo-terminal.
 
-        Serves the ENV-1 environmental controller (see Simulator/README.md) on a new
+        Serves a device described by a profile (default: env, the ENV-1 environmental
+        controller; see Simulator/README.md and docs/PROFILES.md) on a new
         pseudo-terminal until SIGINT (Ctrl-C) or SIGTERM. Prints the device path on
         stdout as 'device: <path>' and, with --link, 'link: <path>'; open that path with
         tether or any serial terminal. The port starts in the kernel's default (cooked)
@@ -29,10 +32,14 @@ enum SimCommandLine: Equatable {
         USAGE: \(usage)
 
         OPTIONS:
+          --profile <name|file>   The device: a built-in profile's name or a profile
+                                  file's path (default: \(SimulatorProfiles.defaultName)).
+                                  A profile with a mistake exits 65.
+          --list-profiles         List the built-in profiles and exit.
           --link <path>           Also create a symbolic link to the device at <path>
                                   (an old link there is replaced; removed on exit).
           --seed <seed>           Seed of the simulated sensor noise, 0 to
-                                  18446744073709551615 (default: \(EnvironmentalController.defaultSeed)).
+                                  18446744073709551615 (default: \(ProfileDevice.defaultSeed)).
           --version               Show the version.
           -h, --help              Show help information.
 
@@ -51,6 +58,7 @@ enum SimCommandLine: Equatable {
     static func parse(_ arguments: [String]) throws(UsageError) -> SimCommandLine {
         var link: String?
         var seed: UInt64?
+        var profile: String?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let (name, inlineValue) = split(argument)
@@ -59,6 +67,13 @@ enum SimCommandLine: Equatable {
                 return .help
             case "--version":
                 return .version
+            case "--list-profiles":
+                return .listProfiles
+            case "--profile":
+                guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
+                    throw UsageError(message: "Missing value for '--profile <name|file>'")
+                }
+                profile = value
             case "--link":
                 guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
                     throw UsageError(message: "Missing value for '--link <path>'")
@@ -82,7 +97,7 @@ enum SimCommandLine: Equatable {
                 throw UsageError(message: "Unexpected argument '\(argument)'")
             }
         }
-        return .serve(link: link, seed: seed)
+        return .serve(link: link, seed: seed, profile: profile)
     }
 
     /// `--name=value` → (`--name`, `value`); anything else → (argument, nil).

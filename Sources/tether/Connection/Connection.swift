@@ -27,9 +27,9 @@ final class Connection {
     init(_ options: ConnectionOptions) async throws(CommandFailure) {
         var simulator: Simulator?
         let path: String?
-        if options.usesSimulator {
+        if let profile = options.simulatorProfile {
             do {
-                let started = try Simulator(device: EnvironmentalController())
+                let started = try Simulator(device: ProfileDevice(profile: profile))
                 simulator = started
                 path = started.devicePath
             } catch {

@@ -1,5 +1,6 @@
 import TetherModel
 import TetherSerial
+import TetherSimulator
 
 /// The options every device command shares: which port (or `--sim`), serial
 /// settings, dialect, timeout and output format.
@@ -9,6 +10,11 @@ struct ConnectionOptions {
 
     private static let serialSpecs: [OptionSpec] = [
         .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
+        .value(
+            "--profile", name: "name|file",
+            help: "With --sim: the simulated device, a built-in profile (env, at-modem,\n"
+                + "scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also\n"
+                + "sets the default --dialect. (default: env)"),
         .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
         .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
         .value("--parity", name: "parity", help: "Parity: none, odd, even, mark or space. (default: none)"),
@@ -23,9 +29,6 @@ struct ConnectionOptions {
         .flag("--timestamps", help: "Prefix text output with the time of each event."),
     ] + DialectOptions.specs
 
-    /// The built-in simulator's notifications (`!READING …`).
-    static let simulatorNotifications = try! LinePattern("^!")
-
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
 
@@ -33,6 +36,8 @@ struct ConnectionOptions {
     var port: String?
     /// Whether to run the built-in simulator.
     var usesSimulator: Bool
+    /// The simulated device's profile (`--profile`, default `env`); `nil` without `--sim`.
+    var simulatorProfile: DeviceProfile?
     /// Serial settings.
     var configuration: SerialConfiguration
     /// The reply timeout; `nil` for no deadline.
@@ -41,8 +46,8 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
-    /// The dialect (`--dialect` and its options). With `--sim` and the `line` dialect,
-    /// lines starting with `!` are notifications unless `--notify-pattern` says otherwise.
+    /// The dialect (`--dialect` and its options). With `--sim`, the profile's dialect,
+    /// prompt, error and notification patterns are the defaults.
     var dialect: any Dialect
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
     var hardware: HardwareOptions
@@ -87,14 +92,33 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
-        dialect = try DialectOptions(arguments).makeDialect(
-            defaultNotificationPattern: usesSimulator ? Self.simulatorNotifications : nil)
+        simulatorProfile = try Self.profile(arguments, usesSimulator: usesSimulator)
+        dialect = try DialectOptions(arguments).makeDialect(defaults: simulatorProfile)
         hardware = try HardwareOptions(arguments)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
         }
         if let match = hardware.match, usesSimulator || port != nil {
             throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
+        }
+    }
+
+    /// Loads `--profile` (or the default one) when the simulator is used.
+    ///
+    /// - Throws: ``UsageError`` for `--profile` without `--sim`, or a profile that cannot
+    ///   be loaded (the message names the file and field).
+    private static func profile(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError)
+        -> DeviceProfile?
+    {
+        let name = arguments.value("--profile")
+        guard usesSimulator else {
+            if name != nil { throw UsageError("'--profile' applies only to '--sim'") }
+            return nil
+        }
+        do {
+            return try SimulatorProfiles.profile(named: name ?? SimulatorProfiles.defaultName)
+        } catch {
+            throw UsageError("Invalid profile for '--profile': \(error)")
         }
     }
 }

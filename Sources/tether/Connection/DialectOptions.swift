@@ -1,4 +1,5 @@
 import TetherModel
+import TetherSimulator
 
 /// The dialect options every device command shares (`--dialect` and the options that
 /// tune it), and the one place a ``Dialect`` is built from a name and options.
@@ -85,13 +86,38 @@ struct DialectOptions {
         }
     }
 
+    /// Builds the dialect from the options, with a simulator profile's settings (dialect,
+    /// prompt, error and notification patterns) as defaults for those not given.
+    ///
+    /// - Throws: ``UsageError`` when an option does not apply to the dialect, or the
+    ///   profile's patterns are not valid here.
+    func makeDialect(defaults profile: DeviceProfile?) throws(UsageError) -> any Dialect {
+        guard let profile else { return try makeDialect() }
+        func pattern(_ source: String?, _ field: String) throws(UsageError) -> LinePattern? {
+            guard let source else { return nil }
+            do {
+                return try LinePattern(source)
+            } catch {
+                throw UsageError("The profile '\(profile.name)' has an invalid \(field) '\(source)'")
+            }
+        }
+        return try makeDialect(
+            defaultName: Name(rawValue: profile.dialect) ?? .line,
+            defaultNotificationPattern: pattern(profile.notificationPattern, "notificationPattern"),
+            defaultErrorPattern: pattern(profile.errorPattern, "errorPattern"), defaultPrompt: profile.prompt)
+    }
+
     /// Builds the dialect: `--dialect`, else `defaultName` (e.g. a simulator profile's).
     ///
-    /// - Parameter defaultNotificationPattern: used when `--notify-pattern` is not given.
+    /// - Parameters:
+    ///   - defaultNotificationPattern: used when `--notify-pattern` is not given.
+    ///   - defaultErrorPattern: used by `line` and `prompt` when `--error-pattern` is not given.
+    ///   - defaultPrompt: used by `prompt` when `--prompt` is not given.
     /// - Throws: ``UsageError`` when an option does not apply to the dialect.
-    func makeDialect(defaultName: Name = .line, defaultNotificationPattern: LinePattern? = nil) throws(UsageError)
-        -> any Dialect
-    {
+    func makeDialect(
+        defaultName: Name = .line, defaultNotificationPattern: LinePattern? = nil,
+        defaultErrorPattern: LinePattern? = nil, defaultPrompt: String? = nil
+    ) throws(UsageError) -> any Dialect {
         let name = self.name ?? defaultName
         try require(!unsolicitedPrefixes.isEmpty, "--urc", only: [.at], for: name)
         try require(checksErrors, "--check-errors", only: [.scpi], for: name)
@@ -102,7 +128,7 @@ struct DialectOptions {
         case .line:
             return LineDialect(
                 terminator: terminator ?? .lf, notificationPattern: notifications,
-                errorPattern: errorPattern ?? LinePattern.defaultError)
+                errorPattern: errorPattern ?? defaultErrorPattern ?? LinePattern.defaultError)
         case .at:
             return ATDialect(
                 unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications,
@@ -112,8 +138,8 @@ struct DialectOptions {
                 terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications)
         case .prompt:
             return PromptDialect(
-                prompt: prompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,
-                notificationPattern: notifications, errorPattern: errorPattern)
+                prompt: prompt ?? defaultPrompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,
+                notificationPattern: notifications, errorPattern: errorPattern ?? defaultErrorPattern)
         }
     }
 

@@ -2,12 +2,14 @@ import Testing
 
 @testable import TetherSimulator
 
-/// The controller's protocol, driven directly (no pty), at chosen instants.
-@Suite struct EnvironmentalControllerTests {
+/// The built-in `env` profile (the ENV-1 controller of Simulator/README.md), driven
+/// directly (no pty), at chosen instants.
+@Suite struct EnvProfileTests {
     let start = ContinuousClock.now
-    let controller = EnvironmentalController()
+    let controller: ProfileDevice
 
-    init() {
+    init() throws {
+        controller = try SimulatorProfiles.device(named: "env")
         _ = controller.clientDidConnect(at: start)
     }
 
@@ -145,8 +147,8 @@ import Testing
         #expect(controller.nextWakeUp == start + .seconds(11))
     }
 
-    @Test func readsOnlyWhileAClientIsConnected() {
-        let fresh = EnvironmentalController()
+    @Test func readsOnlyWhileAClientIsConnected() throws {
+        let fresh = try SimulatorProfiles.device(named: "env")
         #expect(fresh.nextWakeUp == nil)
         _ = fresh.clientDidConnect(at: start)
         #expect(fresh.nextWakeUp != nil)
@@ -176,15 +178,15 @@ import Testing
             "\(reply)")
     }
 
-    @Test func equalSeedsGiveEqualReadings() {
-        func readings(seed: UInt64) -> [String] {
-            let device = EnvironmentalController(seed: seed)
+    @Test func equalSeedsGiveEqualReadings() throws {
+        func readings(seed: UInt64) throws -> [String] {
+            let device = try SimulatorProfiles.device(named: "env", seed: seed)
             _ = device.clientDidConnect(at: start)
             return (1...5).map { second in
                 device.wakeUp(at: start + .seconds(second)).map { "\($0)" }.joined()
             }
         }
-        #expect(readings(seed: 7) == readings(seed: 7))
-        #expect(readings(seed: 7) != readings(seed: 8))
+        #expect(try readings(seed: 7) == readings(seed: 7))
+        #expect(try readings(seed: 7) != readings(seed: 8))
     }
 }

@@ -1,0 +1,49 @@
+/// A ``SimulatedDevice`` that behaves as a ``DeviceProfile`` describes.
+///
+/// Replies to one read are written together, in one write; notifications that fall due
+/// together likewise. Settings (and drifting values) persist across clients, as on a real
+/// device; notifications run only while a client is connected, starting from its
+/// connection. Noise comes from a ``SeededRandomGenerator``: equal seeds and equal timing
+/// give equal output.
+public final class ProfileDevice: SimulatedDevice {
+    /// The seed used when none is given ("TETHER" in ASCII).
+    public static let defaultSeed: UInt64 = 0x5445_5448_4552
+
+    /// The profile this device runs.
+    public let profile: DeviceProfile
+    private let machine: Locked<ProfileMachine>
+
+    /// Creates a device at the profile's initial values.
+    ///
+    /// - Parameter seed: Fixes the noise and drift; equal seeds give equal sequences.
+    public init(profile: DeviceProfile, seed: UInt64 = ProfileDevice.defaultSeed) {
+        self.profile = profile
+        machine = Locked(ProfileMachine(profile: profile, seed: seed))
+    }
+
+    public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {
+        machine.withLock { $0.connect(at: now) }
+        return []
+    }
+
+    public func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> [DeviceOutput] {
+        Self.output(machine.withLock { $0.receive(bytes, at: now) })
+    }
+
+    public var nextWakeUp: ContinuousClock.Instant? {
+        machine.withLock { $0.nextWakeUp }
+    }
+
+    public func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput] {
+        Self.output(machine.withLock { $0.wakeUp(at: now) })
+    }
+
+    public func clientDidDisconnect(at now: ContinuousClock.Instant) {
+        machine.withLock { $0.disconnect() }
+    }
+
+    /// The text as one write; none when empty.
+    private static func output(_ text: String) -> [DeviceOutput] {
+        text.isEmpty ? [] : [.send(text)]
+    }
+}
