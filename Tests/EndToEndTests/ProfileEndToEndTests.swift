@@ -73,7 +73,10 @@ import Testing
         let result = try Subprocess.run("tether", ["query", "--sim", "--format", "json", "*IDN?", "SETP 99"])
         #expect(result.status == 1, "\(result.stderr)")
         let replies = try objects(result, type: "reply")
-        #expect(replies.map { $0["lines"] as? [String] } == [["TETHER,ENV-1,SIM0001,1.0"], ["ERR -222,\"Data out of range\""]])
+        #expect(
+            replies.map { $0["lines"] as? [String] } == [
+                ["TETHER,ENV-1,SIM0001,1.0"], ["ERR -222,\"Data out of range\""],
+            ])
         #expect(replies.map { $0["error"] as? Bool } == [false, true])
     }
 
@@ -126,7 +129,9 @@ import Testing
     @Test func tetherSimListsTheBuiltInProfiles() throws {
         let result = try Subprocess.run("tether-sim", ["--list-profiles"])
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true) }
+        let rows = result.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        }
         #expect(rows.map { $0.first.map(String.init) } == ["at-modem", "env", "prompt-console", "scpi-psu"])
         #expect(rows.map { $0.dropFirst().first.map(String.init) } == ["at", "line", "prompt", "scpi"])
         #expect(rows.allSatisfy { $0.count == 3 })

@@ -13,7 +13,8 @@ import Testing
     @Test func echoesAnswersThenPrompts() {
         #expect(
             console.exchange("version\r")
-                == "version\r\nTBoot 2024.04-sim (tether simulator)\r\n\r\ngcc (tether) 12.2.0\r\nGNU ld (tether) 2.40\r\n=> ")
+                == "version\r\nTBoot 2024.04-sim (tether simulator)\r\n\r\ngcc (tether) 12.2.0\r\nGNU ld (tether) 2.40\r\n=> "
+        )
     }
 
     @Test func setenvChangesWhatPrintenvShows() {
@@ -25,7 +26,9 @@ import Testing
 
     @Test func badInputGetsTheConsolesOwnMessages() {
         #expect(console.exchange("boot\r") == "boot\r\nUnknown command 'boot' - try 'help'\r\n=> ")
-        #expect(console.exchange("setenv bootdelay 99\r") == "setenv bootdelay 99\r\n## Error: value out of range in 'setenv bootdelay 99'\r\n=> ")
+        #expect(
+            console.exchange("setenv bootdelay 99\r")
+                == "setenv bootdelay 99\r\n## Error: value out of range in 'setenv bootdelay 99'\r\n=> ")
         #expect(console.exchange("setenv color blue\r").contains("## Error: cannot set 'color'"))
         #expect(console.exchange("setenv\r") == "setenv\r\nUsage: setenv <name> <value>\r\n=> ")
     }

@@ -119,7 +119,8 @@ public struct DeviceProfile: Sendable {
             let property = try ProfileProperty(element)
             if Self.reservedNames.contains(property.name) || properties.contains(where: { $0.name == property.name }) {
                 throw element.error(
-                    "the name '\(property.name)' is \(properties.contains { $0.name == property.name } ? "used twice" : "reserved"); choose another")
+                    "the name '\(property.name)' is \(properties.contains { $0.name == property.name } ? "used twice" : "reserved"); choose another"
+                )
             }
             properties.append(property)
         }

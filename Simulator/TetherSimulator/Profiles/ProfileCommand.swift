@@ -76,19 +76,23 @@ struct ProfileCommand: Sendable {
                 let valueReader = ProfileReader(value: members[name]!, path: setReader.child(name), file: reader.file)
                 guard let index = scope.properties.firstIndex(where: { $0.name == name }) else {
                     throw valueReader.error(
-                        "unknown property '\(name)'; expected one of: \(scope.properties.map(\.name).joined(separator: ", "))")
+                        "unknown property '\(name)'; expected one of: \(scope.properties.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 assignments.append((index, try scope.template(valueReader, captures: captures)))
             }
         }
         self.assignments = assignments.sorted { $0.0 < $1.0 }
         reply = try object["reply"].map { reader throws(ProfileError) in try scope.reply(reader, captures: captures) }
-        error = try object["error"].map { reader throws(ProfileError) in try ProfileErrors.Entry(reader, scope: scope, captures: captures) }
+        error = try object["error"].map { reader throws(ProfileError) in
+            try ProfileErrors.Entry(reader, scope: scope, captures: captures)
+        }
         if let actionReader = object["action"] {
             let name = try actionReader.string()
             guard let action = Action(rawValue: name) else {
                 throw actionReader.error(
-                    "unknown action '\(name)'; expected one of: \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "unknown action '\(name)'; expected one of: \(Action.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             self.action = action
         } else {

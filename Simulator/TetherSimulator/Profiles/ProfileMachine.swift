@@ -131,7 +131,8 @@ struct ProfileMachine {
         var updates: [(Int, PropertyValue)] = []
         for (index, template) in command.assignments {
             do {
-                updates.append((index, try profile.properties[index].parse(render(template, line: line, captures: captures))))
+                updates.append(
+                    (index, try profile.properties[index].parse(render(template, line: line, captures: captures))))
             } catch .invalid {
                 return .failure(Failure(lines: fail(profile.errors.invalidValue, line: line, captures: captures)))
             } catch {
@@ -299,7 +300,9 @@ struct ProfileMachine {
 
     private mutating func render(_ template: ReplyTemplate, line: String, captures: [String]) -> String {
         for case .field(let name, _) in template.pieces {
-            if let index = profile.properties.firstIndex(where: { $0.name == name }), profile.properties[index].noise > 0 {
+            if let index = profile.properties.firstIndex(where: { $0.name == name }),
+                profile.properties[index].noise > 0
+            {
                 _ = reading(index)
             }
         }

@@ -66,17 +66,20 @@ struct ProfileProperty: Sendable {
         let object = try reader.object(keys: Self.keys)
         name = try object.required("name", "a name made of letters, digits and '_'").string()
         if name.wholeMatch(of: #/[A-Za-z_][A-Za-z0-9_]*/#) == nil {
-            throw object["name"]!.error("'\(name)' is not a name; expected letters, digits and '_', not starting with a digit")
+            throw object["name"]!.error(
+                "'\(name)' is not a name; expected letters, digits and '_', not starting with a digit")
         }
         let typeReader = try object.required("type", "one of number, int, bool, string, enum")
         guard let kind = Kind(rawValue: try typeReader.string()) else {
-            throw typeReader.error("'\(try typeReader.string())' is not a type; expected one of number, int, bool, string, enum")
+            throw typeReader.error(
+                "'\(try typeReader.string())' is not a type; expected one of number, int, bool, string, enum")
         }
         self.kind = kind
         unit = try object["unit"]?.string()
         let isNumeric = kind == .number || kind == .int
         for key in ["min", "max", "allowed", "format", "drift", "noise"] where !isNumeric && object[key] != nil {
-            throw object[key]!.error("'\(key)' applies only to number and int properties (this one is \(kind.rawValue))")
+            throw object[key]!.error(
+                "'\(key)' applies only to number and int properties (this one is \(kind.rawValue))")
         }
         minimum = try object["min"].map { reader throws(ProfileError) in
             kind == .int ? Double(try reader.integer()) : try reader.number()
@@ -104,7 +107,9 @@ struct ProfileProperty: Sendable {
                 throw textReader.error("'text' applies only to bool properties (this one is \(kind.rawValue))")
             }
             let texts = try textReader.lines()
-            guard texts.count == 2 else { throw textReader.error("expected two strings: the text for false, then for true") }
+            guard texts.count == 2 else {
+                throw textReader.error("expected two strings: the text for false, then for true")
+            }
             boolText = (texts[0], texts[1])
         } else {
             boolText = ("0", "1")
@@ -138,7 +143,8 @@ struct ProfileProperty: Sendable {
             }
             initial = .text(value)
         default:
-            let expected = [Kind.number: "a number", .int: "a whole number", .bool: "true or false"][kind] ?? "a string"
+            let expected =
+                [Kind.number: "a number", .int: "a whole number", .bool: "true or false"][kind] ?? "a string"
             throw initialReader.expected(expected)
         }
         self.initial = initial

@@ -67,7 +67,8 @@ struct ReplyTemplate: Equatable, Sendable {
                 }
                 if let format {
                     guard formattable.contains(name) else {
-                        throw reader.error("'{\(body)}' in '\(source)': a format applies only to number and int properties")
+                        throw reader.error(
+                            "'{\(body)}' in '\(source)': a format applies only to number and int properties")
                     }
                     guard Self.isValidFormat(format) else {
                         throw reader.error(

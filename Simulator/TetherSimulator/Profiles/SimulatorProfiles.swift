@@ -43,14 +43,16 @@ public enum SimulatorProfiles {
                 file: nameOrPath, field: "",
                 message: known.isEmpty
                     ? "the built-in profiles are missing (no tether_TetherSimulator.resources next to \(executableFolder.path)); give a profile file's path"
-                    : "no built-in profile of that name; expected one of \(known.joined(separator: ", ")) or a file path")
+                    : "no built-in profile of that name; expected one of \(known.joined(separator: ", ")) or a file path"
+            )
         }
         let url = folder.appendingPathComponent(nameOrPath + ".json")
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ProfileError(file: url.path, field: "", message: "cannot read the file: \(error.localizedDescription)")
+            throw ProfileError(
+                file: url.path, field: "", message: "cannot read the file: \(error.localizedDescription)")
         }
         return try DeviceProfile(data: data, file: "built-in '\(nameOrPath)'", defaultName: nameOrPath)
     }

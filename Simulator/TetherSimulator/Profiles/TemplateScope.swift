@@ -59,7 +59,8 @@ struct TemplateScope {
                 throw object.reader.error(
                     missing.isEmpty
                         ? "expected a 'default' reply: the cases cannot cover every value of '\(name)'"
-                        : "no case for \(missing.map { "'\($0)'" }.joined(separator: ", ")) of '\(name)'; add them or a 'default'")
+                        : "no case for \(missing.map { "'\($0)'" }.joined(separator: ", ")) of '\(name)'; add them or a 'default'"
+                )
             }
             return .choice(property: name, cases: cases, default: fallback ?? [])
         default:
