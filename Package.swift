@@ -40,7 +40,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
     ],
