@@ -1,56 +1,34 @@
 import TetherModel
 import TetherPresenter
-import TetherSerial
-import TetherSimulator
 import TetherViews
 
 /// An open device connection and the view it renders to — the composition root's
 /// wiring of transport, Model, Presenter and View for one command.
 ///
-/// With `--sim` the simulator runs in-process and is opened through the very same
-/// libserialport path (``SerialPort``) as hardware.
+/// With `--sim` the simulator runs in-process (see ``OpenedDevice``).
 final class Connection {
     /// The device (Model).
-    let device: Device
+    var device: Device { opened.device }
     /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
-    let displayName: String
+    var displayName: String { opened.displayName }
     /// The view chosen by `--format`.
     let view: any DeviceView
-    private let simulator: Simulator?
+    private let opened: OpenedDevice
 
     /// Opens the port (or starts the simulator and opens its pty).
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
     init(_ options: ConnectionOptions) throws(CommandFailure) {
-        var simulator: Simulator?
-        let path: String
+        let target: PortTarget
         if options.usesSimulator {
-            do {
-                let started = try Simulator(device: EnvironmentalController())
-                simulator = started
-                path = started.devicePath
-            } catch {
-                throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
-            }
+            target = .simulator(profile: SimulatorProfile.defaultName)
         } else if let port = options.port {
-            path = port
+            target = .path(port)
         } else {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
-        let port: SerialPort
-        do {
-            port = try SerialPort.open(path, configuration: options.configuration)
-        } catch {
-            simulator?.stop()
-            throw CommandFailure(error)
-        }
-        self.simulator = simulator
-        displayName = simulator == nil ? path : "sim (\(path))"
-        let dialect: any Dialect =
-            simulator == nil
-            ? LineDialect() : LineDialect(notificationPattern: try! LinePattern("^!"))
-        device = Device(transport: port, name: displayName, dialect: dialect, settings: options.configuration.summary)
+        opened = try OpenedDevice(target, configuration: options.configuration)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()
@@ -73,7 +51,6 @@ final class Connection {
 
     /// Closes the device and stops the simulator, if any.
     func shutdown() async {
-        await device.close()
-        simulator?.stop()
+        await opened.shutdown()
     }
 }
