@@ -49,6 +49,8 @@ import Testing
         #expect(throws: ScriptError(at: SourceLocation(file: "q.txt", line: 1), "'=~' needs a regular expression")) {
             try QueryFile(parsing: "TEMP? =~\n", name: "q.txt")
         }
-        #expect(throws: ScriptError.self) { try QueryFile(parsing: " == 5\n", name: "q.txt") }
+        #expect(throws: ScriptError(at: SourceLocation(file: "q.txt", line: 1), "expectation without a command before '=='")) {
+            try QueryFile(parsing: " == 5\n", name: "q.txt")
+        }
     }
 }

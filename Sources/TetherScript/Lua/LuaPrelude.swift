@@ -219,7 +219,9 @@ enum LuaPrelude {
           timeout = checked_timeout(timeout, what, file, line)
           local deadline = timeout > 0 and core.now() + timeout or nil
           local found = wait_until(function()
-            return scan(dev, pattern, notifications_only) or (ended[dev] and false) or nil
+            local match = scan(dev, pattern, notifications_only)
+            if match then return match end
+            if ended[dev] then return false end
           end, deadline)
           local description = format("%s %q", what, pattern)
           if found then

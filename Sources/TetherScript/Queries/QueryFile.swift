@@ -8,9 +8,10 @@ import TetherPresenter
 /// - An empty line, or one whose first character is `#`, is ignored. A `#` later in
 ///   a line is part of the command.
 /// - Otherwise the line is a command, optionally followed by an expectation: an
-///   operator `==` or `=~` with at least one space or tab before it and after it (or
-///   the end of the line after it), then the operand up to the end of the line. The
-///   first such operator splits the line; the command is what precedes it, trimmed.
+///   operator `==` or `=~` with at least one space or tab (or the start of the line)
+///   before it and at least one space or tab (or the end of the line) after it, then
+///   the operand up to the end of the line. The first such operator splits the line;
+///   the command is what precedes it, trimmed, and must not be empty.
 /// - `== TEXT` wants a reply line equal to `TEXT`; `=~ REGEX` one that the regular
 ///   expression matches (see ``QueryExpectation``).
 public struct QueryFile: Sendable {
@@ -63,13 +64,14 @@ public struct QueryFile: Sendable {
         return text[start..<max(start, end)]
     }
 
-    /// The first `==` or `=~` with a blank before it and a blank or the end after it.
+    /// The first `==` or `=~` with a blank or the start before it and a blank or the
+    /// end after it.
     private static func findOperator(in line: Substring) -> (Range<Substring.Index>, isRegex: Bool)? {
         var index = line.startIndex
         while index < line.endIndex {
             let next = line.index(after: index)
             if line[index] == "=", next < line.endIndex, line[next] == "=" || line[next] == "~",
-                index > line.startIndex, isBlank(line[line.index(before: index)])
+                index == line.startIndex || isBlank(line[line.index(before: index)])
             {
                 let end = line.index(after: next)
                 if end == line.endIndex || isBlank(line[end]) {
