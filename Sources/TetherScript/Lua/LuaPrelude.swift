@@ -41,11 +41,13 @@ enum LuaPrelude {
         local function label(dev) return names[dev] or "device" end
 
         -- The file and line of the script code that called the API function that
-        -- calls this (levels: 1 here, 2 the API function, 3 its caller).
+        -- calls this (levels: 1 here, 2 the API function, 3 its caller). The file is
+        -- the name as given (`source`), not Lua's shortened `short_src`.
         local function site()
           local info = getinfo(3, "Sl")
           if info and info.currentline and info.currentline > 0 then
-            return info.short_src, info.currentline
+            local file = info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src
+            return file, info.currentline
           end
         end
 

@@ -62,12 +62,27 @@ final class LuaRun {
     }
 
     /// A Lua error message as a problem, located when it starts with `script:line:`.
+    ///
+    /// Lua shortens a long script name in its messages (`...` and the name's last
+    /// bytes, `luaO_chunkid`); that prefix is put back to the name as given.
     static func problem(_ message: String, script: Script) -> ScriptProblem {
+        var message = message
+        let short = shortName(of: script.name) + ":"
+        if message.hasPrefix(short) { message = script.name + ":" + message.dropFirst(short.count) }
         let prefix = script.name + ":"
         guard message.hasPrefix(prefix) else { return ScriptProblem(location: nil, message: message) }
         let digits = message.dropFirst(prefix.count).prefix { $0.isNumber }
         guard let line = Int(digits) else { return ScriptProblem(location: nil, message: message) }
         return ScriptProblem(location: SourceLocation(file: script.name, line: line), message: message)
+    }
+
+    /// The name Lua shows for a chunk named `"@" + name`: the name itself when it
+    /// fits in `LUA_IDSIZE`, else `...` and its last bytes (Lua 5.4's `luaO_chunkid`).
+    static func shortName(of name: String) -> String {
+        let bytes = Array(name.utf8)
+        let size = Int(LUA_IDSIZE)
+        guard bytes.count + 1 > size else { return name }
+        return "..." + String(decoding: bytes.suffix(size - 4), as: UTF8.self)
     }
 
     // MARK: - core

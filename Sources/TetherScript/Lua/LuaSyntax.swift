@@ -12,9 +12,9 @@ enum LuaSyntax {
         defer { lua_close(pointer) }
         guard let message = LuaState(pointer: pointer).load(script.text, chunkName: "@" + script.name) else { return }
         let problem = LuaRun.problem(message, script: script)
-        guard let location = problem.location else { throw ScriptError(at: nil, message) }
+        guard let location = problem.location else { throw ScriptError(at: nil, problem.message) }
         let prefix = "\(location):"
-        let text = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count).drop { $0 == " " }) : message
+        let text = String(problem.message.dropFirst(prefix.count).drop { $0 == " " })
         throw ScriptError(at: location, text)
     }
 
