@@ -22,7 +22,8 @@ public struct RunPresenter: Sendable {
     ///
     /// - Returns: the records to render and that device's state after them; no
     ///   records for a device the run does not know.
-    public mutating func handle(_ event: DeviceEvent, from name: String?) -> (records: [ViewRecord], state: ViewState?) {
+    public mutating func handle(_ event: DeviceEvent, from name: String?) -> (records: [ViewRecord], state: ViewState?)
+    {
         guard var presenter = devices[name ?? ""] else { return ([], nil) }
         let records = presenter.handle(event)
         devices[name ?? ""] = presenter

@@ -36,8 +36,8 @@ public struct TextView: DeviceView {
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
-        let stamp = (showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : "")
-            + (state.device.map { style.dim("[\($0)]") + " " } ?? "")
+        let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
+        let stamp = time + (state.device.map { style.dim("[\($0)]") + " " } ?? "")
         switch record.event {
         case .connected(let port, let settings):
             diagnostics.write("connected to \(port) (\(settings))\n")

@@ -1,6 +1,6 @@
 import Foundation
-import TetherSimulator
 import Testing
+import TetherSimulator
 
 /// `tether run` driven as a user would, through the built CLI and the pty simulator.
 @Suite struct RunEndToEndTests {
@@ -16,7 +16,8 @@ import Testing
 
     @Test func queryFileWithPassingLinesExitsZero() throws {
         let folder = try TemporaryFolder()
-        let file = try write("# check\n*IDN? =~ ^TETHER,ENV-1\nSETP 25 == OK\nSETP? == 25.0\n", named: "ok.txt", in: folder)
+        let file = try write(
+            "# check\n*IDN? =~ ^TETHER,ENV-1\nSETP 25 == OK\nSETP? == 25.0\n", named: "ok.txt", in: folder)
         let result = try Subprocess.run("tether", ["run", file, "--sim", "--format", "json"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let objects = try JSONLines.parse(result.stdout)
@@ -75,7 +76,8 @@ import Testing
 
     @Test func luaRuntimeErrorHasFileAndLine() throws {
         let folder = try TemporaryFolder()
-        let file = try write("device.query('*IDN?')\nlocal reply = nil\nprint(reply[1])\n", named: "runtime.lua", in: folder)
+        let file = try write(
+            "device.query('*IDN?')\nlocal reply = nil\nprint(reply[1])\n", named: "runtime.lua", in: folder)
         let result = try Subprocess.run("tether", ["run", file, "--sim", "--format", "json"])
         #expect(result.status == 65)
         let objects = try JSONLines.parse(result.stdout)
@@ -88,7 +90,8 @@ import Testing
 
     @Test func unknownDeviceNameIsAScriptError() throws {
         let folder = try TemporaryFolder()
-        let file = try write("devices.chamber.query('*IDN?')\ndevices.load.send('OFF')\n", named: "names.lua", in: folder)
+        let file = try write(
+            "devices.chamber.query('*IDN?')\ndevices.load.send('OFF')\n", named: "names.lua", in: folder)
         let result = try Subprocess.run("tether", ["run", file, "--port", "chamber=sim"])
         #expect(result.status == 65)
         #expect(
@@ -123,8 +126,10 @@ import Testing
     @Test func twoSimulatedDevicesCoordinatedByAHandler() throws {
         let result = try Subprocess.run(
             "tether",
-            ["run", Self.root.appendingPathComponent("examples/alarm.lua").path, "--port", "chamber=sim",
-             "--port", "cooler=sim", "--format", "json"])
+            [
+                "run", Self.root.appendingPathComponent("examples/alarm.lua").path, "--port", "chamber=sim",
+                "--port", "cooler=sim", "--format", "json",
+            ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let objects = try JSONLines.parse(result.stdout)
         let coolerCommands = objects.filter { $0["type"] as? String == "sent" && $0["device"] as? String == "cooler" }

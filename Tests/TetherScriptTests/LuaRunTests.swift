@@ -1,9 +1,9 @@
 import Foundation
+import Testing
 import TetherModel
 import TetherPresenter
 import TetherScript
 import TetherSimulator
-import Testing
 
 /// Lua scripts driving simulated devices through the real serial path.
 @Suite struct LuaRunTests {
@@ -30,8 +30,11 @@ import Testing
         #expect(checks[6].location == SourceLocation(file: "test.lua", line: 8))
         #expect(checks[7].description == "check(true)", "without a message: the source line")
         #expect(
-            harness.view.emitted == [20, 25, 30].map { .object(["setpoint": .integer($0), "back": .string("\($0).0")]) })
-        let commands = harness.view.events(of: nil).compactMap { if case .sent(let command) = $0 { command } else { nil } }
+            harness.view.emitted
+                == [20, 25, 30].map { .object(["setpoint": .integer($0), "back": .string("\($0).0")]) })
+        let commands = harness.view.events(of: nil).compactMap {
+            if case .sent(let command) = $0 { command } else { nil }
+        }
         #expect(commands == ["SETP 20", "SETP?", "SETP 25", "SETP?", "SETP 30", "SETP?"])
     }
 
@@ -87,7 +90,8 @@ import Testing
 
     @Test func syntaxErrorIsFoundBeforeTheRun() {
         #expect(throws: ScriptError(at: SourceLocation(file: "s.lua", line: 2), "syntax error near 'oops'")) {
-            try PreparedScript(Script(name: "s.lua", text: "local a = 1\nfoo oops\n", language: .lua), deviceNames: [nil])
+            try PreparedScript(
+                Script(name: "s.lua", text: "local a = 1\nfoo oops\n", language: .lua), deviceNames: [nil])
         }
     }
 
@@ -132,7 +136,10 @@ import Testing
         #expect(summary.outcome == .timedOut, "the timed-out step was not handled")
         #expect(summary.passed == 1)
         let events = harness.view.events(of: nil)
-        #expect(events.contains { if case .lateReply("*OPC?", let lines) = $0 { lines.map(\.text) == ["1"] } else { false } })
+        #expect(
+            events.contains {
+                if case .lateReply("*OPC?", let lines) = $0 { lines.map(\.text) == ["1"] } else { false }
+            })
         #expect(
             events.contains {
                 if case .exchanged(let exchange) = $0, exchange.command == "*OPC?", case .timedOut = exchange.outcome {

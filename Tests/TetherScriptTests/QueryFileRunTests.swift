@@ -1,7 +1,7 @@
+import Testing
 import TetherPresenter
 import TetherScript
 import TetherSimulator
-import Testing
 
 /// Query files run against simulated devices.
 @Suite struct QueryFileRunTests {
@@ -26,12 +26,17 @@ import Testing
         ])
         let harness = try Harness([(nil, device)])
         let simulator = harness.simulators[0]
-        let summary = try await harness.run("AT\nAT+CGSN\nAT+CSQ\n", name: "q.txt", language: .queries, timeout: .seconds(10))
+        let summary = try await harness.run(
+            "AT\nAT+CGSN\nAT+CSQ\n", name: "q.txt", language: .queries, timeout: .seconds(10))
         #expect(summary.outcome == .deviceError)
         #expect(harness.view.checks.map(\.status) == [.passed, .failed, .notRun])
         #expect(String(decoding: simulator.received, as: UTF8.self) == "AT\nAT+CGSN\n")
         let tail = harness.view.events(of: nil).contains {
-            if case .notification(let line, _) = $0 { line.text == "3520990" && line.ending == .unterminated } else { false }
+            if case .notification(let line, _) = $0 {
+                line.text == "3520990" && line.ending == .unterminated
+            } else {
+                false
+            }
         }
         #expect(tail, "the partial line is delivered, flagged unterminated")
     }

@@ -1,12 +1,13 @@
-import TetherPresenter
 import Testing
+import TetherPresenter
 
 @testable import TetherScript
 
 /// The query file syntax, line by line.
 @Suite struct QueryFileTests {
     @Test func commandsCommentsAndBlankLines() throws {
-        let file = try QueryFile(parsing: "# setup\n\n*IDN?\n  TEMP?  \r\n\t# indented comment\nSETP 25\n", name: "q.txt")
+        let file = try QueryFile(
+            parsing: "# setup\n\n*IDN?\n  TEMP?  \r\n\t# indented comment\nSETP 25\n", name: "q.txt")
         #expect(file.steps.map(\.command) == ["*IDN?", "TEMP?", "SETP 25"])
         #expect(file.steps.map(\.line) == [3, 4, 6])
         #expect(file.steps.allSatisfy { $0.expectation == nil })
@@ -40,7 +41,9 @@ import Testing
     }
 
     @Test func invalidRegexIsAScriptErrorWithItsLine() {
-        #expect(throws: ScriptError(at: SourceLocation(file: "q.txt", line: 2), "'([' is not a valid regular expression")) {
+        #expect(
+            throws: ScriptError(at: SourceLocation(file: "q.txt", line: 2), "'([' is not a valid regular expression")
+        ) {
             try QueryFile(parsing: "*IDN?\nTEMP? =~ ([\n", name: "q.txt")
         }
     }
@@ -49,7 +52,9 @@ import Testing
         #expect(throws: ScriptError(at: SourceLocation(file: "q.txt", line: 1), "'=~' needs a regular expression")) {
             try QueryFile(parsing: "TEMP? =~\n", name: "q.txt")
         }
-        #expect(throws: ScriptError(at: SourceLocation(file: "q.txt", line: 1), "expectation without a command before '=='")) {
+        #expect(
+            throws: ScriptError(at: SourceLocation(file: "q.txt", line: 1), "expectation without a command before '=='")
+        ) {
             try QueryFile(parsing: " == 5\n", name: "q.txt")
         }
     }

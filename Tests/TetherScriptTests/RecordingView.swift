@@ -18,21 +18,29 @@ final class RecordingView: RunView {
 
     /// The run's checks, in order.
     var checks: [CheckResult] {
-        all.compactMap { if case .run(let record) = $0, case .checked(let result) = record.event { result } else { nil } }
+        all.compactMap {
+            if case .run(let record) = $0, case .checked(let result) = record.event { result } else { nil }
+        }
     }
 
     /// The emitted values, in order.
     var emitted: [RecordValue] {
-        all.compactMap { if case .run(let record) = $0, case .emitted(let value, _) = record.event { value } else { nil } }
+        all.compactMap {
+            if case .run(let record) = $0, case .emitted(let value, _) = record.event { value } else { nil }
+        }
     }
 
     /// The script errors.
     var problems: [ScriptProblem] {
-        all.compactMap { if case .run(let record) = $0, case .scriptFailed(let problem) = record.event { problem } else { nil } }
+        all.compactMap {
+            if case .run(let record) = $0, case .scriptFailed(let problem) = record.event { problem } else { nil }
+        }
     }
 
     /// The device events of the device named `name` (`nil`: unnamed), in order.
     func events(of name: String?) -> [ViewEvent] {
-        all.compactMap { if case .device(let record, let state) = $0, state.device == name { record.event } else { nil } }
+        all.compactMap {
+            if case .device(let record, let state) = $0, state.device == name { record.event } else { nil }
+        }
     }
 }

@@ -39,7 +39,8 @@ enum RunCommand: Command {
         options: [
             .value(
                 "--port", "-p", name: "port",
-                help: "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one.\nRepeat for several devices.",
+                help:
+                    "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one.\nRepeat for several devices.",
                 repeatable: true),
             .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
             .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),
@@ -64,7 +65,8 @@ enum RunCommand: Command {
         }
         if arguments.has("--dry-run") {
             let what = prepared.stepCount.map { "\($0) command\($0 == 1 ? "" : "s")" } ?? "Lua syntax and device names"
-            FileSink.standardError.write("\(script.name): ok (\(what); \(ports.count) device\(ports.count == 1 ? "" : "s"), none opened)\n")
+            FileSink.standardError.write(
+                "\(script.name): ok (\(what); \(ports.count) device\(ports.count == 1 ? "" : "s"), none opened)\n")
             return .success
         }
         var opened: [OpenedDevice] = []
@@ -101,7 +103,8 @@ enum RunCommand: Command {
         for value in arguments.allValues("--port") { ports.append(try NamedPort(parsing: value)) }
         guard !ports.isEmpty else { throw UsageError("Missing a device: give '--port <port>' or '--sim'") }
         if ports.filter({ $0.name == nil }).count > 1 {
-            throw UsageError("Only one device may be unnamed ('--sim' or '--port PATH'); name the others with NAME=PATH")
+            throw UsageError(
+                "Only one device may be unnamed ('--sim' or '--port PATH'); name the others with NAME=PATH")
         }
         var seen: Set<String> = []
         for name in ports.compactMap(\.name) where !seen.insert(name).inserted {
