@@ -172,3 +172,24 @@ import TetherSimulator
         #expect(harness.view.problems.isEmpty, "a device loss is not a script error")
     }
 }
+
+extension LuaRunTests {
+    /// Handlers run while the script waits, also in `sleep(0)`, never in the middle
+    /// of the script's own code.
+    @Test func handlersRunOnlyWhileTheScriptWaits() async throws {
+        let harness = try Harness([(nil, EnvironmentalController())])
+        let summary = try await harness.run(
+            """
+            local seen = 0
+            device.on("^!ALARM", function() seen = seen + 1 end)
+            device.query("ALARM:TEST")        -- the alarm follows the reply
+            local before = seen
+            local deadline = os.clock() + 0.3
+            while os.clock() < deadline do end  -- busy: no handler can run
+            check(seen == before, "no handler during the script's own code")
+            sleep(300)
+            check(seen == 1, "the handler ran while the script slept")
+            """)
+        #expect(summary.outcome == .passed, "\(harness.view.checks)")
+    }
+}

@@ -155,13 +155,17 @@ enum LuaPrelude {
         end
 
         -- Pumps events (running handlers) until ready() returns a non-nil value or
-        -- the deadline (ms since the run started; nil: none) passes.
+        -- the deadline (ms since the run started; nil: none) has passed and every
+        -- event that arrived by then has been taken.
         local function wait_until(ready, deadline)
           while true do
             local value = ready()
             if value ~= nil then return value end
-            if deadline and core.now() >= deadline then return nil end
-            pump(deadline)
+            if deadline and core.now() >= deadline then
+              if not pump(core.now()) then return nil end
+            else
+              pump(deadline)
+            end
           end
         end
 
