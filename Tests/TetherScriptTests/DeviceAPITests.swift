@@ -1,7 +1,7 @@
+import Testing
 import TetherModel
 import TetherSerial
 import TetherSimulator
-import Testing
 
 /// The library face shown in docs/SCRIPTING.md: open by path, query, send, and
 /// notifications as an `AsyncSequence`.
