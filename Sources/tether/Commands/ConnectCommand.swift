@@ -40,11 +40,15 @@ enum ConnectCommand: Command {
         }
         let device = connection.device
         let timeout = options.timeout
+        let typesOnATerminal = isatty(STDIN_FILENO) == 1
         return await connection.runUntilStopped { stop in
             for await line in StandardInput.lines() where !line.isEmpty {
                 _ = try? await device.query(line, timeout: timeout)
             }
-            stop.yield(.success)
+            // A terminal that hung up also ends the input; SIGHUP may not have arrived
+            // yet, so tell it from Ctrl-D by the terminal being gone.
+            let hungUp = typesOnATerminal && isatty(STDIN_FILENO) == 0
+            stop.yield(hungUp ? .hangUpSignal : .success)
         }
     }
 }

@@ -24,7 +24,6 @@ struct ConnectionOptions {
     ] + DialectOptions.specs
 
     /// The built-in simulator's notifications (`!READING …`).
-    static let simulatorNotifications = try! LinePattern("^!")
 
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
@@ -41,9 +40,9 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
-    /// The dialect (`--dialect` and its options). With `--sim` and the `line` dialect,
-    /// lines starting with `!` are notifications unless `--notify-pattern` says otherwise.
-    var dialect: any Dialect
+    /// `--dialect` and its options; the dialect itself is made when the port is known
+    /// (a simulator profile gives its own default).
+    var dialect: DialectOptions
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
     var hardware: HardwareOptions
 
@@ -87,8 +86,7 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
-        dialect = try DialectOptions(arguments).makeDialect(
-            defaultNotificationPattern: usesSimulator ? Self.simulatorNotifications : nil)
+        dialect = try DialectOptions(arguments)
         hardware = try HardwareOptions(arguments)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
