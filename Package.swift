@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "tether-sim", targets: ["tether-sim"]),
         .library(name: "TetherModel", targets: ["TetherModel"]),
         .library(name: "TetherSimulator", targets: ["TetherSimulator"]),
+        .library(name: "TetherScript", targets: ["TetherScript"]),
     ],
     targets: [
         // C binding: libserialport from Debian (`apt-get install libserialport-dev`).
@@ -25,6 +26,10 @@ let package = Package(
         .target(name: "TetherModel", dependencies: ["TetherSerial"]),
         // Presenter: model events → view state.
         .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
+        // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
+        .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
+        // Scripts: query files and Lua, run over several devices (the run's Mediator).
+        .target(name: "TetherScript", dependencies: ["TetherModel", "TetherPresenter", "CLua"]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter"]),
         // Simulator: pty device simulator, usable in-process.
@@ -38,11 +43,14 @@ let package = Package(
         .executableTarget(
             name: "tether",
             dependencies: [
-                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator",
+                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
             ]
         ),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
+        .testTarget(
+            name: "TetherScriptTests",
+            dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
     ],

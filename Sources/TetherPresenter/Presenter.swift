@@ -7,9 +7,10 @@ public struct Presenter: Sendable {
     /// The state after every event handled so far.
     public private(set) var state: ViewState
 
-    /// Creates a presenter for `port` (the name the user gave).
-    public init(port: String) {
-        state = ViewState(port: port)
+    /// Creates a presenter for `port` (the name the user gave); `device` is a script
+    /// run's name for it, if any.
+    public init(port: String, device: String? = nil) {
+        state = ViewState(port: port, device: device)
     }
 
     /// Applies one device event.

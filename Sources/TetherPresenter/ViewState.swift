@@ -16,6 +16,9 @@ public struct ViewState: Sendable, Equatable {
 
     /// The port as the user named it.
     public var port: String
+    /// The name a script run gave the device (`--port NAME=PATH`), e.g. `supply`;
+    /// `nil` outside runs and for a run's unnamed device.
+    public var device: String?
     /// The connection's state.
     public var connection: Connection = .connecting
     /// The identity the device reported to `*IDN?` (or `ATI`), once seen.
@@ -31,8 +34,12 @@ public struct ViewState: Sendable, Equatable {
     /// How many exchanges ``recentExchanges`` keeps.
     public static let maximumRecentExchanges = 20
 
-    /// Creates the state for a port that is being opened.
-    public init(port: String) { self.port = port }
+    /// Creates the state for a port that is being opened; `device` is a run's name
+    /// for it.
+    public init(port: String, device: String? = nil) {
+        self.port = port
+        self.device = device
+    }
 
     /// Event counters.
     public struct Counts: Sendable, Equatable {

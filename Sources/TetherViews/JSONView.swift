@@ -5,8 +5,9 @@ import TetherPresenter
 /// written (and so flushed) as soon as it is rendered. The schema, version
 /// ``schemaVersion``, is documented field by field in `docs/JSON.md`.
 ///
-/// Every object has `v` (schema version), `type`, `time` (ISO 8601, UTC, ms) and
-/// `port`. Keys are sorted so output is stable. A line of device text is a JSON
+/// Every device record has `v` (schema version), `type`, `time` (ISO 8601, UTC, ms)
+/// and `port` (plus `device` in a run, for a named device); a run's own records are
+/// described in `docs/SCRIPTING.md`. Keys are sorted so output is stable. A line of device text is a JSON
 /// string; when its bytes are not valid UTF-8, the string shows U+FFFD for the bad
 /// bytes and a sibling `…_hex` field holds the exact bytes (lossless).
 public struct JSONView: DeviceView {
@@ -28,6 +29,7 @@ public struct JSONView: DeviceView {
         object["v"] = .int(Self.schemaVersion)
         object["time"] = .string(Self.timestamp(record.time))
         object["port"] = .string(state.port)
+        if let device = state.device { object["device"] = .string(device) }
         write(object)
     }
 
@@ -120,7 +122,7 @@ public struct JSONView: DeviceView {
         String(validating: bytes, as: UTF8.self) != nil
     }
 
-    private static func timestamp(_ date: Date) -> String {
+    static func timestamp(_ date: Date) -> String {
         ISO8601DateFormatter.string(
             from: date, timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
     }

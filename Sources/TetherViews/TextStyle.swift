@@ -3,6 +3,7 @@ struct TextStyle {
     let enabled: Bool
 
     func error(_ text: String) -> String { wrap(text, "31") }
+    func success(_ text: String) -> String { wrap(text, "32") }
     func warning(_ text: String) -> String { wrap(text, "33") }
     func notification(_ text: String) -> String { wrap(text, "36") }
     func dim(_ text: String) -> String { wrap(text, "2") }

@@ -14,8 +14,8 @@ import TetherPresenter
 public struct TextView: DeviceView {
     let output: any OutputSink
     let diagnostics: any OutputSink
-    private let showsTimestamps: Bool
-    private let style: TextStyle
+    let showsTimestamps: Bool
+    let style: TextStyle
 
     /// Creates a text view.
     ///
@@ -36,7 +36,8 @@ public struct TextView: DeviceView {
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
-        let stamp = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
+        let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
+        let stamp = time + (state.device.map { style.dim("[\($0)]") + " " } ?? "")
         switch record.event {
         case .connected(let port, let settings):
             diagnostics.write("connected to \(port) (\(settings))\n")
@@ -95,7 +96,7 @@ public struct TextView: DeviceView {
         return "\(tenths / 10).\(tenths % 10) s"
     }
 
-    private static func timestamp(_ date: Date) -> String {
+    static func timestamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss.SSS"
         return formatter.string(from: date)

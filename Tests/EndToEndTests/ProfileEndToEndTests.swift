@@ -96,7 +96,7 @@ import Testing
     @Test func aBadProfileIsAUsageErrorForTether() throws {
         let result = try query("toaster", ["X"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("Error: Invalid profile for '--profile': toaster: no built-in profile"))
+        #expect(result.stderr.contains("Error: Invalid simulator profile: toaster: no built-in profile"))
     }
 
     @Test func tetherSimRejectsABadProfileWithExit65() throws {

@@ -28,8 +28,12 @@ final class Subprocess: @unchecked Sendable {
     private let collected = OutputCollector()
 
     /// Starts `product` (e.g. `tether`) with `arguments`.
-    init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let path = Self.productsDirectory.appendingPathComponent(product).path
+    convenience init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(path: Self.productsDirectory.appendingPathComponent(product).path, arguments, environment: environment)
+    }
+
+    /// Starts the executable at `path` with `arguments`.
+    init(path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         Self.spawnLock.lock()
         defer { Self.spawnLock.unlock() }
         stdoutPipe = try CloseOnExecPipe()
@@ -63,7 +67,12 @@ final class Subprocess: @unchecked Sendable {
     static func run(_ product: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60)
         throws -> Result
     {
-        let process = try Subprocess(product, arguments)
+        try run(path: productsDirectory.appendingPathComponent(product).path, arguments, stdin: stdin, timeout: timeout)
+    }
+
+    /// Runs the executable at `path` to completion (killing it after `timeout` seconds).
+    static func run(path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> Result {
+        let process = try Subprocess(path: path, arguments)
         if let stdin { process.write(stdin) }
         process.closeInput()
         return process.wait(timeout: timeout)

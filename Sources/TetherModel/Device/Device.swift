@@ -19,6 +19,8 @@ import TetherSerial
 /// await device.start()
 /// let reply = try await device.query("*IDN?", timeout: .seconds(1))
 /// ```
+///
+/// ``open(_:configuration:dialect:)`` opens a port by path in one call.
 public actor Device {
     /// The port name as the user gave it.
     public nonisolated let port: String
@@ -123,6 +125,25 @@ public actor Device {
         } catch {
             throw .notSent(reason: "\(error)")
         }
+    }
+
+    /// Queues `command` without waiting for its reply.
+    ///
+    /// The request is handled exactly like a ``query(_:timeout:)`` — sent in turn, its
+    /// reply (or timeout) matched by the dialect — but the caller does not wait: the
+    /// outcome is published to observers as the `sent`, `replied` or `failed` event
+    /// carrying the returned identity. On a device that is closed or gone the request
+    /// fails at once (`notSent`); observers attached before the end see that too.
+    ///
+    /// - Parameters:
+    ///   - command: the command without terminator; the dialect adds it.
+    ///   - timeout: how long to wait for the reply once sent; `nil` for no deadline.
+    /// - Returns: the request's identity, in enqueue order.
+    @discardableResult
+    public func send(_ command: String, timeout: Duration?) -> RequestID {
+        let (id, actions) = session.enqueue(command, timeout: timeout, now: .now)
+        perform(actions)
+        return id
     }
 
     /// Waits until every byte handed to the port is written, then closes it. Pending

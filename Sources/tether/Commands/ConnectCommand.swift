@@ -35,39 +35,20 @@ enum ConnectCommand: Command {
         let terminal = TerminalState.save()
         defer { terminal?.restore() }
         let connection = try await Connection(options)
-        let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
-        let presenting = connection.startPresenting()
-        let trap = SignalTrap()
-        let signals = trap.received
-        let device = connection.device
-        let timeout = options.timeout
-        let watchers = [
-            Task {
-                _ = await presenting.value
-                stop.yield(.ioError)
-            },
-            Task {
-                for await signal in signals {
-                    stop.yield(SignalTrap.exitCode(for: signal))
-                }
-            },
-            Task {
-                for await line in StandardInput.lines() where !line.isEmpty {
-                    _ = try? await device.query(line, timeout: timeout)
-                }
-                stop.yield(.success)
-            },
-        ]
-        await device.start()
         if isatty(STDIN_FILENO) == 1 && options.format == .text {
             FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
         }
-        var reasons = stops.makeAsyncIterator()
-        let code = await reasons.next() ?? .success
-        for watcher in watchers { watcher.cancel() }
-        trap.cancel()
-        await connection.shutdown()
-        _ = await presenting.value
-        return code
+        let device = connection.device
+        let timeout = options.timeout
+        let typesOnATerminal = isatty(STDIN_FILENO) == 1
+        return await connection.runUntilStopped { stop in
+            for await line in StandardInput.lines() where !line.isEmpty {
+                _ = try? await device.query(line, timeout: timeout)
+            }
+            // A terminal that hung up also ends the input; SIGHUP may not have arrived
+            // yet, so tell it from Ctrl-D by the terminal being gone.
+            let hungUp = typesOnATerminal && isatty(STDIN_FILENO) == 0
+            stop.yield(hungUp ? .hangUpSignal : .success)
+        }
     }
 }

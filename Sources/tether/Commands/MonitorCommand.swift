@@ -40,35 +40,14 @@ enum MonitorCommand: Command {
             { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } })
 
         let connection = try await Connection(options)
-        let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
-        let presenting = connection.startPresenting { _, state in
-            if let count, state.counts.notifications >= count { stop.yield(.success) }
-        }
-        let trap = SignalTrap()
-        let signals = trap.received
-        let watchers = [
-            Task {
-                _ = await presenting.value
-                stop.yield(.ioError)
+        return await connection.runUntilStopped(
+            observe: { _, state, stop in
+                if let count, state.counts.notifications >= count { stop.yield(.success) }
             },
-            Task {
-                for await signal in signals {
-                    stop.yield(SignalTrap.exitCode(for: signal))
-                }
-            },
-            Task {
+            work: { stop in
                 guard let duration else { return }
                 try? await Task.sleep(for: .seconds(duration))
                 stop.yield(.success)
-            },
-        ]
-        await connection.device.start()
-        var reasons = stops.makeAsyncIterator()
-        let code = await reasons.next() ?? .success
-        for watcher in watchers { watcher.cancel() }
-        trap.cancel()
-        await connection.shutdown()
-        _ = await presenting.value
-        return code
+            })
     }
 }

@@ -10,8 +10,8 @@ enum Tether {
     /// Every subcommand, in help order.
     static var commands: [any Command.Type] {
         [
-            QueryCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self, LinesCommand.self,
-            UdevRuleCommand.self,
+            QueryCommand.self, RunCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self,
+            LinesCommand.self, UdevRuleCommand.self,
         ]
     }
 
@@ -24,6 +24,7 @@ enum Tether {
 
             EXAMPLES:
               tether query --sim '*IDN?'
+              tether run checks.txt --sim
               tether monitor /dev/ttyUSB0 --baud 9600 --count 10
               tether connect /dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0
 

@@ -1,22 +1,19 @@
 import TetherModel
 import TetherPresenter
-import TetherSerial
-import TetherSimulator
 import TetherViews
 
 /// An open device connection and the view it renders to — the composition root's
 /// wiring of transport, Model, Presenter and View for one command.
 ///
-/// With `--sim` the simulator runs in-process and is opened through the very same
-/// libserialport path (``SerialPort``) as hardware.
+/// With `--sim` the simulator runs in-process (see ``OpenedDevice``).
 final class Connection {
     /// The device (Model).
-    let device: Device
+    var device: Device { opened.device }
     /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
-    let displayName: String
+    var displayName: String { opened.displayName }
     /// The view chosen by `--format`.
     let view: any DeviceView
-    private let simulator: Simulator?
+    private let opened: OpenedDevice
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
@@ -25,36 +22,18 @@ final class Connection {
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
     init(_ options: ConnectionOptions) async throws(CommandFailure) {
-        var simulator: Simulator?
-        let path: String?
-        if let profile = options.simulatorProfile {
-            do {
-                let started = try Simulator(device: ProfileDevice(profile: profile))
-                simulator = started
-                path = started.devicePath
-            } catch {
-                throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
-            }
+        let target: PortTarget
+        if options.usesSimulator {
+            target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
         } else if let port = options.port {
-            path = port
+            target = .path(port)
         } else if options.hardware.match != nil {
-            path = nil
+            target = .match
         } else {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
-        let opener = options.hardware.opener(path: path, configuration: options.configuration)
-        let port: any SerialTransport
-        do {
-            port = try await options.hardware.openFirst(with: opener, path: path)
-        } catch {
-            simulator?.stop()
-            throw error
-        }
-        self.simulator = simulator
-        displayName = simulator == nil ? path ?? port.name : "sim (\(port.name))"
-        device = Device(
-            transport: port, name: displayName, dialect: options.dialect, settings: options.configuration.summary,
-            reopener: options.hardware.reconnects && simulator == nil ? opener : nil)
+        opened = try await OpenedDevice(
+            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()
@@ -77,7 +56,6 @@ final class Connection {
 
     /// Closes the device and stops the simulator, if any.
     func shutdown() async {
-        await device.close()
-        simulator?.stop()
+        await opened.shutdown()
     }
 }

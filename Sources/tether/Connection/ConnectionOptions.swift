@@ -1,6 +1,5 @@
 import TetherModel
 import TetherSerial
-import TetherSimulator
 
 /// The options every device command shares: which port (or `--sim`), serial
 /// settings, dialect, timeout and output format.
@@ -36,8 +35,8 @@ struct ConnectionOptions {
     var port: String?
     /// Whether to run the built-in simulator.
     var usesSimulator: Bool
-    /// The simulated device's profile (`--profile`, default `env`); `nil` without `--sim`.
-    var simulatorProfile: DeviceProfile?
+    /// `--profile`: the simulated device's profile, a built-in name or a file path.
+    var simulatorProfile: String?
     /// Serial settings.
     var configuration: SerialConfiguration
     /// The reply timeout; `nil` for no deadline.
@@ -46,9 +45,9 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
-    /// The dialect (`--dialect` and its options). With `--sim`, the profile's dialect,
-    /// prompt, error and notification patterns are the defaults.
-    var dialect: any Dialect
+    /// `--dialect` and its options; the dialect itself is made when the port is known
+    /// (a simulator profile gives its own default).
+    var dialect: DialectOptions
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
     var hardware: HardwareOptions
 
@@ -61,6 +60,10 @@ struct ConnectionOptions {
     init(_ arguments: ParsedArguments, port: String?) throws(UsageError) {
         self.port = port
         usesSimulator = arguments.has("--sim")
+        simulatorProfile = arguments.value("--profile")
+        if simulatorProfile != nil, !usesSimulator {
+            throw UsageError("'--profile' applies only to '--sim'")
+        }
         var configuration = SerialConfiguration()
         if let baud = try arguments.value(
             "--baud", expected: "Please provide a positive whole number of baud, e.g. 9600 or 115200.",
@@ -92,33 +95,13 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
-        simulatorProfile = try Self.profile(arguments, usesSimulator: usesSimulator)
-        dialect = try DialectOptions(arguments).makeDialect(defaults: simulatorProfile)
+        dialect = try DialectOptions(arguments)
         hardware = try HardwareOptions(arguments)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
         }
         if let match = hardware.match, usesSimulator || port != nil {
             throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
-        }
-    }
-
-    /// Loads `--profile` (or the default one) when the simulator is used.
-    ///
-    /// - Throws: ``UsageError`` for `--profile` without `--sim`, or a profile that cannot
-    ///   be loaded (the message names the file and field).
-    private static func profile(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError)
-        -> DeviceProfile?
-    {
-        let name = arguments.value("--profile")
-        guard usesSimulator else {
-            if name != nil { throw UsageError("'--profile' applies only to '--sim'") }
-            return nil
-        }
-        do {
-            return try SimulatorProfiles.profile(named: name ?? SimulatorProfiles.defaultName)
-        } catch {
-            throw UsageError("Invalid profile for '--profile': \(error)")
         }
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import TetherModel
+
+/// The presenter of a script run: one ``Presenter`` per device for its traffic, plus
+/// the run's tally of expectations for the summary. A pure reducer like
+/// ``Presenter``: no I/O, no clock, no formatting.
+public struct RunPresenter: Sendable {
+    private var devices: [String: Presenter]
+    /// The tally so far; ``finish(outcome:unhandled:duration:)`` completes it.
+    public private(set) var summary = RunSummary()
+
+    /// Creates the presenter for a run over `devices`.
+    ///
+    /// - Parameter devices: each device's name in the script (`nil` for the unnamed
+    ///   default device) and its port name as shown to the user.
+    public init(devices: [(name: String?, port: String)]) {
+        self.devices = Dictionary(
+            devices.map { ($0.name ?? "", Presenter(port: $0.port, device: $0.name)) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Applies one event of the device named `name` (`nil`: the unnamed default).
+    ///
+    /// - Returns: the records to render and that device's state after them; no
+    ///   records for a device the run does not know.
+    public mutating func handle(_ event: DeviceEvent, from name: String?) -> (records: [ViewRecord], state: ViewState?)
+    {
+        guard var presenter = devices[name ?? ""] else { return ([], nil) }
+        let records = presenter.handle(event)
+        devices[name ?? ""] = presenter
+        return (records, presenter.state)
+    }
+
+    /// The state of the device named `name`, if the run has it.
+    public func state(of name: String?) -> ViewState? { devices[name ?? ""]?.state }
+
+    /// Counts `event` into the summary and returns its record.
+    public mutating func handle(_ event: RunEvent, at time: Date) -> RunRecord {
+        if case .checked(let result) = event {
+            switch result.status {
+            case .passed: summary.passed += 1
+            case .failed: summary.failed += 1
+            case .timedOut: summary.timedOut += 1
+            case .notRun: summary.notRun += 1
+            }
+        }
+        return RunRecord(time: time, event: event)
+    }
+
+    /// Completes the summary.
+    ///
+    /// - Parameters:
+    ///   - outcome: the run's overall result.
+    ///   - unhandled: timeouts and error replies the script never looked at.
+    ///   - duration: from the start of the run to now.
+    /// - Returns: the summary record.
+    public mutating func finish(
+        outcome: RunSummary.Outcome, unhandled: Int, duration: Duration, at time: Date
+    ) -> RunRecord {
+        summary.outcome = outcome
+        summary.unhandled = unhandled
+        summary.duration = duration
+        return RunRecord(time: time, event: .finished(summary))
+    }
+}

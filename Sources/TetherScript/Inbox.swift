@@ -1,0 +1,30 @@
+import Dispatch
+import Synchronization
+
+/// A first-in first-out queue that one thread waits on, with a deadline, while any
+/// thread or task posts to it. Unbounded: posting never blocks or drops.
+final class Inbox<Item: Sendable>: Sendable {
+    private let items = Mutex<[Item]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Appends `item` and wakes the waiting thread.
+    func post(_ item: Item) {
+        items.withLock { $0.append(item) }
+        available.signal()
+    }
+
+    /// Takes the oldest item, waiting for one until `deadline` (`nil`: no deadline).
+    /// Blocks the calling thread: never call it from Swift's cooperative pool.
+    ///
+    /// - Returns: the item, or `nil` when the deadline passed first.
+    func take(until deadline: ContinuousClock.Instant?) -> Item? {
+        if let deadline {
+            let remaining = max(.zero, deadline - .now)
+            let nanoseconds = Int(min(remaining, .seconds(86_400)).milliseconds) * 1_000_000
+            guard available.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+        } else {
+            available.wait()
+        }
+        return items.withLock { $0.removeFirst() }
+    }
+}

@@ -1,0 +1,356 @@
+/// The Lua half of tether's Lua API, run in the script's state before the script.
+///
+/// It builds `device`, `devices`, `sleep`, `emit` and `check` (docs/SCRIPTING.md) on
+/// a few primitives that ``LuaRun`` provides as the table `core`:
+/// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline);
+/// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
+///   `"line", dev, text, kind` · `"done", dev, id, outcome, lines, message, final` ·
+///   `"ended", dev, reason, lost`;
+/// - `core.now()` → ms since the run started;
+/// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
+///   record; `core.emit(table, file, line)` → an `emit` record.
+///
+/// Everything a script may get wrong is checked here, in Lua, and raised with
+/// `error`: no Lua error is ever raised from Swift (a `longjmp` across Swift frames
+/// is undefined). Handlers registered with `on` are called from `pump`, that is only
+/// while the script waits in `query`, `expect`, `await` or `sleep`, and at its end.
+enum LuaPrelude {
+    /// The chunk name, as it appears in messages about the prelude itself.
+    static let chunkName = "=tether"
+
+    static let source = #"""
+        local core, names, default_timeout = ...
+        local getinfo = debug.getinfo
+        local find, format = string.find, string.format
+        local pack, unpack, concat = table.pack, table.unpack, table.concat
+        local type, error, tostring, select, pairs, ipairs = type, error, tostring, select, pairs, ipairs
+        local setmetatable, getmetatable, rawequal, pcall = setmetatable, getmetatable, rawequal, pcall
+        local math_type, stderr = math.type, io.stderr
+
+        local MAX_BUFFERED = 10000
+        local buffers, handlers, ended = {}, {}, {}
+        for dev = 1, #names do
+          buffers[dev] = { head = 1, tail = 0 }
+          handlers[dev] = {}
+        end
+        local queries, results, sends = {}, {}, {}
+        local unhandled = {}
+        local queued = { head = 1, tail = 0 }
+        local in_handler = false
+
+        local function label(dev) return names[dev] or "device" end
+
+        -- The file and line of the script code that called the API function that
+        -- calls this (levels: 1 here, 2 the API function, 3 its caller). The file is
+        -- the name as given (`source`), not Lua's shortened `short_src`.
+        local function site()
+          local info = getinfo(3, "Sl")
+          if info and info.currentline and info.currentline > 0 then
+            local file = info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src
+            return file, info.currentline
+          end
+        end
+
+        local function fail(file, line, message)
+          if file then message = format("%s:%d: %s", file, line, message) end
+          error(message, 0)
+        end
+
+        local Lost = { __tostring = function(e) return e.message end }
+        local function lost(dev, file, line)
+          local message = format("device '%s' disconnected (%s)", label(dev), ended[dev] and ended[dev].reason or "gone")
+          if file then message = format("%s:%d: %s", file, line, message) end
+          error(setmetatable({ message = message }, Lost), 0)
+        end
+
+        -- An error value handed to the script: counted as unhandled until the script
+        -- reads one of its fields or converts it to a string.
+        local function failure(fields)
+          local proxy = {}
+          unhandled[proxy] = fields.kind
+          return setmetatable(proxy, {
+            __index = function(_, key) unhandled[proxy] = nil; return fields[key] end,
+            __tostring = function() unhandled[proxy] = nil; return fields.message end,
+            __name = "tether.error",
+          })
+        end
+
+        local function checked_timeout(value, what, file, line)
+          if value == nil then return default_timeout end
+          if math_type(value) == nil or value < 0 then
+            fail(file, line, what .. ": timeout must be a number of milliseconds, 0 or more")
+          end
+          return value // 1
+        end
+
+        local function checked_pattern(pattern, what, file, line)
+          if type(pattern) ~= "string" then
+            fail(file, line, format("%s: pattern must be a string, got %s", what, type(pattern)))
+          end
+          local ok, problem = pcall(find, "", pattern)
+          if not ok then fail(file, line, format("%s: bad pattern %q: %s", what, pattern, problem)) end
+        end
+
+        local function push(dev, text, kind)
+          local buffer = buffers[dev]
+          buffer.tail = buffer.tail + 1
+          buffer[buffer.tail] = { text = text, kind = kind }
+          if buffer.tail - buffer.head >= MAX_BUFFERED then
+            buffer[buffer.head] = nil
+            buffer.head = buffer.head + 1
+          end
+        end
+
+        local function on_event(kind, dev, a, b, c, d, e)
+          if kind == "line" then
+            push(dev, a, b)
+            if b == "notification" and handlers[dev][1] then
+              queued.tail = queued.tail + 1
+              queued[queued.tail] = { dev, a }
+            end
+          elseif kind == "done" then
+            local key = dev .. ":" .. a
+            if queries[key] then
+              results[key] = { outcome = b, lines = c, message = d, final = e }
+            elseif sends[key] ~= nil then
+              sends[key] = nil
+              if c then
+                for i = 1, #c do push(dev, c[i], "reply") end
+                if e then push(dev, e, "reply") end
+              end
+            end
+          elseif kind == "ended" then
+            ended[dev] = { reason = a, lost = b }
+            for key in pairs(sends) do
+              if key:match("^(%d+):") == tostring(dev) then sends[key] = nil end
+            end
+          end
+        end
+
+        local function run_handlers()
+          if in_handler then return end
+          while queued.head <= queued.tail do
+            local item = queued[queued.head]
+            queued[queued.head] = nil
+            queued.head = queued.head + 1
+            local dev, text = item[1], item[2]
+            for _, handler in ipairs(handlers[dev]) do
+              local found = pack(find(text, handler.pattern))
+              if found[1] then
+                in_handler = true
+                local ok, problem = pcall(handler.fn, text, unpack(found, 3, found.n))
+                in_handler = false
+                if not ok then error(problem, 0) end
+              end
+            end
+          end
+        end
+
+        local function pump(deadline)
+          local kind, dev, a, b, c, d, e = core.next(deadline)
+          if kind == nil then return false end
+          on_event(kind, dev, a, b, c, d, e)
+          run_handlers()
+          return true
+        end
+
+        -- Pumps events (running handlers) until ready() returns a non-nil value or
+        -- the deadline (ms since the run started; nil: none) has passed and every
+        -- event that arrived by then has been taken.
+        local function wait_until(ready, deadline)
+          while true do
+            local value = ready()
+            if value ~= nil then return value end
+            if deadline and core.now() >= deadline then
+              if not pump(core.now()) then return nil end
+            else
+              pump(deadline)
+            end
+          end
+        end
+
+        local function query(dev, command, timeout)
+          local file, line = site()
+          if type(command) ~= "string" then
+            fail(file, line, "query: command must be a string, got " .. type(command))
+          end
+          timeout = checked_timeout(timeout, "query", file, line)
+          if ended[dev] then lost(dev, file, line) end
+          local key = dev .. ":" .. core.submit(dev, command, timeout)
+          queries[key] = true
+          local result = wait_until(function()
+            return results[key] or (ended[dev] and { outcome = "not_sent" }) or nil
+          end)
+          queries[key], results[key] = nil, nil
+          if result.outcome == "reply" then
+            local reply = result.lines
+            reply.final = result.final
+            return reply
+          elseif result.outcome == "timeout" or result.outcome == "error_reply" then
+            return nil, failure {
+              kind = result.outcome, message = result.message, command = command, device = label(dev),
+              lines = result.lines, final = result.final, timeout_ms = timeout,
+            }
+          end
+          lost(dev, file, line)
+        end
+
+        local function send(dev, command)
+          local file, line = site()
+          if type(command) ~= "string" then
+            fail(file, line, "send: command must be a string, got " .. type(command))
+          end
+          if ended[dev] then lost(dev, file, line) end
+          sends[dev .. ":" .. core.submit(dev, command, default_timeout)] = default_timeout > 0
+          return true
+        end
+
+        local function scan(dev, pattern, notifications_only)
+          local buffer = buffers[dev]
+          for i = buffer.head, buffer.tail do
+            local item = buffer[i]
+            if not notifications_only or item.kind == "notification" then
+              local found = pack(find(item.text, pattern))
+              if found[1] then
+                for j = buffer.head, i do buffer[j] = nil end
+                buffer.head = i + 1
+                return { item.text, unpack(found, 3, found.n) }
+              end
+            end
+          end
+        end
+
+        local function match_line(what, dev, pattern, timeout, notifications_only, file, line)
+          checked_pattern(pattern, what, file, line)
+          timeout = checked_timeout(timeout, what, file, line)
+          local deadline = timeout > 0 and core.now() + timeout or nil
+          local found = wait_until(function()
+            local match = scan(dev, pattern, notifications_only)
+            if match then return match end
+            if ended[dev] then return false end
+          end, deadline)
+          local description = format("%s %q", what, pattern)
+          if found then
+            core.report("passed", description, file, line, dev, { found[1] })
+            return unpack(found)
+          elseif found == false then
+            core.report("failed", description, file, line, dev, nil, "device disconnected (" .. ended[dev].reason .. ")")
+            lost(dev, file, line)
+          end
+          local message = format("no %s matching %q within %d ms",
+            notifications_only and "notification" or "line", pattern, timeout)
+          core.report("timeout", description, file, line, dev, nil, message)
+          return nil, failure { kind = "timeout", message = message, device = label(dev), pattern = pattern, timeout_ms = timeout }
+        end
+
+        local function expect(dev, pattern, timeout)
+          local file, line = site()
+          return match_line("expect", dev, pattern, timeout, false, file, line)
+        end
+
+        local function await(dev, pattern, timeout)
+          local file, line = site()
+          return match_line("await", dev, pattern, timeout, true, file, line)
+        end
+
+        local function on(dev, pattern, fn)
+          local file, line = site()
+          checked_pattern(pattern, "on", file, line)
+          if type(fn) ~= "function" then fail(file, line, "on: handler must be a function, got " .. type(fn)) end
+          local list = handlers[dev]
+          list[#list + 1] = { pattern = pattern, fn = fn }
+        end
+
+        local function sleep(ms)
+          local file, line = site()
+          if math_type(ms) == nil or ms < 0 then
+            fail(file, line, "sleep: duration must be a number of milliseconds, 0 or more")
+          end
+          wait_until(function() return nil end, core.now() + ms)
+        end
+
+        local function emit(value)
+          local file, line = site()
+          if type(value) ~= "table" then fail(file, line, "emit: expected a table, got " .. type(value)) end
+          core.emit(value, file, line)
+        end
+
+        local function check(condition, message)
+          local file, line = site()
+          local text = nil
+          if message ~= nil then text = tostring(message) end
+          core.report(condition and "passed" or "failed", text, file, line)
+          return condition and true or false
+        end
+
+        local function bind(dev)
+          local object = { name = label(dev) }
+          local function method(impl)
+            return function(first, ...)
+              if rawequal(first, object) then return impl(dev, ...) end
+              return impl(dev, first, ...)
+            end
+          end
+          local function shared(impl)
+            return function(first, ...)
+              if rawequal(first, object) then return impl(...) end
+              return impl(first, ...)
+            end
+          end
+          object.query, object.send, object.expect = method(query), method(send), method(expect)
+          object.await, object.on = method(await), method(on)
+          object.sleep, object.emit, object.check = shared(sleep), shared(emit), shared(check)
+          return object
+        end
+
+        local known, all = {}, {}
+        local unnamed, first
+        for dev = 1, #names do
+          local object = bind(dev)
+          first = first or object
+          if names[dev] then
+            all[names[dev]] = object
+            known[#known + 1] = names[dev]
+          else
+            unnamed = unnamed or object
+          end
+        end
+        local known_text = #known > 0 and concat(known, ", ") or "no named devices"
+        devices = setmetatable(all, {
+          __index = function(_, key)
+            error(format("unknown device '%s' (this run has: %s)", tostring(key), known_text), 2)
+          end,
+        })
+        device = unnamed or first
+        _G.sleep, _G.emit, _G.check = sleep, emit, check
+        _G.print = function(...)
+          local parts = {}
+          for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+          stderr:write(concat(parts, "\t"), "\n")
+        end
+
+        local function drain()
+          while pump(core.now()) do end
+          wait_until(function()
+            for _, bounded in pairs(sends) do if bounded then return nil end end
+            return true
+          end)
+        end
+
+        return function(main)
+          local ok, problem = pcall(main)
+          if ok then ok, problem = pcall(drain) end
+          local timeouts, errors = 0, 0
+          for _, kind in pairs(unhandled) do
+            if kind == "timeout" then timeouts = timeouts + 1 else errors = errors + 1 end
+          end
+          if ok then return "completed", nil, timeouts, errors end
+          if getmetatable(problem) == Lost then return "lost", problem.message, timeouts, errors end
+          if type(problem) ~= "string" then
+            local converted, text = pcall(tostring, problem)
+            problem = converted and text or "(error object)"
+          end
+          return "error", problem, timeouts, errors
+        end
+        """#
+}

@@ -1,0 +1,202 @@
+import CLua
+import Foundation
+import TetherModel
+import TetherPresenter
+
+/// Runs a Lua script on the script thread: one Lua state, created, used and closed
+/// on that one thread (Lua is not thread-safe), with the ``LuaPrelude`` API over the
+/// run's ``RunMediator``.
+///
+/// The primitives of `core` are C functions whose first upvalue is this object as a
+/// light userdata; the object outlives the state, which ``run()`` closes.
+final class LuaRun {
+    private let script: Script
+    private let mediator: RunMediator
+    /// The default reply and wait timeout, in ms; 0 for none.
+    private let defaultTimeout: Int
+    private let sourceLines: [Substring]
+
+    init(script: Script, mediator: RunMediator, defaultTimeout: Duration?) {
+        self.script = script
+        self.mediator = mediator
+        self.defaultTimeout = defaultTimeout.map { Int($0.milliseconds) } ?? 0
+        sourceLines = script.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    }
+
+    /// Runs the script to its end, a script error, or the loss of a device it used.
+    func run() -> ScriptOutcome {
+        guard let pointer = luaL_newstate() else {
+            return ScriptOutcome(ending: .failed(ScriptProblem(location: nil, message: "cannot create a Lua state")))
+        }
+        defer { lua_close(pointer) }
+        let lua = LuaState(pointer: pointer)
+        luaL_openlibs(pointer)
+        if let message = lua.load(LuaPrelude.source, chunkName: LuaPrelude.chunkName) {
+            return ScriptOutcome(ending: .failed(ScriptProblem(location: nil, message: message)))
+        }
+        pushCore(lua)
+        lua_createtable(pointer, Int32(mediator.devices.count), 0)
+        for (offset, item) in mediator.devices.enumerated() {
+            if let name = item.name { lua.push(name) } else { lua_pushboolean(pointer, 0) }
+            lua_rawseti(pointer, -2, lua_Integer(offset + 1))
+        }
+        lua_pushinteger(pointer, lua_Integer(defaultTimeout))
+        guard tether_lua_pcall(pointer, 3, 1, 0) == LUA_OK else {
+            return ScriptOutcome(ending: .failed(Self.problem(lua.string(at: -1) ?? "prelude failed", script: script)))
+        }
+        if let message = lua.load(script.text, chunkName: "@" + script.name) {
+            return ScriptOutcome(ending: .failed(Self.problem(message, script: script)))
+        }
+        guard tether_lua_pcall(pointer, 1, 4, 0) == LUA_OK else {
+            return ScriptOutcome(ending: .failed(Self.problem(lua.string(at: -1) ?? "error", script: script)))
+        }
+        var outcome = ScriptOutcome(ending: .completed)
+        outcome.unhandledTimeouts = lua.integer(at: -2) ?? 0
+        outcome.unhandledErrorReplies = lua.integer(at: -1) ?? 0
+        switch lua.string(at: -4) {
+        case "lost": outcome.ending = .deviceLost
+        case "error": outcome.ending = .failed(Self.problem(lua.string(at: -3) ?? "error", script: script))
+        default: break
+        }
+        return outcome
+    }
+
+    /// A Lua error message as a problem, located when it starts with `script:line:`.
+    ///
+    /// Lua shortens a long script name in its messages (`...` and the name's last
+    /// bytes, `luaO_chunkid`); that prefix is put back to the name as given.
+    static func problem(_ message: String, script: Script) -> ScriptProblem {
+        var message = message
+        let short = shortName(of: script.name) + ":"
+        if message.hasPrefix(short) { message = script.name + ":" + message.dropFirst(short.count) }
+        let prefix = script.name + ":"
+        guard message.hasPrefix(prefix) else { return ScriptProblem(location: nil, message: message) }
+        let digits = message.dropFirst(prefix.count).prefix { $0.isNumber }
+        guard let line = Int(digits) else { return ScriptProblem(location: nil, message: message) }
+        return ScriptProblem(location: SourceLocation(file: script.name, line: line), message: message)
+    }
+
+    /// The name Lua shows for a chunk named `"@" + name`: the name itself when it
+    /// fits in `LUA_IDSIZE`, else `...` and its last bytes (Lua 5.4's `luaO_chunkid`).
+    static func shortName(of name: String) -> String {
+        let bytes = Array(name.utf8)
+        let size = Int(LUA_IDSIZE)
+        guard bytes.count + 1 > size else { return name }
+        return "..." + String(decoding: bytes.suffix(size - 4), as: UTF8.self)
+    }
+
+    // MARK: - core
+
+    private func pushCore(_ lua: LuaState) {
+        let functions: [(String, lua_CFunction)] = [
+            ("submit", { LuaRun.from($0).submit(LuaState(pointer: $0!)) }),
+            ("next", { LuaRun.from($0).next(LuaState(pointer: $0!)) }),
+            ("now", { LuaRun.from($0).now(LuaState(pointer: $0!)) }),
+            ("report", { LuaRun.from($0).report(LuaState(pointer: $0!)) }),
+            ("emit", { LuaRun.from($0).emit(LuaState(pointer: $0!)) }),
+        ]
+        lua_createtable(lua.pointer, 0, Int32(functions.count))
+        for (name, function) in functions {
+            lua_pushlightuserdata(lua.pointer, Unmanaged.passUnretained(self).toOpaque())
+            lua_pushcclosure(lua.pointer, function, 1)
+            lua_setfield(lua.pointer, -2, name)
+        }
+    }
+
+    private static func from(_ pointer: OpaquePointer?) -> LuaRun {
+        Unmanaged<LuaRun>.fromOpaque(lua_touserdata(pointer, tether_lua_upvalueindex(1))!).takeUnretainedValue()
+    }
+
+    /// `core.submit(dev, command, timeout_ms)` → id.
+    private func submit(_ lua: LuaState) -> Int32 {
+        let index = (lua.integer(at: 1) ?? 1) - 1
+        let command = lua.string(at: 2) ?? ""
+        let milliseconds = lua.integer(at: 3) ?? 0
+        let id = mediator.submit(command, to: index, timeout: milliseconds > 0 ? .milliseconds(milliseconds) : nil)
+        lua_pushinteger(lua.pointer, lua_Integer(id.value))
+        return 1
+    }
+
+    /// `core.next(deadline_ms | nil)` → an event (see ``LuaPrelude``), or nothing.
+    private func next(_ lua: LuaState) -> Int32 {
+        let deadline = lua.integer(at: 1).map { mediator.startTime + .milliseconds($0) }
+        guard let event = mediator.next(until: deadline) else { return 0 }
+        let pointer = lua.pointer
+        switch event {
+        case .line(let index, let line, let kind):
+            lua.push("line")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            lua.push(bytes: line.bytes)
+            lua.push(kind.rawValue)
+            return 4
+        case .finished(let index, let id, let outcome):
+            lua.push("done")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            lua_pushinteger(pointer, lua_Integer(id.value))
+            switch outcome {
+            case .success(let reply):
+                lua.push(reply.isError ? "error_reply" : "reply")
+                lua.push(strings: reply.lines.map(\.bytes))
+                let text = (reply.lines + [reply.finalResult].compactMap { $0 }).map(\.text).joined(separator: " | ")
+                lua.push(optional: reply.isError ? text : nil)
+                if let final = reply.finalResult { lua.push(bytes: final.bytes) } else { lua_pushnil(pointer) }
+            case .failure(let failure):
+                switch failure {
+                case .timedOut: lua.push("timeout")
+                case .disconnected: lua.push("disconnected")
+                case .notSent: lua.push("not_sent")
+                }
+                lua_pushnil(pointer)
+                lua.push(failure.description)
+                lua_pushnil(pointer)
+            }
+            return 7
+        case .ended(let index, let reason, let isLost):
+            lua.push("ended")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            lua.push(reason)
+            lua_pushboolean(pointer, isLost ? 1 : 0)
+            return 4
+        }
+    }
+
+    /// `core.now()` → ms since the run started.
+    private func now(_ lua: LuaState) -> Int32 {
+        lua_pushinteger(lua.pointer, lua_Integer((ContinuousClock.now - mediator.startTime).milliseconds))
+        return 1
+    }
+
+    /// `core.report(status, description, file, line, dev, actual, detail)`.
+    private func report(_ lua: LuaState) -> Int32 {
+        let status = lua.string(at: 1).flatMap(CheckResult.Status.init(rawValue:)) ?? .failed
+        let location = location(file: lua.string(at: 3), line: lua.integer(at: 4))
+        let description = lua.string(at: 2) ?? sourceText(at: location) ?? "check"
+        let device = lua.integer(at: 5).flatMap { mediator.devices.indices.contains($0 - 1) ? $0 - 1 : nil }
+        let result = CheckResult(
+            status: status, location: location, description: description,
+            device: device.flatMap { mediator.devices[$0].name }, actual: lua.strings(at: 6),
+            detail: lua.string(at: 7))
+        mediator.report(.checked(result))
+        return 0
+    }
+
+    /// `core.emit(table, file, line)`.
+    private func emit(_ lua: LuaState) -> Int32 {
+        let value = lua.recordValue(at: 1)
+        mediator.report(.emitted(value, location: location(file: lua.string(at: 2), line: lua.integer(at: 3))))
+        return 0
+    }
+
+    private func location(file: String?, line: Int?) -> SourceLocation {
+        SourceLocation(file: file ?? script.name, line: line)
+    }
+
+    /// The trimmed source line `location` points at, when it is in this script.
+    private func sourceText(at location: SourceLocation) -> String? {
+        guard location.file == script.name, let line = location.line, sourceLines.indices.contains(line - 1) else {
+            return nil
+        }
+        let text = sourceLines[line - 1].trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,22 @@
+import TetherModel
+
+/// What the run mediator hands the script thread, in the order it happened on each
+/// device. Devices are numbered by their place in the run (from 0).
+enum MediatorEvent: Sendable {
+    /// How a received line reached the script.
+    enum LineKind: String, Sendable {
+        /// An unsolicited line.
+        case notification
+        /// A line of a reply that came after its request had timed out.
+        case lateReply = "late_reply"
+    }
+
+    /// A line that answers no request of the script.
+    case line(device: Int, line: Line, kind: LineKind)
+    /// A request ended: `.success` with the reply (error replies included), or the
+    /// failure.
+    case finished(device: Int, id: RequestID, outcome: Result<Reply, RequestFailure>)
+    /// The device's event stream ended; `isLost` when it disconnected by itself (not
+    /// closed by the run).
+    case ended(device: Int, reason: String, isLost: Bool)
+}

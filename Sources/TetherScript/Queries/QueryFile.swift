@@ -1,0 +1,85 @@
+import TetherModel
+import TetherPresenter
+
+/// A parsed query file: the simple script form, one command per line.
+///
+/// Syntax (also in `docs/SCRIPTING.md`):
+/// - Each line is trimmed of leading and trailing spaces, tabs and CR.
+/// - An empty line, or one whose first character is `#`, is ignored. A `#` later in
+///   a line is part of the command.
+/// - Otherwise the line is a command, optionally followed by an expectation: an
+///   operator `==` or `=~` with at least one space or tab (or the start of the line)
+///   before it and at least one space or tab (or the end of the line) after it, then
+///   the operand up to the end of the line. The first such operator splits the line;
+///   the command is what precedes it, trimmed, and must not be empty.
+/// - `== TEXT` wants a reply line equal to `TEXT`; `=~ REGEX` one that the regular
+///   expression matches (see ``QueryExpectation``).
+public struct QueryFile: Sendable {
+    /// The commands, in file order.
+    public var steps: [QueryStep]
+
+    /// Parses `text`; `name` is used in error locations.
+    ///
+    /// - Throws: ``ScriptError`` at the first bad line: an operator without a
+    ///   command, an empty or invalid regular expression.
+    public init(parsing text: String, name: String) throws(ScriptError) {
+        var steps: [QueryStep] = []
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let number = index + 1
+            let line = Self.trimmed(Substring(rawLine))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let location = SourceLocation(file: name, line: number)
+            guard let (operatorRange, isRegex) = Self.findOperator(in: line) else {
+                steps.append(QueryStep(line: number, command: String(line), expectation: nil))
+                continue
+            }
+            let command = Self.trimmed(line[..<operatorRange.lowerBound])
+            let operand = String(Self.trimmed(line[operatorRange.upperBound...]))
+            guard !command.isEmpty else {
+                throw ScriptError(at: location, "expectation without a command before '\(isRegex ? "=~" : "==")'")
+            }
+            let expectation: QueryExpectation
+            if isRegex {
+                guard !operand.isEmpty else { throw ScriptError(at: location, "'=~' needs a regular expression") }
+                do {
+                    expectation = .matches(try LinePattern(operand))
+                } catch {
+                    throw ScriptError(at: location, "\(error)")
+                }
+            } else {
+                expectation = .equals(operand)
+            }
+            steps.append(QueryStep(line: number, command: String(command), expectation: expectation))
+        }
+        self.steps = steps
+    }
+
+    private static func isBlank(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\r"
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        let start = text.firstIndex { !isBlank($0) } ?? text.endIndex
+        let end = text.lastIndex { !isBlank($0) }.map { text.index(after: $0) } ?? start
+        return text[start..<max(start, end)]
+    }
+
+    /// The first `==` or `=~` with a blank or the start before it and a blank or the
+    /// end after it.
+    private static func findOperator(in line: Substring) -> (Range<Substring.Index>, isRegex: Bool)? {
+        var index = line.startIndex
+        while index < line.endIndex {
+            let next = line.index(after: index)
+            if line[index] == "=", next < line.endIndex, line[next] == "=" || line[next] == "~",
+                index == line.startIndex || isBlank(line[line.index(before: index)])
+            {
+                let end = line.index(after: next)
+                if end == line.endIndex || isBlank(line[end]) {
+                    return (index..<end, line[next] == "~")
+                }
+            }
+            index = next
+        }
+        return nil
+    }
+}

@@ -1,0 +1,76 @@
+import TetherModel
+import TetherPresenter
+
+/// Runs a script over devices and reports everything through a ``RunView``: the
+/// library face of `tether run`.
+///
+/// ```swift
+/// let script = try PreparedScript(
+///     Script(name: "check.lua", text: source, language: .lua), deviceNames: [nil])
+/// let runner = ScriptRunner(devices: [ScriptDevice(name: nil, device: device)], view: JSONView())
+/// let summary = await runner.run(script)   // summary.outcome: .passed, .failed, …
+/// ```
+///
+/// The runner starts the devices (after attaching to them, so `connected` is
+/// reported), runs the script on a dedicated thread (see ``RunMediator``), closes the
+/// devices — pending requests are then reported as failed — and renders the summary.
+public struct ScriptRunner: Sendable {
+    /// The devices, the first one being a query file's device and Lua's `device`
+    /// unless an unnamed one is given.
+    public var devices: [ScriptDevice]
+    /// Where records go.
+    public var view: any RunView
+    /// The reply timeout of each query and the default wait of `expect`/`await`;
+    /// `nil` for none.
+    public var defaultTimeout: Duration?
+
+    /// Creates a runner.
+    public init(devices: [ScriptDevice], view: any RunView, defaultTimeout: Duration? = .seconds(1)) {
+        self.devices = devices
+        self.view = view
+        self.defaultTimeout = defaultTimeout
+    }
+
+    /// Runs `prepared` to its end.
+    ///
+    /// The outcome, worst first: `device_error` when a device disconnected during
+    /// the run; `script_error` for a Lua error (reported as a `script_error` record);
+    /// `timeout` when a step timed out and the script did not handle it; `failed`
+    /// when an expectation failed or an error reply went unhandled; else `passed`.
+    ///
+    /// - Returns: the summary, as rendered last.
+    public func run(_ prepared: PreparedScript) async -> RunSummary {
+        precondition(!devices.isEmpty, "a run needs a device")
+        let mediator = RunMediator(devices: devices, view: view)
+        await mediator.start()
+        let script = prepared.script
+        let timeout = defaultTimeout
+        let outcome = await ScriptThread.run(named: "tether.script") { () -> ScriptOutcome in
+            switch prepared.body {
+            case .queries(let file):
+                QueryFileRun(file: file, name: script.name, mediator: mediator, timeout: timeout).run()
+            case .lua:
+                LuaRun(script: script, mediator: mediator, defaultTimeout: timeout).run()
+            }
+        }
+        if case .failed(let problem) = outcome.ending { mediator.report(.scriptFailed(problem)) }
+        await mediator.close()
+        let summary = mediator.summary
+        let result: RunSummary.Outcome
+        if mediator.hasLostDevice {
+            result = .deviceError
+        } else if case .failed = outcome.ending {
+            result = .scriptError
+        } else if case .deviceLost = outcome.ending {
+            result = .deviceError
+        } else if outcome.unhandledTimeouts > 0 {
+            result = .timedOut
+        } else if summary.failed > 0 || outcome.unhandledErrorReplies > 0 {
+            result = .failed
+        } else {
+            result = .passed
+        }
+        return mediator.finish(
+            outcome: result, unhandled: outcome.unhandledTimeouts + outcome.unhandledErrorReplies)
+    }
+}

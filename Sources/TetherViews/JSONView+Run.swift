@@ -1,0 +1,61 @@
+import Foundation
+import TetherPresenter
+
+extension JSONView: RunView {
+    /// Writes a run record as one JSON object: `check`, `emit`, `script_error` or
+    /// `summary`, with `v` and `time` (fields in `docs/SCRIPTING.md`).
+    public func render(_ record: RunRecord) {
+        var object = Self.fields(for: record.event)
+        object["v"] = .int(Self.schemaVersion)
+        object["time"] = .string(Self.timestamp(record.time))
+        write(object)
+    }
+
+    static func fields(for event: RunEvent) -> [String: JSONValue] {
+        switch event {
+        case .checked(let result):
+            var object: [String: JSONValue] = [
+                "type": "check", "status": .string(result.status.rawValue),
+                "description": .string(result.description),
+            ]
+            object.merge(fields(for: result.location)) { $1 }
+            if let device = result.device { object["device"] = .string(device) }
+            if let actual = result.actual { object["actual"] = .array(actual.map(JSONValue.string)) }
+            if let detail = result.detail { object["detail"] = .string(detail) }
+            return object
+        case .emitted(let value, let location):
+            var object: [String: JSONValue] = ["type": "emit", "data": json(value)]
+            if let location { object.merge(fields(for: location)) { $1 } }
+            return object
+        case .scriptFailed(let problem):
+            var object: [String: JSONValue] = ["type": "script_error", "message": .string(problem.message)]
+            if let location = problem.location { object.merge(fields(for: location)) { $1 } }
+            return object
+        case .finished(let summary):
+            return [
+                "type": "summary", "passed": .int(summary.passed), "failed": .int(summary.failed),
+                "timed_out": .int(summary.timedOut), "not_run": .int(summary.notRun),
+                "unhandled": .int(summary.unhandled), "duration_ms": .int(Int(summary.duration.milliseconds)),
+                "outcome": .string(summary.outcome.rawValue),
+            ]
+        }
+    }
+
+    private static func fields(for location: SourceLocation) -> [String: JSONValue] {
+        var object: [String: JSONValue] = ["file": .string(location.file)]
+        if let line = location.line { object["line"] = .int(line) }
+        return object
+    }
+
+    private static func json(_ value: RecordValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .integer(let number): .int(number)
+        case .number(let number): number.isFinite ? .double(number) : .string(String(number))
+        case .bool(let flag): .bool(flag)
+        case .array(let items): .array(items.map(json))
+        case .object(let fields): .object(fields.mapValues(json))
+        case .null: .null
+        }
+    }
+}

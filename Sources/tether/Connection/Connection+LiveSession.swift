@@ -1,0 +1,44 @@
+import TetherPresenter
+
+extension Connection {
+    /// Ends a live session with an exit code; yield at most once that matters (the
+    /// first value wins).
+    typealias Stop = AsyncStream<ExitCode>.Continuation
+
+    /// Runs a long-lived session (`monitor`, `connect`) until the first of: `work` or
+    /// `observe` calling `stop`, SIGINT/SIGTERM/SIGHUP (exit 128 + n), or the device
+    /// ending for good (exit 74). Then stops the work, closes the device and waits for
+    /// the view to render everything.
+    ///
+    /// - Parameters:
+    ///   - observe: sees each record after it is rendered.
+    ///   - work: what the session does meanwhile (read typed lines, sleep a duration).
+    /// - Returns: the exit code of whatever stopped the session.
+    func runUntilStopped(
+        observe: @escaping @Sendable (ViewRecord, ViewState, Stop) -> Void = { _, _, _ in },
+        work: @escaping @Sendable (Stop) async -> Void
+    ) async -> ExitCode {
+        let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
+        let presenting = startPresenting { record, state in observe(record, state, stop) }
+        let trap = SignalTrap()
+        let signals = trap.received
+        let watchers = [
+            Task {
+                _ = await presenting.value
+                stop.yield(.ioError)
+            },
+            Task {
+                for await signal in signals { stop.yield(SignalTrap.exitCode(for: signal)) }
+            },
+            Task { await work(stop) },
+        ]
+        await device.start()
+        var reasons = stops.makeAsyncIterator()
+        let code = await reasons.next() ?? .success
+        for watcher in watchers { watcher.cancel() }
+        trap.cancel()
+        await shutdown()
+        _ = await presenting.value
+        return code
+    }
+}

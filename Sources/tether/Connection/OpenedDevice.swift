@@ -1,0 +1,90 @@
+import TetherModel
+import TetherSerial
+import TetherSimulator
+
+/// Where a device is: a serial port by path, the port `--match` selects, or a
+/// simulator started in-process.
+enum PortTarget: Equatable {
+    /// A device node or a link to one.
+    case path(String)
+    /// The one port whose listing matches (`--match`), looked up at each open.
+    case match
+    /// An in-process simulator running a ``SimulatorProfile``.
+    case simulator(profile: String)
+}
+
+/// One device opened for a command, with the simulator behind it, if any — the one
+/// place where a port is opened, its dialect chosen and its Model built.
+///
+/// A simulator's pty is opened through the very same libserialport path
+/// (``SerialPort``) as hardware; hardware ports honour `--wait`, DTR/RTS, the DTR
+/// pulse and break, and reconnect when ``HardwareOptions/reconnects``.
+final class OpenedDevice {
+    /// The device (Model), not yet started.
+    let device: Device
+    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    let displayName: String
+    private let simulator: Simulator?
+
+    /// Opens `target`.
+    ///
+    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's.
+    ///
+    /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
+    ///   that does not fit or an unknown simulator profile (64), port not found (66),
+    ///   unavailable (69), I/O error (74).
+    init(
+        _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
+        dialect options: DialectOptions
+    ) async throws(CommandFailure) {
+        let dialect: any Dialect
+        let port: any SerialTransport
+        var reopener: PortOpener?
+        switch target {
+        case .simulator(let name):
+            let profile = try SimulatorProfile.load(name)
+            dialect = try Self.make(options, defaults: profile)
+            let started: Simulator
+            do {
+                started = try Simulator(device: ProfileDevice(profile: profile))
+            } catch {
+                throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
+            }
+            do {
+                port = try SerialPort.open(started.devicePath, configuration: configuration)
+            } catch {
+                started.stop()
+                throw CommandFailure(error)
+            }
+            simulator = started
+            displayName = "sim (\(started.devicePath))"
+        case .path, .match:
+            dialect = try Self.make(options, defaults: nil)
+            let path: String? = if case .path(let path) = target { path } else { nil }
+            let opener = hardware.opener(path: path, configuration: configuration)
+            port = try await hardware.openFirst(with: opener, path: path)
+            reopener = hardware.reconnects ? opener : nil
+            simulator = nil
+            displayName = path ?? port.name
+        }
+        device = Device(
+            transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+            reopener: reopener)
+    }
+
+    /// Closes the device and stops the simulator, if any.
+    func shutdown() async {
+        await device.close()
+        simulator?.stop()
+    }
+
+    private static func make(_ options: DialectOptions, defaults profile: DeviceProfile?) throws(CommandFailure)
+        -> any Dialect
+    {
+        do {
+            return try options.makeDialect(defaults: profile)
+        } catch {
+            throw CommandFailure(usage: error.message)
+        }
+    }
+}

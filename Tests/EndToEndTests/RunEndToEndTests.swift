@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TetherSimulator
+
+/// `tether run` driven as a user would, through the built CLI and the pty simulator.
+@Suite struct RunEndToEndTests {
+    /// The package's root, for the examples.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func write(_ text: String, named name: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.path(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func queryFileWithPassingLinesExitsZero() throws {
+        let folder = try TemporaryFolder()
+        let file = try write(
+            "# check\n*IDN? =~ ^TETHER,ENV-1\nSETP 25 == OK\nSETP? == 25.0\n", named: "ok.txt", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--sim", "--format", "json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let objects = try JSONLines.parse(result.stdout)
+        let checks = objects.filter { $0["type"] as? String == "check" }
+        #expect(checks.map { $0["status"] as? String } == ["passed", "passed", "passed"])
+        #expect(checks.map { $0["line"] as? Int } == [2, 3, 4])
+        #expect(checks.first?["description"] as? String == "*IDN? =~ ^TETHER,ENV-1")
+        #expect(checks.first?["actual"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"])
+        let summary = try #require(objects.last)
+        #expect(summary["type"] as? String == "summary")
+        #expect(summary["passed"] as? Int == 3)
+        #expect(summary["failed"] as? Int == 0)
+        #expect(summary["outcome"] as? String == "passed")
+        #expect(summary["duration_ms"] is Int)
+    }
+
+    @Test func queryFileWithAFailingLineExitsOne() throws {
+        let folder = try TemporaryFolder()
+        let file = try write("*IDN?\nSETP? == 25.0\nSETP 99\n", named: "bad.txt", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--sim"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL    \(file):2  SETP? == 25.0  (got 22.0)"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL    \(file):3  SETP 99  (got ERR -222,\"Data out of range\"; error reply)"))
+        #expect(result.stdout.contains("summary: 1 passed, 2 failed, 0 timed out, 0 not run"))
+    }
+
+    @Test func scriptFromStandardInput() throws {
+        let result = try Subprocess.run("tether", ["run", "-", "--sim"], stdin: "*IDN?\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("PASS    stdin:1  *IDN?"))
+    }
+
+    @Test func luaFromStandardInputWithTheLuaFlag() throws {
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--lua", "--sim"], stdin: "check(device.query('*IDN?')[1]:find('TETHER'), 'id')\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("PASS    stdin:1  id"))
+    }
+
+    @Test func badQueryLineIsAScriptErrorBeforeAnythingIsSent() throws {
+        let folder = try TemporaryFolder()
+        let file = try write("*IDN?\nTEMP? =~ ([\n", named: "regex.txt", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--port", "/dev/ttyNOPE42"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "Error: \(file):2: '([' is not a valid regular expression\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func luaSyntaxErrorHasFileAndLine() throws {
+        let folder = try TemporaryFolder()
+        let file = try write("local a = 1\nif a then\n", named: "syntax.lua", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--sim"])
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("Error: \(file):3: 'end' expected"), "\(result.stderr)")
+    }
+
+    @Test func luaRuntimeErrorHasFileAndLine() throws {
+        let folder = try TemporaryFolder()
+        let file = try write(
+            "device.query('*IDN?')\nlocal reply = nil\nprint(reply[1])\n", named: "runtime.lua", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--sim", "--format", "json"])
+        #expect(result.status == 65)
+        let objects = try JSONLines.parse(result.stdout)
+        let problem = try #require(objects.first { $0["type"] as? String == "script_error" })
+        #expect(problem["file"] as? String == file)
+        #expect(problem["line"] as? Int == 3)
+        #expect((problem["message"] as? String)?.hasPrefix("\(file):3: attempt to index a nil value") == true)
+        #expect(objects.last?["outcome"] as? String == "script_error")
+    }
+
+    @Test func unknownDeviceNameIsAScriptError() throws {
+        let folder = try TemporaryFolder()
+        let file = try write(
+            "devices.chamber.query('*IDN?')\ndevices.load.send('OFF')\n", named: "names.lua", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--port", "chamber=sim"])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "Error: \(file):2: unknown device 'load' (this run has: chamber; name one with --port load=PATH)\n")
+    }
+
+    /// A step that times out and is not handled: exit 75, the step reported as
+    /// TIMEOUT.
+    @Test func unhandledTimeoutExitsSeventyFive() throws {
+        let device = try Simulator(device: ScriptedDevice())
+        defer { device.stop() }
+        let folder = try TemporaryFolder()
+        let file = try write("local reply = device.query('AT', 300)\n", named: "timeout.lua", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--port", device.devicePath])
+        #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("AT ✗ no reply within 300 ms"))
+        #expect(result.stdout.contains("1 unhandled"))
+    }
+
+    @Test func dryRunOpensNoPort() throws {
+        let folder = try TemporaryFolder()
+        let file = try write("devices.psu.query('*IDN?')\n", named: "dry.lua", in: folder)
+        let result = try Subprocess.run("tether", ["run", file, "--port", "psu=/dev/ttyNOPE42", "--dry-run"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("ok"))
+        let wrong = try Subprocess.run("tether", ["run", file, "--port", "load=/dev/ttyNOPE42", "--dry-run"])
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("\(file):1: unknown device 'psu'"))
+    }
+
+    @Test func twoSimulatedDevicesCoordinatedByAHandler() throws {
+        let result = try Subprocess.run(
+            "tether",
+            [
+                "run", Self.root.appendingPathComponent("examples/alarm.lua").path, "--port", "chamber=sim",
+                "--port", "cooler=sim", "--format", "json",
+            ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let objects = try JSONLines.parse(result.stdout)
+        let coolerCommands = objects.filter { $0["type"] as? String == "sent" && $0["device"] as? String == "cooler" }
+            .compactMap { $0["command"] as? String }
+        #expect(coolerCommands == ["SETP 5", "SETP?"])
+        let emitted = try #require(objects.first { $0["type"] as? String == "emit" })
+        #expect((emitted["data"] as? [String: Any])?["alarm"] as? String == "test")
+    }
+
+    @Test(arguments: ["examples/chamber.txt", "examples/sweep.lua"])
+    func examplesRunUnchangedAgainstTheSimulator(example: String) throws {
+        let result = try Subprocess.run("tether", ["run", Self.root.appendingPathComponent(example).path, "--sim"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("PASSED"))
+    }
+
+    @Test func unknownSimulatorProfileIsAUsageError() throws {
+        let result = try Subprocess.run("tether", ["run", "-", "--port", "x=sim:oven"], stdin: "*IDN?\n")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'prompt-console', 'scpi-psu'.\n"))
+    }
+}
