@@ -149,6 +149,9 @@ import TetherSimulator
     @Test func unknownSimulatorProfileIsAUsageError() throws {
         let result = try Subprocess.run("tether", ["run", "-", "--port", "x=sim:oven"], stdin: "*IDN?\n")
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'prompt-console', 'scpi-psu'.\n"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'prompt-console', 'scpi-psu'.\n"
+            ))
     }
 }
