@@ -18,7 +18,10 @@ enum LinesCommand: Command {
               tether lines --match 0403:6001 --dtr off --format json
             """,
         arguments: [ArgumentSpec(name: "port", help: "The serial port (or give --match).", isOptional: true)],
-        options: ConnectionOptions.specs.filter { !["--timeout", "--timestamps"].contains($0.key) },
+        options: ConnectionOptions.specs.filter { option in
+            !["--timeout", "--timestamps", "--sim", "--profile"].contains(option.key)
+                && !DialectOptions.specs.contains { $0.key == option.key }
+        },
         usage: "tether lines (<port> | --match <id>) [<options>]"
     )
 

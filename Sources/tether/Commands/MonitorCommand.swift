@@ -25,6 +25,10 @@ enum MonitorCommand: Command {
         usage: "tether monitor (<port> | --sim) [--count <n>] [--duration <seconds>] [<options>]"
     )
 
+    /// The longest `--duration` accepted, in seconds (about 31 years): longer ones
+    /// would overflow `Duration`.
+    static let longestSeconds = 1e9
+
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard arguments.positionals.count <= 1 else {
             throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
@@ -36,8 +40,8 @@ enum MonitorCommand: Command {
         let count = try arguments.value(
             "--count", expected: "Please provide a whole number, 1 or more.", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
         let duration = try arguments.value(
-            "--duration", expected: "Please provide a number of seconds greater than 0.",
-            { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } })
+            "--duration", expected: "Please provide a number of seconds greater than 0, at most 1e9.",
+            { Double($0).flatMap { $0 > 0 && $0 <= Self.longestSeconds ? $0 : nil } })
 
         let connection = try await Connection(options)
         return await connection.runUntilStopped(

@@ -1,3 +1,4 @@
+import Foundation
 import TetherModel
 
 /// `tether query`: send each command, print each reply.
@@ -32,6 +33,10 @@ enum QueryCommand: Command {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
         }
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
+        if port == nil, let first = commands.first, first.hasPrefix("/"), FileManager.default.fileExists(atPath: first) {
+            throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
+        }
+        for command in commands { try validate(command) }
         let connection = try await Connection(options)
         let presenting = connection.startPresenting()
         await connection.device.start()
@@ -47,6 +52,18 @@ enum QueryCommand: Command {
         await connection.shutdown()
         _ = await presenting.value
         return code
+    }
+
+    /// Refuses a command that cannot be sent as one: an empty one, or one holding a
+    /// line terminator (it would reach the device as several commands).
+    static func validate(_ command: String) throws(UsageError) {
+        if command.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw UsageError("The command '\(command)' is empty")
+        }
+        if command.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            let shown = command.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+            throw UsageError("The command '\(shown)' contains a line break; give each command as its own argument")
+        }
     }
 
     /// The exit code for a request that failed.

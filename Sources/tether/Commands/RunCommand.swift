@@ -30,7 +30,7 @@ enum RunCommand: Command {
               printf '*IDN? =~ ^TETHER\\n' | tether run - --sim
               tether run examples/chamber.txt --sim --format json
               tether run examples/sweep.lua --sim
-              tether run examples/alarm.lua --port chamber=sim --port relay=sim
+              tether run examples/alarm.lua --port chamber=sim --port cooler=sim
               tether run checks.lua --port psu=/dev/ttyUSB0 --port load=/dev/ttyUSB1 --dry-run
             """,
         arguments: [
@@ -115,6 +115,15 @@ enum RunCommand: Command {
         for name in ports.compactMap(\.name) where !seen.insert(name).inserted {
             throw UsageError("The device name '\(name)' is given twice")
         }
+        var nodes: [String: String] = [:]
+        for port in ports {
+            guard case .path(let path) = port.target else { continue }
+            let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let label = port.name ?? "the unnamed device"
+            if let other = nodes.updateValue(label, forKey: node) {
+                throw UsageError("'\(other)' and '\(label)' are the same port (\(node))")
+            }
+        }
         return ports
     }
 
@@ -128,10 +137,16 @@ enum RunCommand: Command {
             data = FileManager.default.contents(atPath: path)
         }
         guard let data else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let reason = !exists ? "no such file" : isFolder.boolValue ? "is a directory" : "cannot be read"
             throw CommandFailure("\(path): \(reason)", code: .portNotFound)
         }
+        // A binary file given by mistake must not be sent to a device line by line.
+        guard let text = String(validating: data, as: UTF8.self), !text.contains("\0") else {
+            throw CommandFailure("\(name): not a text file (NUL bytes or invalid UTF-8)", code: .scriptError)
+        }
         let language: Script.Language = forcingLua ? .lua : Script.language(ofFileNamed: name)
-        return Script(name: name, text: String(decoding: data, as: UTF8.self), language: language)
+        return Script(name: name, text: text, language: language)
     }
 }

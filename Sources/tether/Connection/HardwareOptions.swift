@@ -51,6 +51,9 @@ struct HardwareOptions {
     /// that take ``reconnectSpecs`` unless `--no-reconnect` was given.
     var reconnects: Bool
 
+    /// The longest `--wait-timeout` accepted, in seconds (about 31 years).
+    static let longestSeconds = 1e9
+
     /// Reads the options.
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.
@@ -63,8 +66,8 @@ struct HardwareOptions {
             }
         }
         let seconds = try arguments.value(
-            "--wait-timeout", expected: "Please provide a number of seconds greater than 0.",
-            { Double($0).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } })
+            "--wait-timeout", expected: "Please provide a number of seconds greater than 0, at most 1e9.",
+            { Double($0).flatMap { $0 > 0 && $0 <= Self.longestSeconds ? $0 : nil } })
         waitTimeout = seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
         waits = arguments.has("--wait") || seconds != nil
         openOptions = SerialPort.OpenOptions(

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Bad input found by a first-time user's trial, each with the exact command that
+/// broke: a clear message and exit 64/65 instead of a crash or a wrong action.
+@Suite struct FreshUserRegressionTests {
+    /// Crashed with "Overflow in multiplication" (exit 132).
+    @Test(arguments: [
+        ["monitor", "--sim", "--duration", "99999999999999999999999", "--count", "1"],
+        ["monitor", "/dev/ttyUSB9", "--wait-timeout", "1e19"],
+    ])
+    func hugeDurationsAreUsageErrors(arguments: [String]) throws {
+        let result = try Subprocess.run("tether", arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: The value '"))
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// Sent an empty line, or two commands in one write whose second reply then
+    /// looked like a stray line.
+    @Test(arguments: ["", "TEMP?\nHUM?", "A\r"])
+    func commandsThatCannotBeSentAsOneAreRefused(command: String) throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", command])
+        #expect(result.status == 64, "\(result.stdout)")
+        #expect(result.stderr.hasPrefix("Error: The command '"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// `query /dev/ttyS0 --sim x` sent the port path to the simulator as a command.
+    @Test func portAndSimTogetherAreRefused() throws {
+        let result = try Subprocess.run("tether", ["query", "/dev/null", "--sim", "x"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: Give either <port> or '--sim'/'--match', not both (got '/dev/null')"))
+    }
+
+    /// 300 random bytes given to `run` were sent to the device line by line.
+    @Test func binaryScriptIsAScriptError() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("garbage.txt")
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try Subprocess.run("tether", ["run", path, "--sim"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "Error: \(path): not a text file (NUL bytes or invalid UTF-8)\n")
+    }
+
+    /// Two names for one port ended in "port busy (in use by tether (pid <itself>))".
+    @Test func samePortTwiceInARunIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.path("ab.lua")
+        try "print(1)\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let link = folder.path("link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        let result = try Subprocess.run("tether", ["run", script, "--port", "a=/dev/null", "--port", "b=\(link)"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: 'a' and 'b' are the same port (/dev/null)"))
+    }
+
+    /// `tether lines --help` listed dialect options that do nothing there.
+    @Test func linesHelpListsOnlyWhatLinesUses() throws {
+        let help = try Subprocess.run("tether", ["lines", "--help"])
+        #expect(help.status == 0)
+        for option in ["--dialect", "--check-errors", "--prompt", "--sim", "--timeout"] {
+            #expect(!help.stdout.contains(option), "lines --help lists \(option)")
+        }
+    }
+
+    /// The example in `tether run --help` named a device the script does not use.
+    @Test func runHelpExampleRuns() throws {
+        let help = try Subprocess.run("tether", ["run", "--help"])
+        let line = try #require(help.stdout.split(separator: "\n").first { $0.contains("examples/alarm.lua") })
+        let arguments = line.split(separator: " ").dropFirst().map(String.init)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let withPath = arguments.map { $0 == "examples/alarm.lua" ? root.appendingPathComponent($0).path : $0 }
+        let result = try Subprocess.run("tether", withPath)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+    }
+}
