@@ -27,7 +27,7 @@ extension Device {
                 let event = DeviceEvent.Kind.reconnected(
                     port: port, settings: settings, attempts: attempts, downtime: .now - lostAt)
                 hub.publish(DeviceEvent(kind: event))
-                startReading()
+                await startReading()
                 return
             } catch .notFound {
                 continue

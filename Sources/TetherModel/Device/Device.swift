@@ -85,21 +85,33 @@ public actor Device {
     }
 
     /// Publishes `connected` and starts reading. Idempotent.
-    public func start() {
+    public func start() async {
         guard !isStarted else { return }
         isStarted = true
         hub.publish(DeviceEvent(kind: .connected(port: port, settings: settings)))
         isConnected = true
-        startReading()
+        await startReading()
     }
 
-    /// Reads the current transport on a new thread, until it ends.
-    func startReading() {
+    /// Reads the current transport on a new thread, until it ends. Returns once the
+    /// input that was waiting when the port opened (a boot banner, an answer another
+    /// program left unread) has been taken in: with nothing in flight it becomes
+    /// notifications, never the reply to the first command.
+    func startReading() async {
         let input = Self.startReading(transport)
         let generation = self.generation
-        reader = Task { [weak self] in
-            for await chunk in input {
-                await self?.handle(chunk, generation: generation)
+        await withCheckedContinuation { (caughtUp: CheckedContinuation<Void, Never>) in
+            reader = Task { [weak self] in
+                var waiting: CheckedContinuation<Void, Never>? = caughtUp
+                for await chunk in input {
+                    if case .caughtUp = chunk {
+                        waiting?.resume()
+                        waiting = nil
+                    } else {
+                        await self?.handle(chunk, generation: generation)
+                    }
+                }
+                waiting?.resume()
             }
         }
     }
@@ -170,6 +182,8 @@ public actor Device {
             perform(session.receive(bytes, now: .now))
         case .end(let reason):
             connectionLost(reason: reason)
+        case .caughtUp:
+            break
         }
     }
 
