@@ -92,10 +92,10 @@ import Testing
         #expect(writes(expired).isEmpty, "waits for the line to be quiet before sending *IDN?")
         let late = events(session.receive(Array("1\n".utf8), now: at(600)))
         #expect(late == [.lateReply(command: "*OPC?", reply: Reply(lines: [Line("1")]))])
-        #expect(writes(session.expire(now: at(700))).isEmpty)
-        let sent = session.expire(now: at(850))
+        #expect(writes(session.expire(now: at(1500))).isEmpty, "quiet for twice the timeout: 1000 ms")
+        let sent = session.expire(now: at(1600))
         #expect(writes(sent) == [Array("*IDN?\n".utf8)])
-        let answer = events(session.receive(Array("ACME,DMM-2,0001,2.0\n".utf8), now: at(950)))
+        let answer = events(session.receive(Array("ACME,DMM-2,0001,2.0\n".utf8), now: at(1700)))
         #expect(answer == [.replied(idn, command: "*IDN?", reply: Reply(lines: [Line("ACME,DMM-2,0001,2.0")]), roundTrip: .milliseconds(100))])
     }
 
@@ -105,11 +105,44 @@ import Testing
         _ = session.enqueue("B?", timeout: .milliseconds(100), now: at(0))
         _ = session.expire(now: at(100))
         var sent: [[UInt8]] = []
-        for time in stride(from: 150, through: 1150, by: 50) {
+        for time in stride(from: 150, through: 1400, by: 50) {
             sent += writes(session.receive(Array("!TICK\n".utf8), now: at(time)))
             sent += writes(session.expire(now: at(time)))
         }
         #expect(sent == [Array("B?\n".utf8)])
+    }
+
+    /// A device that answers every command 600 ms late with a 300 ms timeout: each
+    /// answer is late, none is paired with the next command (found in a first-time
+    /// user's trial: `query -t 300 A B C D` showed `B → ANS:A`, `D → ANS:B`).
+    @Test func slowDeviceAnswersAreLateNeverMispaired() {
+        var session = Session(dialect: LineDialect())
+        var now = 0
+        var sentAt: [String: Int] = [:]
+        var answers: [(Int, String)] = []
+        var events: [SessionEvent] = []
+        var actions: [SessionAction] = []
+        for command in ["A", "B", "C", "D"] { actions += session.enqueue(command, timeout: .milliseconds(300), now: at(0)).1 }
+        while now <= 8000 {
+            actions += session.expire(now: at(now))
+            if let due = answers.first, due.0 <= now {
+                answers.removeFirst()
+                actions += session.receive(Array("ANS:\(due.1)\n".utf8), now: at(now))
+            }
+            for case .write(let bytes) in actions {
+                let command = String(decoding: bytes.dropLast(), as: UTF8.self)
+                sentAt[command] = now
+                answers.append((now + 600, command))
+            }
+            events += self.events(actions)
+            actions = []
+            now += 10
+        }
+        #expect(sentAt.count == 4)
+        let replies = events.compactMap { if case .replied(_, let command, let reply, _) = $0 { "\(command)=\(reply.lines[0].text)" } else { nil } }
+        #expect(replies.isEmpty, "no answer is taken as another command's reply: \(replies)")
+        let late = events.compactMap { if case .lateReply(let command, let reply) = $0 { "\(command)=\(reply.lines[0].text)" } else { nil } }
+        #expect(late == ["A=ANS:A", "B=ANS:B", "C=ANS:C", "D=ANS:D"])
     }
 
     @Test func errorReplyIsMarked() {

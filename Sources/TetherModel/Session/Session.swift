@@ -11,9 +11,12 @@
 ///   nobody takes is a notification (empty lines are dropped).
 /// - A request that times out keeps its matcher for ``lateReplyWindow``, so its late
 ///   reply is reported as late and never answers a later request. Before the next
-///   request is sent the session also waits until the line has been quiet for
-///   ``resyncQuietPeriod`` (at most ``resyncLimit``): a late reply then arrives
-///   while nothing else is pending.
+///   request is sent the session also waits until the line has been quiet for twice
+///   the timed-out request's timeout (at least ``resyncQuietPeriod``, at most
+///   ``resyncQuietMaximum``; on a line that never goes quiet, ``resyncLimit`` longer
+///   at most): a reply up to three timeouts late then arrives while nothing else is
+///   pending. Later than that, a dialect whose replies cannot be told apart (`line`,
+///   `scpi`) may take it as the next request's reply.
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
 ///   offered with ``ReplyMatcher/offerPartial(_:)`` in the same order, after the lines.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
@@ -23,9 +26,12 @@
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
-    /// How long the line must be quiet after a timeout before the next request is sent.
+    /// The shortest quiet time after a timeout before the next request is sent; the
+    /// quiet time is twice the timeout, within this and ``resyncQuietMaximum``.
     public var resyncQuietPeriod: Duration = .milliseconds(250)
-    /// The longest wait for that quiet period.
+    /// The longest quiet time asked for after a timeout.
+    public var resyncQuietMaximum: Duration = .seconds(3)
+    /// How much longer than the quiet time the wait may last on a busy line.
     public var resyncLimit: Duration = .seconds(1)
     /// How long a timed-out request may still claim its late reply.
     public var lateReplyWindow: Duration = .seconds(30)
@@ -38,6 +44,7 @@ public struct Session: Sendable {
     private var inFlight: InFlight?
     private var owed: [Owed] = []
     private var resyncUntil: ContinuousClock.Instant?
+    private var resyncQuiet: Duration = .zero
     private var resyncDeadline: ContinuousClock.Instant?
     private var closedReason: String?
     /// Whether the last line was an overlong piece, so the next one is its tail.
@@ -97,7 +104,7 @@ public struct Session: Sendable {
     /// Consumes bytes read from the port.
     public mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
         guard closedReason == nil else { return [] }
-        if resyncUntil != nil { resyncUntil = now + resyncQuietPeriod }
+        if resyncUntil != nil { resyncUntil = now + resyncQuiet }
         var actions: [SessionAction] = []
         for line in framer.append(bytes) {
             actions += route(line, now: now)
@@ -116,8 +123,9 @@ public struct Session: Sendable {
             let timeout = flight.request.timeout ?? .zero
             actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
             owed.append(Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: now + lateReplyWindow))
-            resyncUntil = now + resyncQuietPeriod
-            resyncDeadline = now + resyncLimit
+            resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
+            resyncUntil = now + resyncQuiet
+            resyncDeadline = now + resyncQuiet + resyncLimit
         }
         return actions + sendNext(now: now)
     }
