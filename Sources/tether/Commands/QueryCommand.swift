@@ -39,19 +39,35 @@ enum QueryCommand: Command {
         for command in commands { try validate(command) }
         let connection = try await Connection(options)
         let presenting = connection.startPresenting()
-        await connection.device.start()
+        let device = connection.device
+        // Ctrl-C (or SIGTERM/SIGHUP) closes the device: the command in flight and the
+        // ones after it are reported as failed, so the output still says what happened
+        // to every command.
+        let trap = SignalTrap()
+        let signals = trap.received
+        let interruption = Task { () -> ExitCode? in
+            for await signal in signals {
+                await device.close()
+                return SignalTrap.exitCode(for: signal)
+            }
+            return nil
+        }
+        await device.start()
         var code = ExitCode.success
         for command in commands {
             do {
-                let reply = try await connection.device.query(command, timeout: options.timeout)
+                let reply = try await device.query(command, timeout: options.timeout)
                 if reply.isError { code = max(code, .expectationFailed) }
             } catch {
                 code = max(code, Self.exitCode(for: error))
             }
         }
+        interruption.cancel()
+        let interrupted = await interruption.value
+        trap.cancel()
         await connection.shutdown()
         _ = await presenting.value
-        return code
+        return interrupted ?? code
     }
 
     /// Refuses a command that cannot be sent as one: an empty one, or one holding a

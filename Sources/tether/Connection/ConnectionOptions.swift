@@ -97,6 +97,7 @@ struct ConnectionOptions {
         showsTimestamps = arguments.has("--timestamps")
         dialect = try DialectOptions(arguments)
         hardware = try HardwareOptions(arguments)
+        if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
         }
