@@ -1,6 +1,7 @@
-// tether-sim: serve the environmental controller on a pseudo-terminal until SIGINT or
-// SIGTERM. Exit codes: 0 after a signal, 64 (EX_USAGE) for bad arguments, 69
-// (EX_UNAVAILABLE) when the pty or the link cannot be created.
+// tether-sim: serve one or more simulated devices on pseudo-terminals until SIGINT or
+// SIGTERM, or until every device has hung up for good. Exit codes: 0 after a signal or
+// when every device is gone, 64 (EX_USAGE) for bad arguments, 69 (EX_UNAVAILABLE) when
+// a pty, a link or a log file cannot be created.
 import Foundation
 import Glibc
 import TetherSimulator
@@ -26,7 +27,7 @@ case .help:
 case .version:
     write(SimCommandLine.versionText + "\n", to: .standardOutput)
     exit(0)
-case .serve(let link, let seed):
+case .serve(let request):
     // SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask)
     // and taken with sigwait below: no work happens in a C signal handler.
     var stopSignals = sigset_t()
@@ -34,21 +35,40 @@ case .serve(let link, let seed):
     sigaddset(&stopSignals, SIGINT)
     sigaddset(&stopSignals, SIGTERM)
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-    let simulator: Simulator
+    var simulators: [Simulator] = []
     do {
-        simulator = try Simulator(
-            device: EnvironmentalController(seed: seed ?? EnvironmentalController.defaultSeed),
-            link: link)
-    } catch {
+        for index in 0..<request.deviceCount {
+            let seed = request.seed(ofDevice: index)
+            let transcript = try request.logPath(ofDevice: index).map { path throws(SimulatorError) in
+                try Transcript(path: path)
+            }
+            let simulator = try Simulator(
+                device: EnvironmentalController(seed: seed), link: request.link(ofDevice: index),
+                faults: try request.faults.plan(seed: seed), transcript: transcript)
+            simulators.append(simulator)
+            write("device: \(simulator.devicePath)\n", to: .standardOutput)
+            if let linkPath = simulator.linkPath {
+                write("link: \(linkPath)\n", to: .standardOutput)
+            }
+        }
+    } catch let error as SimulatorError {
+        simulators.forEach { $0.stop() }
         write("Error: \(error)\n", to: .standardError)
         exit(69)
+    } catch {
+        // `plan(seed:)` was checked while parsing.
+        write("Error: \(error)\n", to: .standardError)
+        exit(64)
     }
-    write("device: \(simulator.devicePath)\n", to: .standardOutput)
-    if let linkPath = simulator.linkPath {
-        write("link: \(linkPath)\n", to: .standardOutput)
-    }
+    // A device that hangs up for good (a disconnect fault without --reappear-after)
+    // stops its simulator; once all have stopped, end as if signalled.
+    let watched = simulators
+    Thread {
+        while watched.contains(where: \.isRunning) { usleep(100_000) }
+        kill(getpid(), SIGTERM)
+    }.start()
     var received: Int32 = 0
     sigwait(&stopSignals, &received)
-    simulator.stop()
+    simulators.forEach { $0.stop() }
     exit(0)
 }
