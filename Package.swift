@@ -31,7 +31,8 @@ let package = Package(
         .target(name: "TetherSimulator", path: "Simulator/TetherSimulator"),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
-        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator"]),
+        // Fault tests drive the simulator through tether's Model and libserialport.
+        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
         // Composition root.
         .executableTarget(
             name: "tether",
