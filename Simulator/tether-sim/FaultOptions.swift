@@ -19,19 +19,28 @@ struct FaultOptions: Equatable {
     static let all: [Option] = [
         Option(name: "--latency", value: "ms", help: "Delay every reply by this many ms."),
         Option(name: "--jitter", value: "ms", help: "Delay every reply by a further random 0 … ms (order kept)."),
-        Option(name: "--pace-baud", value: "rate", help: "Send at this baud rate, 10 bits a byte (9600 ≈ 1.04 ms/byte)."),
+        Option(
+            name: "--pace-baud", value: "rate", help: "Send at this baud rate, 10 bits a byte (9600 ≈ 1.04 ms/byte)."),
         Option(name: "--split", value: "bytes", help: "Split every write into random pieces of 1 … bytes."),
         Option(name: "--split-gap", value: "ms", help: "The longest random gap between split pieces (default: 2)."),
-        Option(name: "--garbage", value: "p", help: "Put 1 … 8 random bytes (never CR/LF) before a line, probability 0 … 1."),
+        Option(
+            name: "--garbage", value: "p",
+            help: "Put 1 … 8 random bytes (never CR/LF) before a line, probability 0 … 1."),
         Option(name: "--drop", value: "p", help: "Leave a reply out, probability 0 … 1."),
         Option(name: "--duplicate", value: "p", help: "Send a reply twice (in one write), probability 0 … 1."),
         Option(name: "--disconnect-after", value: "ms", help: "Hang up this many ms after a client opens the port."),
         Option(name: "--disconnect-after-lines", value: "n", help: "Hang up after n lines have been sent to a client."),
         Option(
             name: "--reappear-after", value: "ms",
-            help: "After a hang-up, come back on a new pty (same --link) this many ms later; without it the device is gone for good."),
-        Option(name: "--burst", value: "n@rate", help: "On each open, send n '!BURST n=<i>' lines at rate lines/s (e.g. 1000@2000)."),
-        Option(name: "--sequence-numbers", value: nil, help: "Append ' seq=<n>' to every notification line (n from 1, never reset)."),
+            help:
+                "After a hang-up, come back on a new pty (same --link) this many ms later; without it the device is gone for good."
+        ),
+        Option(
+            name: "--burst", value: "n@rate",
+            help: "On each open, send n '!BURST n=<i>' lines at rate lines/s (e.g. 1000@2000)."),
+        Option(
+            name: "--sequence-numbers", value: nil,
+            help: "Append ' seq=<n>' to every notification line (n from 1, never reset)."),
     ]
 
     /// The option called `name`, if it is a fault option.
@@ -123,6 +132,8 @@ struct FaultOptions: Equatable {
     private static func invalid(_ value: String, for option: Option, expected: String)
         -> SimCommandLine.UsageError
     {
-        .init(message: "The value '\(value)' is invalid for '\(option.name) <\(option.value ?? "")>': expected \(expected)")
+        .init(
+            message:
+                "The value '\(value)' is invalid for '\(option.name) <\(option.value ?? "")>': expected \(expected)")
     }
 }

@@ -100,11 +100,21 @@ enum SimCommandLine: Equatable {
     /// The most devices one process serves.
     static let maximumCount = 256
 
+    /// The fault options in the layout of OPTIONS: help from column 27, wrapped at 80.
     private static var faultHelp: String {
-        FaultOptions.all.map { option in
+        let indent = String(repeating: " ", count: 26)
+        return FaultOptions.all.map { option in
             let left = "  " + option.name + (option.value.map { " <\($0)>" } ?? "")
-            let padding = String(repeating: " ", count: max(2, 26 - left.count))
-            return left + padding + option.help
+            var lines: [String] = []
+            for word in option.help.split(separator: " ") {
+                if let last = lines.last, last.count + 1 + word.count <= 54 {
+                    lines[lines.count - 1] = last + " " + word
+                } else {
+                    lines.append(String(word))
+                }
+            }
+            let first = left.count < 24 ? left + String(repeating: " ", count: 26 - left.count) : left + "\n" + indent
+            return first + lines.joined(separator: "\n" + indent)
         }.joined(separator: "\n")
     }
 
@@ -144,7 +154,9 @@ enum SimCommandLine: Equatable {
                 }
                 guard let count = Int(value), (1...maximumCount).contains(count) else {
                     throw UsageError(
-                        message: "The value '\(value)' is invalid for '--count <n>': expected a whole number from 1 to \(maximumCount)")
+                        message:
+                            "The value '\(value)' is invalid for '--count <n>': expected a whole number from 1 to \(maximumCount)"
+                    )
                 }
                 request.count = count
             case "--seed":
@@ -177,7 +189,9 @@ enum SimCommandLine: Equatable {
         }
         if let count = request.count, request.links.count > 1, request.links.count != count {
             throw UsageError(
-                message: "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device")
+                message:
+                    "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device"
+            )
         }
         _ = try request.faults.plan(seed: 0)
         return .serve(request)

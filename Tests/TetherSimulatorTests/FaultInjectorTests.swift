@@ -62,7 +62,8 @@ import Testing
         var plan = FaultPlan()
         plan.dropProbability = 1
         var injector = FaultInjector(plan: plan)
-        #expect(injector.replies([.send("OK\r\n"), .hangUp(after: .seconds(1))], at: now) == [.hangUp(after: .seconds(1))])
+        #expect(
+            injector.replies([.send("OK\r\n"), .hangUp(after: .seconds(1))], at: now) == [.hangUp(after: .seconds(1))])
         // A reply with nothing to send is left alone.
         #expect(injector.replies([], at: now) == [])
     }

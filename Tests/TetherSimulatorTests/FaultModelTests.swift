@@ -1,7 +1,7 @@
 import Foundation
+import Testing
 import TetherModel
 import TetherSerial
-import Testing
 
 @testable import TetherSimulator
 
