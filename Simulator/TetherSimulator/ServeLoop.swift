@@ -254,7 +254,7 @@ struct ServeLoop {
     /// - Returns: `false` when the device does not come back (no reappearance, stop
     ///   requested meanwhile, or the new pty or link failed): serving ends.
     private mutating func disappearAndReappear() -> Bool {
-        let reason = hangUpStarted?.reason ?? ""
+        transcript?.note("hang-up: disconnect fault (\(hangUpStarted?.reason ?? ""))")
         hangUpStarted = nil
         hangUpAt = nil
         if isConnected {
@@ -266,7 +266,6 @@ struct ServeLoop {
         }
         terminal = nil
         link?.remove()
-        transcript?.note("hang-up: disconnect fault (\(reason))")
         guard let delay = plan.disconnect?.reappearAfter else { return false }
         let back = clock.now + delay
         while clock.now < back {
