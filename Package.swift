@@ -38,7 +38,8 @@ let package = Package(
             resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
-        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator"]),
+        // Fault tests drive the simulator through tether's Model and libserialport.
+        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
         // Composition root.
         .executableTarget(
             name: "tether",

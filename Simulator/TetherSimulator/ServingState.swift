@@ -13,12 +13,22 @@ final class ServingState: @unchecked Sendable {
         var isClientConnected = false
         /// ``Simulator/stop()`` was called.
         var isStopRequested = false
-        /// The serving thread runs and the master is open.
+        /// The serving thread runs (the master is open, or the device is away for a
+        /// disconnect fault and comes back).
         var isRunning = true
+        /// The current pseudo-terminal; `nil` while the device is away and once stopped.
+        var terminal: PseudoTerminal?
+        /// The current slave's path (a new one after each reappearance).
+        var devicePath = ""
     }
 
     private let condition = NSCondition()
-    private var fields = Fields()
+    private var fields: Fields
+
+    /// Shared state for serving `terminal`.
+    init(terminal: PseudoTerminal) {
+        fields = Fields(terminal: terminal, devicePath: terminal.slavePath)
+    }
 
     /// Runs `body` with exclusive access to the fields.
     func withLock<Result>(_ body: (inout Fields) -> Result) -> Result {
@@ -30,9 +40,9 @@ final class ServingState: @unchecked Sendable {
     /// Runs `cleanup` (closing the master, removing the link) under the lock, then marks
     /// the serving thread stopped and wakes ``waitUntilStopped()``: whoever waits sees
     /// the cleanup done.
-    func finish(_ cleanup: () -> Void) {
+    func finish(_ cleanup: (inout Fields) -> Void) {
         condition.lock()
-        cleanup()
+        cleanup(&fields)
         fields.isRunning = false
         fields.isClientConnected = false
         condition.broadcast()

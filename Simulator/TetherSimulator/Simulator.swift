@@ -19,16 +19,25 @@ import Glibc
 /// print(simulator.devicePath)   // "/dev/pts/7"
 /// ```
 public final class Simulator: Sendable {
-    /// The slave's path, e.g. `/dev/pts/7`.
-    public let devicePath: String
+    /// The slave's path, e.g. `/dev/pts/7`; a new one after each reappearance of a
+    /// disconnect fault (``FaultPlan/Disconnect``), so clients that must reconnect use
+    /// ``linkPath``.
+    public var devicePath: String {
+        state.withLock { $0.devicePath }
+    }
     /// The absolute path of the symbolic link to ``devicePath``, when one was asked for.
-    public var linkPath: String? { link?.path }
+    public let linkPath: String?
     /// The device answering the client.
     public let device: any SimulatedDevice
+    /// The faults injected (``FaultPlan/isEmpty`` when none).
+    public let faults: FaultPlan
 
-    private let terminal: PseudoTerminal
-    private let link: DeviceLink?
-    private let state = ServingState()
+    /// How long a hang-up from a disconnect fault waits after the last byte was written
+    /// before closing the master, so the client has read it (the kernel discards unread
+    /// bytes at hang-up; fact 1 in shared/cases/README.md).
+    public static let hangUpGrace: Duration = .milliseconds(300)
+
+    private let state: ServingState
     private let wakeUp: WakeUpPipe
 
     /// Opens a pseudo-terminal, creates the optional link and starts serving.
@@ -38,12 +47,16 @@ public final class Simulator: Sendable {
     ///     (``SimulatorProfiles/defaultDevice()``).
     ///   - link: A path for a symbolic link to the slave, or `nil`. An existing symbolic
     ///     link there is replaced; the link is removed by ``stop()`` and at `exit`.
+    ///   - faults: The faults to inject and whether notifications get sequence numbers
+    ///     (see ``FaultPlan``); none by default.
+    ///   - transcript: Where to record every byte read and written, or `nil`.
     /// - Throws: ``SimulatorError`` when the pty, the wake-up pipe or the link cannot be
     ///   created (`.pseudoTerminalUnavailable`, `.wakeUpPipeFailed`,
     ///   `.linkPathOccupied`, `.linkFailed`); nothing is left open then.
-    public init(device: any SimulatedDevice = SimulatorProfiles.defaultDevice(), link: String? = nil)
-        throws(SimulatorError)
-    {
+    public init(
+        device: any SimulatedDevice = SimulatorProfiles.defaultDevice(), link: String? = nil,
+        faults: FaultPlan = FaultPlan(), transcript: Transcript? = nil
+    ) throws(SimulatorError) {
         let terminal = try PseudoTerminal()
         let wakeUp: WakeUpPipe
         do throws(SimulatorError) {
@@ -63,15 +76,16 @@ public final class Simulator: Sendable {
             throw error
         }
         self.device = device
-        self.devicePath = terminal.slavePath
-        self.terminal = terminal
-        self.link = deviceLink
+        self.faults = faults
+        self.linkPath = deviceLink?.path
+        self.state = ServingState(terminal: terminal)
         self.wakeUp = wakeUp
 
         let state = self.state
         let thread = Thread {
             var loop = ServeLoop(
-                terminal: terminal, device: device, state: state, wakeUp: wakeUp, link: deviceLink)
+                terminal: terminal, device: device, state: state, wakeUp: wakeUp, link: deviceLink,
+                faults: faults, transcript: transcript)
             loop.run()
         }
         thread.name = "tether-sim \(terminal.slavePath)"
@@ -94,7 +108,8 @@ public final class Simulator: Sendable {
         state.waitUntilStopped()
     }
 
-    /// Whether the simulator still serves (the master is open).
+    /// Whether the simulator still serves: the master is open, or the device is away for
+    /// a disconnect fault and will come back.
     public var isRunning: Bool {
         state.withLock { $0.isRunning }
     }
@@ -111,8 +126,8 @@ public final class Simulator: Sendable {
 
     /// The slave's termios as the client has set it (`tcgetattr` on the master), e.g. to
     /// check that the client switched to raw mode and chose its baud rate; `nil` once
-    /// stopped.
+    /// stopped or while the device is away.
     public var clientAttributes: termios? {
-        state.withLock { $0.isRunning ? terminal.clientAttributes : nil }
+        state.withLock { $0.terminal?.clientAttributes }
     }
 }

@@ -15,6 +15,8 @@ public struct SimulatorError: Error, CustomStringConvertible, Sendable, Equatabl
         case linkFailed
         /// The pipe used to wake the serving thread could not be created.
         case wakeUpPipeFailed
+        /// The transcript file (`--log`) could not be created.
+        case transcriptFailed
     }
 
     /// The step that failed.

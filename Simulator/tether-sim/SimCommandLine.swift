@@ -3,8 +3,8 @@ import TetherSimulator
 /// The `tether-sim` command line: what the user asked for, parsed and validated, in the
 /// conventions of swift-argument-parser (which cannot be a dependency here).
 enum SimCommandLine: Equatable {
-    /// Serve a simulator.
-    case serve(link: String?, seed: UInt64?, profile: String?)
+    /// Serve one or more simulators.
+    case serve(ServeRequest)
     /// Print the built-in profiles (name, dialect, description) and exit 0.
     case listProfiles
     /// Print ``helpText`` and exit 0.
@@ -12,11 +12,55 @@ enum SimCommandLine: Equatable {
     /// Print ``versionText`` and exit 0.
     case version
 
+    /// What to serve: how many devices, their links, seed, faults and transcripts.
+    struct ServeRequest: Equatable {
+        /// The `--link` paths, in order.
+        var links: [String] = []
+        /// `--count`, when given.
+        var count: Int?
+        /// `--seed`, when given.
+        var seed: UInt64?
+        /// `--log`, when given.
+        var logPath: String?
+        /// `--profile`: a built-in profile's name or a profile file's path; `nil` for the default.
+        var profile: String?
+        /// The fault options.
+        var faults = FaultOptions()
+
+        /// How many devices: `--count`, else one per `--link`, else one.
+        var deviceCount: Int { count ?? max(1, links.count) }
+
+        /// The seed of device `index` (from 0): `--seed` (or the default) plus `index`, so
+        /// devices differ but replay alike.
+        func seed(ofDevice index: Int) -> UInt64 {
+            (seed ?? ProfileDevice.defaultSeed) &+ UInt64(index)
+        }
+
+        /// The link of device `index` (from 0): the `--link` of that rank, or with
+        /// `--count N` and one `--link P`, `P-1` … `P-N`.
+        func link(ofDevice index: Int) -> String? {
+            numbered(links, index)
+        }
+
+        /// The transcript of device `index` (from 0): `--log F`, or `F-1` … `F-N` for
+        /// several devices.
+        func logPath(ofDevice index: Int) -> String? {
+            numbered(logPath.map { [$0] } ?? [], index)
+        }
+
+        private func numbered(_ paths: [String], _ index: Int) -> String? {
+            if paths.count > 1 { return paths[index] }
+            guard let path = paths.first else { return nil }
+            return deviceCount > 1 ? "\(path)-\(index + 1)" : path
+        }
+    }
+
     /// The program's version.
     static let versionText = "0.1.0"
 
     /// `USAGE:` line, also printed after an error.
-    static let usage = "tether-sim [--profile <name|file>] [--link <path>] [--seed <seed>]"
+    static let usage =
+        "tether-sim [--profile <name|file>] [--link <path> ...] [--count <n>] [--seed <seed>] [--log <file>] [<fault options>]"
 
     /// The full `--help` text.
     static let helpText = """
@@ -25,9 +69,9 @@ enum SimCommandLine: Equatable {
         Serves a device described by a profile (default: env, the ENV-1 environmental
         controller; see Simulator/README.md and docs/PROFILES.md) on a new
         pseudo-terminal until SIGINT (Ctrl-C) or SIGTERM. Prints the device path on
-        stdout as 'device: <path>' and, with --link, 'link: <path>'; open that path with
-        tether or any serial terminal. The port starts in the kernel's default (cooked)
-        mode: the client must set raw mode.
+        stdout as 'device: <path>' and, with --link, 'link: <path>' (one pair per
+        device); open that path with tether or any serial terminal. The port starts in
+        the kernel's default (cooked) mode: the client must set raw mode.
 
         USAGE: \(usage)
 
@@ -38,12 +82,50 @@ enum SimCommandLine: Equatable {
           --list-profiles         List the built-in profiles and exit.
           --link <path>           Also create a symbolic link to the device at <path>
                                   (an old link there is replaced; removed on exit).
-          --seed <seed>           Seed of the simulated sensor noise, 0 to
-                                  18446744073709551615 (default: \(ProfileDevice.defaultSeed)).
+                                  Repeat for several devices.
+          --count <n>             Serve n devices, 1 to \(maximumCount). With one --link P they
+                                  are linked as P-1 … P-n.
+          --seed <seed>           Seed of the simulated sensor noise and of the faults, 0
+                                  to 18446744073709551615 (default: \(ProfileDevice.defaultSeed)).
+                                  Device i (from 1) uses seed + i - 1.
+          --log <file>            Record every byte in and out, with timestamps, in
+                                  <file> (<file>-i for device i when there are several).
           --version               Show the version.
           -h, --help              Show help information.
 
+        FAULT OPTIONS (seeded by --seed, so a failing run replays):
+        \(faultHelp)
+
+        EXAMPLES:
+          tether-sim --link /tmp/ttyENV --latency 50 --jitter 20 --split 3
+          tether-sim --link /tmp/ttyENV --garbage 0.2 --drop 0.1 --duplicate 0.05 --seed 7
+          tether-sim --link /tmp/ttyENV --disconnect-after 5000 --reappear-after 1000 --sequence-numbers
+          tether-sim --link /tmp/ttyENV --burst 1000@2000 --sequence-numbers --pace-baud 115200
+          tether-sim --link /tmp/ttyENV --log /tmp/env.log
+          tether-sim --count 4 --link /tmp/ttyENV     # /tmp/ttyENV-1 … /tmp/ttyENV-4
+
         """
+
+    /// The most devices one process serves.
+    static let maximumCount = 256
+
+    /// The fault options in the layout of OPTIONS: help from column 27, wrapped at 80.
+    private static var faultHelp: String {
+        let indent = String(repeating: " ", count: 26)
+        return FaultOptions.all.map { option in
+            let left = "  " + option.name + (option.value.map { " <\($0)>" } ?? "")
+            var lines: [String] = []
+            for word in option.help.split(separator: " ") {
+                if let last = lines.last, last.count + 1 + word.count <= 54 {
+                    lines[lines.count - 1] = last + " " + word
+                } else {
+                    lines.append(String(word))
+                }
+            }
+            let first = left.count < 24 ? left + String(repeating: " ", count: 26 - left.count) : left + "\n" + indent
+            return first + lines.joined(separator: "\n" + indent)
+        }.joined(separator: "\n")
+    }
 
     /// A parse or validation error; exit 64 (`EX_USAGE`).
     struct UsageError: Error, Equatable {
@@ -53,12 +135,10 @@ enum SimCommandLine: Equatable {
 
     /// Parses the arguments after the program name.
     ///
-    /// - Throws: ``UsageError`` for an unknown option, a missing or invalid value, or an
-    ///   unexpected argument.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or invalid value, an
+    ///   unexpected argument, or options that do not go together.
     static func parse(_ arguments: [String]) throws(UsageError) -> SimCommandLine {
-        var link: String?
-        var seed: UInt64?
-        var profile: String?
+        var request = ServeRequest()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let (name, inlineValue) = split(argument)
@@ -73,12 +153,28 @@ enum SimCommandLine: Equatable {
                 guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
                     throw UsageError(message: "Missing value for '--profile <name|file>'")
                 }
-                profile = value
+                request.profile = value
             case "--link":
                 guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
                     throw UsageError(message: "Missing value for '--link <path>'")
                 }
-                link = value
+                request.links.append(value)
+            case "--log":
+                guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
+                    throw UsageError(message: "Missing value for '--log <file>'")
+                }
+                request.logPath = value
+            case "--count":
+                guard let value = inlineValue ?? remaining.popFirst() else {
+                    throw UsageError(message: "Missing value for '--count <n>'")
+                }
+                guard let count = Int(value), (1...maximumCount).contains(count) else {
+                    throw UsageError(
+                        message:
+                            "The value '\(value)' is invalid for '--count <n>': expected a whole number from 1 to \(maximumCount)"
+                    )
+                }
+                request.count = count
             case "--seed":
                 guard let value = inlineValue ?? remaining.popFirst() else {
                     throw UsageError(message: "Missing value for '--seed <seed>'")
@@ -89,15 +185,32 @@ enum SimCommandLine: Equatable {
                             "The value '\(value)' is invalid for '--seed <seed>': expected a whole number from 0 to 18446744073709551615"
                     )
                 }
-                seed = parsed
+                request.seed = parsed
             default:
-                if argument.hasPrefix("-") {
+                if let option = FaultOptions.option(named: name) {
+                    var value = inlineValue
+                    if let valueName = option.value, value == nil {
+                        guard let next = remaining.popFirst() else {
+                            throw UsageError(message: "Missing value for '\(name) <\(valueName)>'")
+                        }
+                        value = next
+                    }
+                    try request.faults.apply(option, value: value)
+                } else if argument.hasPrefix("-") {
                     throw UsageError(message: "Unknown option '\(argument)'")
+                } else {
+                    throw UsageError(message: "Unexpected argument '\(argument)'")
                 }
-                throw UsageError(message: "Unexpected argument '\(argument)'")
             }
         }
-        return .serve(link: link, seed: seed, profile: profile)
+        if let count = request.count, request.links.count > 1, request.links.count != count {
+            throw UsageError(
+                message:
+                    "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device"
+            )
+        }
+        _ = try request.faults.plan(seed: 0)
+        return .serve(request)
     }
 
     /// `--name=value` → (`--name`, `value`); anything else → (argument, nil).

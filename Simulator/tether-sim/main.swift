@@ -1,7 +1,8 @@
-// tether-sim: serve a profiled device (default: env) on a pseudo-terminal until SIGINT
-// or SIGTERM. Exit codes: 0 after a signal, 64 (EX_USAGE) for bad arguments, 65
-// (EX_DATAERR) for a profile with a mistake, 69 (EX_UNAVAILABLE) when the pty or the link
-// cannot be created.
+// tether-sim: serve one or more simulated devices (a profile, default: env) on
+// pseudo-terminals until SIGINT or SIGTERM, or until every device has hung up for good.
+// Exit codes: 0 after a signal or when every device is gone, 64 (EX_USAGE) for bad
+// arguments, 65 (EX_DATAERR) for a profile with a mistake, 69 (EX_UNAVAILABLE) when a
+// pty, a link or a log file cannot be created.
 import Foundation
 import Glibc
 import TetherSimulator
@@ -39,11 +40,10 @@ case .listProfiles:
         exit(65)
     }
     exit(0)
-case .serve(let link, let seed, let profile):
-    let device: ProfileDevice
+case .serve(let request):
+    // Loaded once, before any pty is made, so a profile with a mistake exits 65 at once.
     do {
-        device = try SimulatorProfiles.device(
-            named: profile ?? SimulatorProfiles.defaultName, seed: seed ?? ProfileDevice.defaultSeed)
+        _ = try SimulatorProfiles.device(named: request.profile ?? SimulatorProfiles.defaultName)
     } catch {
         write("Error: \(error)\n", to: .standardError)
         exit(65)
@@ -55,19 +55,42 @@ case .serve(let link, let seed, let profile):
     sigaddset(&stopSignals, SIGINT)
     sigaddset(&stopSignals, SIGTERM)
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-    let simulator: Simulator
+    var simulators: [Simulator] = []
     do {
-        simulator = try Simulator(device: device, link: link)
-    } catch {
+        for index in 0..<request.deviceCount {
+            let seed = request.seed(ofDevice: index)
+            let transcript = try request.logPath(ofDevice: index).map { path throws(SimulatorError) in
+                try Transcript(path: path)
+            }
+            let device = try SimulatorProfiles.device(
+                named: request.profile ?? SimulatorProfiles.defaultName, seed: seed)
+            let simulator = try Simulator(
+                device: device, link: request.link(ofDevice: index),
+                faults: try request.faults.plan(seed: seed), transcript: transcript)
+            simulators.append(simulator)
+            write("device: \(simulator.devicePath)\n", to: .standardOutput)
+            if let linkPath = simulator.linkPath {
+                write("link: \(linkPath)\n", to: .standardOutput)
+            }
+        }
+    } catch let error as SimulatorError {
+        simulators.forEach { $0.stop() }
         write("Error: \(error)\n", to: .standardError)
         exit(69)
+    } catch {
+        // `plan(seed:)` was checked while parsing.
+        write("Error: \(error)\n", to: .standardError)
+        exit(64)
     }
-    write("device: \(simulator.devicePath)\n", to: .standardOutput)
-    if let linkPath = simulator.linkPath {
-        write("link: \(linkPath)\n", to: .standardOutput)
-    }
+    // A device that hangs up for good (a disconnect fault without --reappear-after)
+    // stops its simulator; once all have stopped, end as if signalled.
+    let watched = simulators
+    Thread {
+        while watched.contains(where: \.isRunning) { usleep(100_000) }
+        kill(getpid(), SIGTERM)
+    }.start()
     var received: Int32 = 0
     sigwait(&stopSignals, &received)
-    simulator.stop()
+    simulators.forEach { $0.stop() }
     exit(0)
 }
