@@ -64,7 +64,11 @@ def iso_seconds(stamp):
 
 
 def monitor_peak_rss(build, payload):
-    """Serves `payload` on a pty to `tether monitor --format json`; returns (peak RSS KiB, saw OK)."""
+    """Serves `payload` on a pty to `tether monitor --format json`; returns (peak RSS KiB, saw OK).
+
+    The peak is VmHWM from /proc/<pid>/status, read just before the monitor is stopped:
+    wait4's ru_maxrss would also count the forked Python child's pages before exec
+    (the 64 MiB payload), which is not tether's memory."""
     master, slave = os.openpty()
     slave_path = os.ttyname(slave)
     os.close(slave)  # so the master reports POLLHUP until tether opens the slave
@@ -91,10 +95,20 @@ def monitor_peak_rss(build, payload):
             time.sleep(0.2)
             with open(out_path) as out:
                 saw_ok = any(json.loads(line).get("line") == "OK" for line in out if line.strip())
+        peak = peak_rss_kib(monitor.pid)
         monitor.send_signal(signal.SIGINT)
-        _, _, usage = os.wait4(monitor.pid, 0)
+        os.wait4(monitor.pid, 0)
         os.close(master)
-    return usage.ru_maxrss, saw_ok
+    return peak, saw_ok
+
+
+def peak_rss_kib(pid):
+    """VmHWM (peak resident set) of a running process, in KiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
 
 
 def main():

@@ -98,7 +98,7 @@ public actor Device {
     /// program left unread) has been taken in: with nothing in flight it becomes
     /// notifications, never the reply to the first command.
     func startReading() async {
-        let input = Self.startReading(transport)
+        let (input, credits) = Self.startReading(transport)
         let generation = self.generation
         await withCheckedContinuation { (caughtUp: CheckedContinuation<Void, Never>) in
             reader = Task { [weak self] in
@@ -109,6 +109,7 @@ public actor Device {
                         waiting = nil
                     } else {
                         await self?.handle(chunk, generation: generation)
+                        credits.give()
                     }
                 }
                 waiting?.resume()
