@@ -62,8 +62,15 @@ final class ReadCredits: Sendable {
     /// Chunks in flight at most (4 KiB each).
     static let limit = 64
 
-    private let semaphore = DispatchSemaphore(value: ReadCredits.limit)
+    // Made at 0 and raised to the limit: libdispatch traps when a semaphore is freed
+    // below the value it was made with, as this one is when the port closes with
+    // credits taken.
+    private let semaphore = DispatchSemaphore(value: 0)
     private let isCancelled = Mutex(false)
+
+    init() {
+        for _ in 0..<Self.limit { semaphore.signal() }
+    }
 
     /// Waits for a credit; `false` once the consumer has gone (stop reading).
     func take() -> Bool {
