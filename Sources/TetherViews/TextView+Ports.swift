@@ -17,7 +17,9 @@ extension TextView: PortListView {
             if let serial = port.serialNumber { details.append(("serial", serial)) }
             details += port.links.map { ("link", $0) }
             for (key, value) in details {
-                output.write("  " + key.padding(toLength: 13, withPad: " ", startingAt: 0) + ByteEscaping.escaped(Array(value.utf8)) + "\n")
+                output.write(
+                    "  " + key.padding(toLength: 13, withPad: " ", startingAt: 0)
+                        + ByteEscaping.escaped(Array(value.utf8)) + "\n")
             }
         }
     }

@@ -39,7 +39,9 @@ import Testing
         let objects = try JSONLines.parse(result.stdout)
         let reply = try #require(objects.first { $0["type"] as? String == "reply" })
         #expect(reply["lines"] as? [String] == ["ACME,X,1,2"])
-        let notifications = objects.filter { $0["type"] as? String == "notification" }.compactMap { $0["line"] as? String }
+        let notifications = objects.filter { $0["type"] as? String == "notification" }.compactMap {
+            $0["line"] as? String
+        }
         #expect(notifications == ["BOOT v1.0 ready"])
     }
 }

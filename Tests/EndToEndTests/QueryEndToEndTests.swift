@@ -1,6 +1,6 @@
 import Foundation
-import TetherSimulator
 import Testing
+import TetherSimulator
 
 /// `tether query` driven as a user would, through the built CLI, the real
 /// libserialport path and the pty simulator.

@@ -29,7 +29,8 @@ final class Subprocess: @unchecked Sendable {
 
     /// Starts `product` (e.g. `tether`) with `arguments`.
     convenience init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        try self.init(path: Self.productsDirectory.appendingPathComponent(product).path, arguments, environment: environment)
+        try self.init(
+            path: Self.productsDirectory.appendingPathComponent(product).path, arguments, environment: environment)
     }
 
     /// Starts the executable at `path` with `arguments`.

@@ -42,7 +42,10 @@ import Testing
         let bytes = Array("\r\n+CSQ: 23,99\r\n\r\nOK\r\nAB\u{0}CD\r\n".utf8) + [0x99, 0xF8, 0x0A]
         let expected = frame(bytes, chunks: [bytes.count])
         #expect(frame(bytes, chunks: sizes) == expected)
-        #expect(expected.map(\.bytes) == [[], Array("+CSQ: 23,99".utf8), [], Array("OK".utf8), [0x41, 0x42, 0, 0x43, 0x44], [0x99, 0xF8]])
+        #expect(
+            expected.map(\.bytes) == [
+                [], Array("+CSQ: 23,99".utf8), [], Array("OK".utf8), [0x41, 0x42, 0, 0x43, 0x44], [0x99, 0xF8],
+            ])
     }
 
     /// CASE-10: a NUL byte does not cut the line.

@@ -28,7 +28,10 @@ import Testing
         let (id, actions) = session.enqueue("*IDN?", timeout: .seconds(1), now: at(0))
         #expect(writes(actions) == [Array("*IDN?\n".utf8)])
         let received = events(session.receive(Array("ACME,X,1,2\r\n".utf8), now: at(5)))
-        #expect(received == [.replied(id, command: "*IDN?", reply: Reply(lines: [Line("ACME,X,1,2")]), roundTrip: .milliseconds(5))])
+        #expect(
+            received == [
+                .replied(id, command: "*IDN?", reply: Reply(lines: [Line("ACME,X,1,2")]), roundTrip: .milliseconds(5))
+            ])
         #expect(!session.isBusy)
     }
 
@@ -58,7 +61,10 @@ import Testing
         var received = events(session.receive(Array("V=1.234\nT=21.5\nP=101".utf8), now: at(1)))
         received += events(session.receive(Array("3\n".utf8), now: at(50)))
         #expect(replies(received) == ["READ": ["V=1.234"]])
-        #expect(received.filter { if case .notification = $0 { true } else { false } } == [.notification(Line("T=21.5")), .notification(Line("P=1013"))])
+        #expect(
+            received.filter { if case .notification = $0 { true } else { false } } == [
+                .notification(Line("T=21.5")), .notification(Line("P=1013")),
+            ])
 
         var batch = Session(dialect: LineDialect())
         let (first, sentFirst) = batch.enqueue("READ", timeout: .seconds(1), now: at(0))
@@ -77,7 +83,8 @@ import Testing
     @Test func echoIsDropped() {
         var session = Session(dialect: LineDialect(terminator: .cr))
         _ = session.enqueue("ver", timeout: .seconds(1), now: at(0))
-        #expect(replies(events(session.receive(Array("ver\r\nfw 1.2.3\r\n".utf8), now: at(5)))) == ["ver": ["fw 1.2.3"]])
+        #expect(
+            replies(events(session.receive(Array("ver\r\nfw 1.2.3\r\n".utf8), now: at(5)))) == ["ver": ["fw 1.2.3"]])
     }
 
     /// CASE-06, tight variant: the late `1` for `*OPC?` arrives after the timeout and
@@ -96,7 +103,12 @@ import Testing
         let sent = session.expire(now: at(1600))
         #expect(writes(sent) == [Array("*IDN?\n".utf8)])
         let answer = events(session.receive(Array("ACME,DMM-2,0001,2.0\n".utf8), now: at(1700)))
-        #expect(answer == [.replied(idn, command: "*IDN?", reply: Reply(lines: [Line("ACME,DMM-2,0001,2.0")]), roundTrip: .milliseconds(100))])
+        #expect(
+            answer == [
+                .replied(
+                    idn, command: "*IDN?", reply: Reply(lines: [Line("ACME,DMM-2,0001,2.0")]),
+                    roundTrip: .milliseconds(100))
+            ])
     }
 
     @Test func resyncWaitIsBoundedOnABusyLine() {
@@ -122,7 +134,9 @@ import Testing
         var answers: [(Int, String)] = []
         var events: [SessionEvent] = []
         var actions: [SessionAction] = []
-        for command in ["A", "B", "C", "D"] { actions += session.enqueue(command, timeout: .milliseconds(300), now: at(0)).1 }
+        for command in ["A", "B", "C", "D"] {
+            actions += session.enqueue(command, timeout: .milliseconds(300), now: at(0)).1
+        }
         while now <= 8000 {
             actions += session.expire(now: at(now))
             if let due = answers.first, due.0 <= now {
@@ -139,9 +153,13 @@ import Testing
             now += 10
         }
         #expect(sentAt.count == 4)
-        let replies = events.compactMap { if case .replied(_, let command, let reply, _) = $0 { "\(command)=\(reply.lines[0].text)" } else { nil } }
+        let replies = events.compactMap {
+            if case .replied(_, let command, let reply, _) = $0 { "\(command)=\(reply.lines[0].text)" } else { nil }
+        }
         #expect(replies.isEmpty, "no answer is taken as another command's reply: \(replies)")
-        let late = events.compactMap { if case .lateReply(let command, let reply) = $0 { "\(command)=\(reply.lines[0].text)" } else { nil } }
+        let late = events.compactMap {
+            if case .lateReply(let command, let reply) = $0 { "\(command)=\(reply.lines[0].text)" } else { nil }
+        }
         #expect(late == ["A=ANS:A", "B=ANS:B", "C=ANS:C", "D=ANS:D"])
     }
 

@@ -83,8 +83,9 @@ import TetherSerial
     }
 
     @Test func theSyntaxCheckerRejectsBrokenRules() throws {
-        #expect(try UdevRuleSyntax.check(#"SUBSYSTEM="tty", GROUP="dialout""#).count == 1)  // assignment to a match-only key
-        #expect(try UdevRuleSyntax.check(#"SUBSYSTEM=="tty", GROUP=="dialout""#).count == 1)  // match on an assignment-only key
+        // An assignment to a match-only key, then a match on an assignment-only key.
+        #expect(try UdevRuleSyntax.check(#"SUBSYSTEM="tty", GROUP="dialout""#).count == 1)
+        #expect(try UdevRuleSyntax.check(#"SUBSYSTEM=="tty", GROUP=="dialout""#).count == 1)
         #expect(try UdevRuleSyntax.check(#"SUBSYSTEM=="tty" GROUP="dialout""#).count == 1)  // missing comma
         #expect(try UdevRuleSyntax.check(#"SUBSYSTEM=="tty", MODE=0660"#).count == 1)  // unquoted
         #expect(try UdevRuleSyntax.check(#"SUBSYTEM=="tty""#).count == 1)  // unknown key

@@ -41,7 +41,9 @@ import TetherSimulator
     /// An `on` handler for one device's alarm sends a command to the other device:
     /// the runner mediates, neither device knows the other.
     @Test func alarmOnOneDeviceDrivesTheOther() async throws {
-        let harness = try Harness([("chamber", SimulatorProfiles.defaultDevice()), ("cooler", SimulatorProfiles.defaultDevice())])
+        let harness = try Harness([
+            ("chamber", SimulatorProfiles.defaultDevice()), ("cooler", SimulatorProfiles.defaultDevice()),
+        ])
         let cooler = harness.simulators[1]
         let summary = try await harness.run(
             """

@@ -86,7 +86,9 @@ struct TetherSimProcess {
         let (output, errors) = sim.drain()
         #expect(output.isEmpty)
         #expect(errors.hasPrefix("Error: Unknown option '--bogus'\n"))
-        #expect(errors.contains("Usage: tether-sim [--profile <name|file>] [--link <path> ...] [--count <n>] [--seed <seed>]"))
+        #expect(
+            errors.contains(
+                "Usage: tether-sim [--profile <name|file>] [--link <path> ...] [--count <n>] [--seed <seed>]"))
     }
 
     @Test(arguments: [["--seed", "-3"], ["--seed"], ["--link"], ["extra"]])

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TetherModel
 import TetherPresenter
 import TetherViews
+
+@testable import TetherModel
 
 @Suite struct ViewTests {
     let time = Date(timeIntervalSince1970: 1_800_000_000.25)

@@ -121,8 +121,10 @@ public struct Session: Sendable {
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
             inFlight = nil
             let timeout = flight.request.timeout ?? .zero
-            actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
-            owed.append(Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: now + lateReplyWindow))
+            actions.append(
+                .emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
+            owed.append(
+                Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: now + lateReplyWindow))
             resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
             resyncUntil = now + resyncQuiet
             resyncDeadline = now + resyncQuiet + resyncLimit
@@ -138,7 +140,10 @@ public struct Session: Sendable {
         var actions: [SessionAction] = []
         if let tail = framer.finish() { actions.append(.emit(.notification(tail))) }
         if let flight = inFlight {
-            actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: .disconnected(reason: reason))))
+            actions.append(
+                .emit(
+                    .failed(flight.request.id, command: flight.request.command, failure: .disconnected(reason: reason)))
+            )
             inFlight = nil
         }
         for request in queue {
@@ -165,7 +170,8 @@ public struct Session: Sendable {
                     request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
                     deadline: request.timeout.map { now + $0 })
             } else {
-                actions.append(.emit(.replied(request.id, command: request.command, reply: Reply(lines: []), roundTrip: .zero)))
+                actions.append(
+                    .emit(.replied(request.id, command: request.command, reply: Reply(lines: []), roundTrip: .zero)))
             }
         }
         return actions
@@ -193,7 +199,12 @@ public struct Session: Sendable {
                 return [.write(dialect.encode(command)), .emit(.sent(flight.request.id, command: command))]
             case .complete(let reply):
                 inFlight = nil
-                return [.emit(.replied(flight.request.id, command: flight.request.command, reply: reply, roundTrip: now - flight.sentAt))]
+                return [
+                    .emit(
+                        .replied(
+                            flight.request.id, command: flight.request.command, reply: reply,
+                            roundTrip: now - flight.sentAt))
+                ]
             }
         }
         for index in owed.indices where !started.contains(index) {

@@ -25,9 +25,11 @@ enum HelpFormatter {
             text += table(spec.arguments.map { ("<\($0.name)>", $0.help) })
         }
         let options = spec.options.map { option in
-            (option.names.reversed().map { name in
-                option.valueName.map { "\(name) <\($0)>" } ?? name
-            }.joined(separator: ", "), option.help)
+            (
+                option.names.reversed().map { name in
+                    option.valueName.map { "\(name) <\($0)>" } ?? name
+                }.joined(separator: ", "), option.help
+            )
         }
         text += "\nOPTIONS:\n"
         text += table(options + [("-h, --help", "Show help information.")])

@@ -18,7 +18,9 @@ enum ConnectCommand: Command {
               tether connect --sim
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).", isOptional: true)
+            ArgumentSpec(
+                name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
+                isOptional: true)
         ],
         options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs,
         usage: "tether connect (<port> | --sim) [<options>]"

@@ -16,7 +16,9 @@ enum MonitorCommand: Command {
               tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).", isOptional: true)
+            ArgumentSpec(
+                name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
+                isOptional: true)
         ],
         options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs + [
             .value("--count", "-n", name: "n", help: "Stop after this many notifications."),

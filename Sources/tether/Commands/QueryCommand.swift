@@ -33,7 +33,8 @@ enum QueryCommand: Command {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
         }
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
-        if port == nil, let first = commands.first, first.hasPrefix("/"), FileManager.default.fileExists(atPath: first) {
+        if port == nil, let first = commands.first, first.hasPrefix("/"), FileManager.default.fileExists(atPath: first)
+        {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
         }
         for command in commands { try validate(command) }

@@ -67,7 +67,8 @@ enum Tether {
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
             let names = commands.map { $0.spec.name }
-            let suggestion = names.min { EditDistance.between($0, first) < EditDistance.between($1, first) }
+            let suggestion =
+                names.min { EditDistance.between($0, first) < EditDistance.between($1, first) }
                 .flatMap { EditDistance.between($0, first) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
             return fail(UsageError("Unknown subcommand '\(first)'.\(suggestion)"), spec: spec)
         }

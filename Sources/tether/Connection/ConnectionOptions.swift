@@ -7,26 +7,31 @@ struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
     static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs
 
-    private static let serialSpecs: [OptionSpec] = [
-        .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
-        .value(
-            "--profile", name: "name|file",
-            help: "With --sim: the simulated device, a built-in profile (env, at-modem,\n"
-                + "scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also\n"
-                + "sets the default --dialect. (default: env)"),
-        .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
-        .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
-        .value("--parity", name: "parity", help: "Parity: none, odd, even, mark or space. (default: none)"),
-        .value("--stop-bits", name: "bits", help: "Stop bits: 1 or 2. (default: 1)"),
-        .value(
-            "--flow-control", name: "mode",
-            help: "Flow control: none, rtscts, xonxoff or dtrdsr. (default: none)"),
-        .value(
-            "--timeout", "-t", name: "ms",
-            help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"),
-        .value("--format", "-f", name: "format", help: "Output: text (for people) or json (JSON Lines). (default: text)"),
-        .flag("--timestamps", help: "Prefix text output with the time of each event."),
-    ] + DialectOptions.specs
+    private static let serialSpecs: [OptionSpec] =
+        [
+            .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
+            .value(
+                "--profile", name: "name|file",
+                help: "With --sim: the simulated device, a built-in profile (env, at-modem,\n"
+                    + "scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also\n"
+                    + "sets the default --dialect. (default: env)"),
+            .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
+            .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
+            .value("--parity", name: "parity", help: "Parity: none, odd, even, mark or space. (default: none)"),
+            .value("--stop-bits", name: "bits", help: "Stop bits: 1 or 2. (default: 1)"),
+            .value(
+                "--flow-control", name: "mode",
+                help: "Flow control: none, rtscts, xonxoff or dtrdsr. (default: none)"),
+            .value(
+                "--timeout", "-t", name: "ms",
+                help:
+                    "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"
+            ),
+            .value(
+                "--format", "-f", name: "format",
+                help: "Output: text (for people) or json (JSON Lines). (default: text)"),
+            .flag("--timestamps", help: "Prefix text output with the time of each event."),
+        ] + DialectOptions.specs
 
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
