@@ -38,8 +38,6 @@ let package = Package(
             resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
-        // Fault tests drive the simulator through tether's Model and libserialport.
-        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
         // Composition root.
         .executableTarget(
             name: "tether",
@@ -47,13 +45,16 @@ let package = Package(
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
             ]
         ),
+        // Tests: one target per module, plus end-to-end tests of the built executables.
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
-        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
+        // Fault tests drive the simulator through tether's Model and libserialport.
+        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
     ],
     swiftLanguageModes: [.v6]
 )
