@@ -84,6 +84,8 @@ public struct Presenter: Sendable {
             let readings = Self.readings(in: line.text, at: time)
             for reading in readings { state.readings[reading.name] = reading }
             return [ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))]
+        case .partialReply(_, let command, let lines):
+            return [ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))]
         case .lateReply(let command, let reply):
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)

@@ -24,6 +24,9 @@ public enum ViewEvent: Sendable, Equatable {
     case exchanged(Exchange)
     /// An unsolicited line; `readings` are its parsed `name=value` fields.
     case notification(ViewLine, readings: [Reading])
+    /// The part of a reply received before its request timed out (a timeout record
+    /// follows).
+    case partialReply(command: String, lines: [ViewLine])
     /// A reply that came after its request had timed out (never given to a later one).
     case lateReply(command: String, lines: [ViewLine])
     /// The device went away.

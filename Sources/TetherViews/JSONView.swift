@@ -55,6 +55,10 @@ public struct JSONView: DeviceView {
                     Dictionary(readings.map { ($0.name, $0.number.map(JSONValue.double) ?? .string($0.value)) }) { $1 })
             }
             return object
+        case .partialReply(let command, let lines):
+            var object: [String: JSONValue] = ["type": "partial_reply", "command": .string(command)]
+            object.merge(linesFields("lines", lines)) { $1 }
+            return object
         case .lateReply(let command, let lines):
             var object: [String: JSONValue] = ["type": "late_reply", "command": .string(command)]
             object.merge(linesFields("lines", lines)) { $1 }

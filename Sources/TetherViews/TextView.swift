@@ -47,6 +47,9 @@ public struct TextView: DeviceView {
             output.write(stamp + describe(exchange) + "\n")
         case .notification(let line, _):
             output.write(stamp + style.notification(show(line)) + "\n")
+        case .partialReply(let command, let lines):
+            let text = lines.map(show).joined(separator: " | ")
+            output.write(stamp + style.warning("received for \(command) before its timeout: ") + text + "\n")
         case .lateReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")

@@ -77,4 +77,17 @@ import Testing
         let result = try Subprocess.run("tether", withPath)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
     }
+
+    /// `query --sim --dialect at -t 300 --format json AT` showed only the timeout; the
+    /// simulator's `ERR -113` line (not an AT final result code) was thrown away.
+    @Test func partOfAReplyIsShownAtItsTimeout() throws {
+        let result = try Subprocess.run(
+            "tether", ["query", "--sim", "--dialect", "at", "-t", "300", "--format", "json", "AT"])
+        #expect(result.status == 75)
+        let objects = try JSONLines.parse(result.stdout)
+        let types = objects.compactMap { $0["type"] as? String }
+        #expect(types.suffix(2) == ["partial_reply", "timeout"])
+        let partial = try #require(objects.first { $0["type"] as? String == "partial_reply" })
+        #expect(partial["lines"] as? [String] == ["ERR -113,\"Undefined header\""])
+    }
 }

@@ -163,6 +163,21 @@ import Testing
         #expect(late == ["A=ANS:A", "B=ANS:B", "C=ANS:C", "D=ANS:D"])
     }
 
+    /// What an AT command received before it timed out is reported, not thrown away
+    /// (a first-time user's trial: the env simulator answered `AT` with a line that is
+    /// not a final result code, and the output showed only the timeout).
+    @Test func linesReceivedBeforeATimeoutAreReported() {
+        var session = Session(dialect: ATDialect())
+        let (id, _) = session.enqueue("AT", timeout: .milliseconds(300), now: at(0))
+        _ = session.receive(Array("ERR -113,\"Undefined header\"\r\n".utf8), now: at(5))
+        let expired = events(session.expire(now: at(300)))
+        #expect(
+            expired == [
+                .partialReply(id, command: "AT", lines: [Line("ERR -113,\"Undefined header\"")]),
+                .failed(id, command: "AT", failure: .timedOut(.milliseconds(300))),
+            ])
+    }
+
     @Test func errorReplyIsMarked() {
         var session = Session(dialect: LineDialect())
         _ = session.enqueue("SETP 99", timeout: .seconds(1), now: at(0))

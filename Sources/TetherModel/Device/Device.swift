@@ -240,7 +240,7 @@ public actor Device {
             waiters.removeValue(forKey: id)?.resume(returning: reply)
         case .failed(let id, _, let failure):
             waiters.removeValue(forKey: id)?.resume(throwing: failure)
-        case .sent, .notification, .lateReply:
+        case .sent, .notification, .lateReply, .partialReply:
             break
         }
     }

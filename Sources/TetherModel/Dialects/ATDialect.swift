@@ -114,6 +114,7 @@ public struct ATDialect: Dialect {
         let shape: CommandShape
         var lines: [Line] = []
         var hasStarted: Bool { !lines.isEmpty }
+        var linesSoFar: [Line] { lines }
 
         init(command: String) {
             self.command = command.trimmingCharacters(in: .whitespaces).uppercased()

@@ -40,9 +40,15 @@ public protocol ReplyMatcher: Sendable {
     /// Whether the matcher has taken lines but not completed — it then sees
     /// following lines before other matchers do.
     var hasStarted: Bool { get }
+
+    /// The reply lines taken so far, reported if the request times out before the
+    /// reply is complete. The default is none.
+    var linesSoFar: [Line] { get }
 }
 
 extension ReplyMatcher {
+    public var linesSoFar: [Line] { [] }
+
     public mutating func offerPartial(_ bytes: [UInt8]) -> Reply? { nil }
 }
 

@@ -66,6 +66,7 @@ public struct PromptDialect: Dialect {
         var lines: [Line] = []
         var heldEmptyLines: [Line] = []
         var hasStarted: Bool { sawEcho || !lines.isEmpty }
+        var linesSoFar: [Line] { lines }
 
         mutating func offer(_ line: Line) -> MatchStep {
             if !sawEcho && lines.isEmpty && isEcho(line) {

@@ -99,6 +99,7 @@ public struct SCPIDialect: Dialect {
         var hasStarted: Bool { answers > 0 || !errors.isEmpty }
 
         var reply: Reply { Reply(lines: lines + errors, isError: !errors.isEmpty) }
+        var linesSoFar: [Line] { lines + errors }
 
         mutating func offer(_ line: Line) -> MatchStep {
             if line.isEmpty { return .notMine }

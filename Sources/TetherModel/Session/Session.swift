@@ -121,6 +121,10 @@ public struct Session: Sendable {
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
             inFlight = nil
             let timeout = flight.request.timeout ?? .zero
+            let soFar = flight.matcher.linesSoFar
+            if !soFar.isEmpty {
+                actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
+            }
             actions.append(
                 .emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
             owed.append(

@@ -4,6 +4,10 @@ public enum SessionEvent: Sendable, Equatable {
     case sent(RequestID, command: String)
     /// A request's reply is complete; `roundTrip` runs from sending to the last byte.
     case replied(RequestID, command: String, reply: Reply, roundTrip: Duration)
+    /// A request timed out with part of its reply received (e.g. AT information lines
+    /// but no final result code); `.failed` follows. The lines may still complete as a
+    /// late reply.
+    case partialReply(RequestID, command: String, lines: [Line])
     /// A request ended without a reply.
     case failed(RequestID, command: String, failure: RequestFailure)
     /// A line that answers no pending request: an unsolicited notification, an
