@@ -90,4 +90,11 @@ import Testing
         let partial = try #require(objects.first { $0["type"] as? String == "partial_reply" })
         #expect(partial["lines"] as? [String] == ["ERR -113,\"Undefined header\""])
     }
+
+    /// `--wait` printed nothing while it waited: a user could not tell it from a hang.
+    @Test func waitSaysWhatItWaitsFor() throws {
+        let result = try Subprocess.run("tether", ["monitor", "/tmp/tether-no-such-port", "--wait-timeout", "0.5"])
+        #expect(result.status == 66)
+        #expect(result.stderr.hasPrefix("waiting for /tmp/tether-no-such-port to appear (Ctrl-C quits)\n"))
+    }
 }

@@ -1,5 +1,6 @@
 import TetherModel
 import TetherSerial
+import TetherViews
 
 /// The options for real hardware life, shared by the device commands: choosing the
 /// port by identity (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset
@@ -105,7 +106,13 @@ struct HardwareOptions {
     ///   64 when several ports match (listed), and the transport error's code otherwise.
     func openFirst(with opener: PortOpener, path: String?) async throws(CommandFailure) -> any SerialTransport {
         do throws(SerialError) {
-            return waits ? try await opener.waitAndOpen(timeout: waitTimeout) : try await opener.openOnce()
+            do throws(SerialError) {
+                return try await opener.openOnce()
+            } catch .notFound where waits {
+                let what = path ?? match.map { "a port matching '\($0)'" } ?? "the port"
+                FileSink.standardError.write("waiting for \(what) to appear (Ctrl-C quits)\n")
+                return try await opener.waitAndOpen(timeout: waitTimeout)
+            }
         } catch {
             if let match, path == nil, let failure = Self.selectionFailure(match) { throw failure }
             if case .notFound = error, waits, let waitTimeout {
