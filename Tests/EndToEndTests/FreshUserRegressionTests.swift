@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherSimulator
 
 /// Bad input found by a first-time user's trial, each with the exact command that
 /// broke: a clear message and exit 64/65 instead of a crash or a wrong action.
@@ -96,5 +97,31 @@ import Testing
         let result = try Subprocess.run("tether", ["monitor", "/tmp/tether-no-such-port", "--wait-timeout", "0.5"])
         #expect(result.status == 66)
         #expect(result.stderr.hasPrefix("waiting for /tmp/tether-no-such-port to appear (Ctrl-C quits)\n"))
+    }
+
+    /// After a disconnect, `query` left the commands it never sent out of the output
+    /// (`query L 'SETP?' 'SETP 20' 'SETP?' 'HUM?'` against a device gone after one line).
+    @Test func everyCommandIsAccountedForAfterADisconnect() throws {
+        let rules = [
+            ScriptedDevice.Rule(
+                on: "SETP?\n", send: [ScriptedDevice.Chunk("22.0\r\n")], hangUpAfter: .milliseconds(300))
+        ]
+        let simulator = try Simulator(device: ScriptedDevice(rules: rules))
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["query", simulator.devicePath, "--format", "json", "SETP?", "SETP 20", "SETP?", "HUM?"])
+        #expect(result.status == 74)
+        let outcomes = try JSONLines.parse(result.stdout).filter {
+            ["reply", "timeout", "failed"].contains($0["type"] as? String)
+        }
+        #expect(outcomes.compactMap { $0["command"] as? String } == ["SETP?", "SETP 20", "SETP?", "HUM?"])
+        #expect(outcomes.compactMap { $0["type"] as? String } == ["reply", "failed", "failed", "failed"])
+    }
+
+    /// `run --sim --profile scpi-psu` ran the default `env` device without a word.
+    @Test func runUsesTheSimulatorProfile() throws {
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--sim", "--profile", "scpi-psu"], stdin: "*IDN? =~ ^TETHER,PSU-\n")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }

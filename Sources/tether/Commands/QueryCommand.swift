@@ -1,5 +1,6 @@
 import Foundation
 import TetherModel
+import TetherPresenter
 
 /// `tether query`: send each command, print each reply.
 enum QueryCommand: Command {
@@ -39,11 +40,18 @@ enum QueryCommand: Command {
         }
         for command in commands { try validate(command) }
         let connection = try await Connection(options)
-        let presenting = connection.startPresenting()
+        // Every command's outcome arrives as an `exchanged` record, in order: replies,
+        // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
+        // flight and each one not sent, so the output accounts for every command.
+        let (outcomes, outcome) = AsyncStream.makeStream(of: ExitCode.self)
+        let presenting = connection.startPresenting { record, _ in
+            if case .exchanged(let exchange) = record.event { outcome.yield(Self.exitCode(for: exchange.outcome)) }
+        }
+        let ended = Task {
+            _ = await presenting.value
+            outcome.finish()
+        }
         let device = connection.device
-        // Ctrl-C (or SIGTERM/SIGHUP) closes the device: the command in flight and the
-        // ones after it are reported as failed, so the output still says what happened
-        // to every command.
         let trap = SignalTrap()
         let signals = trap.received
         let interruption = Task { () -> ExitCode? in
@@ -54,20 +62,18 @@ enum QueryCommand: Command {
             return nil
         }
         await device.start()
+        for command in commands { _ = await device.send(command, timeout: options.timeout) }
         var code = ExitCode.success
-        for command in commands {
-            do {
-                let reply = try await device.query(command, timeout: options.timeout)
-                if reply.isError { code = max(code, .expectationFailed) }
-            } catch {
-                code = max(code, Self.exitCode(for: error))
-            }
+        var results = outcomes.makeAsyncIterator()
+        for _ in commands {
+            guard let result = await results.next() else { break }
+            code = max(code, result)
         }
         interruption.cancel()
         let interrupted = await interruption.value
         trap.cancel()
         await connection.shutdown()
-        _ = await presenting.value
+        await ended.value
         return interrupted ?? code
     }
 
@@ -83,11 +89,12 @@ enum QueryCommand: Command {
         }
     }
 
-    /// The exit code for a request that failed.
-    static func exitCode(for failure: RequestFailure) -> ExitCode {
-        switch failure {
+    /// The exit code for how a command ended.
+    static func exitCode(for outcome: Exchange.Outcome) -> ExitCode {
+        switch outcome {
+        case .reply(_, _, let isError, _): isError ? .expectationFailed : .success
         case .timedOut: .timeout
-        case .disconnected, .notSent: .ioError
+        case .failed: .ioError
         }
     }
 }

@@ -52,7 +52,7 @@ enum RunCommand: Command {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
         if arguments.positionals.count > 1 { throw UsageError("Unexpected argument '\(arguments.positionals[1])'") }
         let options = try ConnectionOptions(arguments, port: nil)
-        let ports = try devices(arguments, usesSimulator: options.usesSimulator)
+        let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
         let script = try read(path, forcingLua: arguments.has("--lua"))
         if script.language == .queries, ports.count > 1 {
             throw UsageError("A query file drives one device; give one '--port' or '--sim' (or write a Lua script)")
@@ -102,9 +102,10 @@ enum RunCommand: Command {
         }
     }
 
-    /// The run's devices: `--sim` first, then each `--port` in order.
-    private static func devices(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError) -> [NamedPort] {
-        var ports = usesSimulator ? [NamedPort(simulator: ())] : []
+    /// The run's devices: with `simulator` (the `--profile`, `""` for the default),
+    /// the unnamed simulator first, then each `--port` in order.
+    private static func devices(_ arguments: ParsedArguments, simulator: String?) throws(UsageError) -> [NamedPort] {
+        var ports = simulator.map { [NamedPort(simulatorProfile: $0.isEmpty ? nil : $0)] } ?? []
         for value in arguments.allValues("--port") { ports.append(try NamedPort(parsing: value)) }
         guard !ports.isEmpty else { throw UsageError("Missing a device: give '--port <port>' or '--sim'") }
         if ports.filter({ $0.name == nil }).count > 1 {

@@ -32,10 +32,10 @@ struct NamedPort: Equatable {
         }
     }
 
-    /// The unnamed simulator of `--sim`.
-    init(simulator: Void) {
+    /// The unnamed simulator of `--sim`, running `--profile` (default `env`).
+    init(simulatorProfile profile: String?) {
         name = nil
-        target = .simulator(profile: SimulatorProfile.defaultName)
+        target = .simulator(profile: profile ?? SimulatorProfile.defaultName)
     }
 
     private static func isIdentifier(_ text: Substring) -> Bool {
