@@ -178,6 +178,24 @@ import Testing
             ])
     }
 
+    /// A duplicated reply after a later command's answer is a notification, not the
+    /// late reply of a command whose reply was dropped (a second trial: `late reply to
+    /// SETP 13: OK` was SETP 22's duplicate `OK\r\nOK\r\n`).
+    @Test func duplicateAfterALaterAnswerIsANotification() {
+        var session = Session(dialect: LineDialect())
+        let (dropped, _) = session.enqueue("SETP 13", timeout: .milliseconds(200), now: at(0))
+        let (answered, _) = session.enqueue("SETP 22", timeout: .milliseconds(200), now: at(0))
+        _ = session.expire(now: at(200))
+        #expect(writes(session.expire(now: at(600))) == [Array("SETP 22\n".utf8)])
+        let received = events(session.receive(Array("OK\r\nOK\r\n".utf8), now: at(620)))
+        #expect(
+            received == [
+                .replied(answered, command: "SETP 22", reply: Reply(lines: [Line("OK")]), roundTrip: .milliseconds(20)),
+                .notification(Line("OK")),
+            ])
+        _ = dropped
+    }
+
     @Test func errorReplyIsMarked() {
         var session = Session(dialect: LineDialect())
         _ = session.enqueue("SETP 99", timeout: .seconds(1), now: at(0))

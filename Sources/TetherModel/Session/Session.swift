@@ -9,8 +9,11 @@
 ///   matchers of timed-out requests that have already taken part of their late
 ///   reply, then to the request in flight, then to other timed-out requests; a line
 ///   nobody takes is a notification (empty lines are dropped).
-/// - A request that times out keeps its matcher for ``lateReplyWindow``, so its late
-///   reply is reported as late and never answers a later request. Before the next
+/// - A request that times out keeps its matcher for as long as the quiet wait below
+///   may last (its quiet time plus ``resyncLimit``), so its late reply is reported as
+///   late and never answers a later request — until then, or until a later request
+///   is answered; after that a stray line (a duplicate, a very late answer) is a
+///   notification, not a late reply. Before the next
 ///   request is sent the session also waits until the line has been quiet for twice
 ///   the timed-out request's timeout (at least ``resyncQuietPeriod``, at most
 ///   ``resyncQuietMaximum``; on a line that never goes quiet, ``resyncLimit`` longer
@@ -33,8 +36,6 @@ public struct Session: Sendable {
     public var resyncQuietMaximum: Duration = .seconds(3)
     /// How much longer than the quiet time the wait may last on a busy line.
     public var resyncLimit: Duration = .seconds(1)
-    /// How long a timed-out request may still claim its late reply.
-    public var lateReplyWindow: Duration = .seconds(30)
 
     /// The dialect in use.
     public let dialect: any Dialect
@@ -127,13 +128,19 @@ public struct Session: Sendable {
             }
             actions.append(
                 .emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
-            owed.append(
-                Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: now + lateReplyWindow))
             resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
             resyncUntil = now + resyncQuiet
             resyncDeadline = now + resyncQuiet + resyncLimit
+            owed.append(Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: resyncDeadline!))
         }
         return actions + sendNext(now: now)
+    }
+
+    /// A reply to a later request has come, so the late replies of earlier timed-out
+    /// requests would have come before it: those not begun are given up, and a stray
+    /// line after it (a duplicate, say) is a notification, not a late reply.
+    private mutating func dropUnstartedOwed() {
+        owed.removeAll { !$0.matcher.hasStarted }
     }
 
     /// The device is gone: reports the unterminated tail, fails the request in flight
@@ -203,6 +210,7 @@ public struct Session: Sendable {
                 return [.write(dialect.encode(command)), .emit(.sent(flight.request.id, command: command))]
             case .complete(let reply):
                 inFlight = nil
+                dropUnstartedOwed()
                 return [
                     .emit(
                         .replied(
@@ -234,6 +242,7 @@ public struct Session: Sendable {
         guard let reply else { return [] }
         _ = framer.takePartial()
         inFlight = nil
+        dropUnstartedOwed()
         let request = flight.request
         return [.emit(.replied(request.id, command: request.command, reply: reply, roundTrip: now - flight.sentAt))]
     }
