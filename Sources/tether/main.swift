@@ -1,5 +1,8 @@
 import Glibc
 
 // Composition root: parse, wire the layers, run, exit with a documented code.
+if let refused = Tether.refuseInvalidUTF8(CommandLine.unsafeArgv, count: Int(CommandLine.argc)) {
+    exit(refused.rawValue)
+}
 let code = await Tether.main(Array(CommandLine.arguments.dropFirst()))
 exit(code.rawValue)

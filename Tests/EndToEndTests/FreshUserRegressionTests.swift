@@ -124,4 +124,14 @@ import TetherSimulator
             "tether", ["run", "-", "--sim", "--profile", "scpi-psu"], stdin: "*IDN? =~ ^TETHER,PSU-\n")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
+
+    /// `query --sim $'caf\xe9'` put `63 61 66 ef bf bd` on the wire: Swift had repaired
+    /// the argument with U+FFFD.
+    @Test func argumentThatIsNotUTF8IsRefused() throws {
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let result = try Subprocess.run(
+            path: "/bin/sh", ["-c", #"exec "$0" query --sim "$(printf 'caf\351')""#, tether])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: The argument 'caf\\xe9' is not valid UTF-8"))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TetherViews
 
 /// The `tether` command: dispatches to subcommands and turns failures into messages
@@ -32,7 +33,8 @@ enum Tether {
               0 success, 1 error reply or failed expectation, 64 usage error,
               65 script error, 66 port not found, 69 port unavailable (not a serial
               port, permission denied, busy), 74 I/O error or disconnected,
-              75 timeout, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM.
+              75 timeout, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM, 141 output
+              closed early (SIGPIPE).
             """,
         options: [.flag("--version", help: "Show the version.")],
         usage: "tether <subcommand> [<arguments>] [<options>]"
@@ -90,6 +92,20 @@ enum Tether {
             errors.write("Error: \(error)\n")
             return .ioError
         }
+    }
+
+    /// Refuses a command line with an argument that is not valid UTF-8: Swift would
+    /// repair it with U+FFFD, and a command would reach the device with other bytes
+    /// than typed. Prints the error and returns `.usage`, or returns `nil`.
+    static func refuseInvalidUTF8(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int) -> ExitCode? {
+        for index in 1..<max(1, count) {
+            guard let argument = argv[index], String(validatingCString: argument) == nil else { continue }
+            let bytes = UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) }
+            let shown = ByteEscaping.escaped(bytes)
+            return fail(
+                UsageError("The argument '\(shown)' is not valid UTF-8; commands are sent as UTF-8 text"), spec: spec)
+        }
+        return nil
     }
 
     private static func fail(_ error: UsageError, spec: CommandSpec) -> ExitCode {

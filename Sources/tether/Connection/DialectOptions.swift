@@ -38,7 +38,8 @@ struct DialectOptions {
             help: "line and prompt: a reply with a line matching this is an error reply.\n(default for line: ^ERR)"),
         .value(
             "--urc", name: "prefix",
-            help: "at: lines starting with this are unsolicited (repeatable), e.g. '^SYSSTART'.",
+            help:
+                "at: lines starting with this text (plain text, not a regular expression) are\nunsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.",
             repeatable: true),
         .flag(
             "--check-errors",

@@ -13,7 +13,7 @@ struct HardwareOptions {
             "--match", "-m", name: "id",
             help: "Open the one port with this identity instead of <port>: VID:PID[:SERIAL]\n"
                 + "in hex, e.g. 0403:6001:A1B2C3, or part of its product or manufacturer\n"
-                + "name (see 'tether list'). Checked again at each reconnect."),
+                + "name (see 'tether list'). Looked up again when reconnecting."),
         .flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none)."),
         .value(
             "--wait-timeout", name: "seconds",
