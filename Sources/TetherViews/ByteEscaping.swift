@@ -7,13 +7,20 @@
 /// recovered from it.
 public enum ByteEscaping {
     /// The escaped form of `bytes`, e.g. `AB\x00CD` for `41 42 00 43 44`.
-    public static func escaped(_ bytes: [UInt8]) -> String {
+    ///
+    /// - Parameter escapesBackslash: `false` keeps `\` as it is — for text the user
+    ///   wrote (a script's `=~ ^\d+$`), where only control bytes need escaping.
+    public static func escaped(_ bytes: [UInt8], escapesBackslash: Bool = true) -> String {
         var result = ""
         var index = 0
         while index < bytes.count {
             let (scalar, length) = decodeScalar(bytes, at: index)
             if let scalar, !isControl(scalar) {
-                if scalar == "\\" { result += "\\\\" } else { result.unicodeScalars.append(scalar) }
+                if scalar == "\\" && escapesBackslash {
+                    result += "\\\\"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             } else {
                 for byte in bytes[index..<index + length] { result += escape(byte) }
             }

@@ -36,7 +36,8 @@ extension TextView: RunView {
             case .notRun: style.warning("NOT RUN")
             }
         let device = result.device.map { style.dim("[\($0)]") + " " } ?? ""
-        var text = "\(word) \(style.dim(result.location.description))  \(device)\(escaped(result.description))"
+        var text =
+            "\(word) \(style.dim(result.location.description))  \(device)\(ByteEscaping.escaped(Array(result.description.utf8), escapesBackslash: false))"
         if result.status != .passed {
             var notes: [String] = []
             if let actual = result.actual { notes.append("got " + actual.map(escaped).joined(separator: " | ")) }

@@ -16,6 +16,14 @@ import TetherViews
         #expect(ByteEscaping.escaped(Array("\u{85}".utf8)) == "\\xc2\\x85")
     }
 
+    /// A script's own expectation text keeps its backslashes (`PASS … =~ ^-?\\d+` was
+    /// shown as `^-?\\\\d+`); control bytes are still escaped.
+    @Test func userTextKeepsBackslashes() {
+        #expect(
+            ByteEscaping.escaped(Array("TEMP? =~ ^-?\\d+\u{1B}".utf8), escapesBackslash: false)
+                == "TEMP? =~ ^-?\\d+\\x1b")
+    }
+
     @Test func hex() {
         #expect(ByteEscaping.hex([0x01, 0x0D, 0x0A]) == "01 0d 0a")
     }
