@@ -173,7 +173,7 @@ struct ServeLoop {
         now = clock.now
         for bytes in reads {
             transcript?.record(.received, bytes)
-            state.withLock { $0.received += bytes }
+            state.withLock { $0.record(received: bytes) }
             if hangUpStarted == nil {
                 schedule(faults.replies(device.receive(bytes, at: now), at: now), from: now, isNotification: false)
             }

@@ -7,8 +7,19 @@ import Foundation
 final class ServingState: @unchecked Sendable {
     /// The shared fields.
     struct Fields {
-        /// Every byte received from clients, in order.
+        /// The bytes received from clients, in order: at most the last
+        /// ``Simulator/receivedLimit`` bytes.
         var received: [UInt8] = []
+
+        /// Appends `bytes` to ``received``, dropping the oldest past the limit, so a
+        /// simulator that runs for days does not grow.
+        mutating func record(received bytes: [UInt8]) {
+            received += bytes
+            if received.count > Simulator.receivedLimit {
+                // Down to half the limit, so the copy happens once per half-limit.
+                received.removeFirst(received.count - Simulator.receivedLimit / 2)
+            }
+        }
         /// A client has the slave open (as last seen by the serving thread).
         var isClientConnected = false
         /// ``Simulator/stop()`` was called.

@@ -119,7 +119,11 @@ public final class Simulator: Sendable {
         state.withLock { $0.isClientConnected }
     }
 
-    /// Every byte received from clients so far, in order (for tests).
+    /// The most bytes ``received`` keeps: 1 MiB.
+    public static let receivedLimit = 1 << 20
+
+    /// The bytes received from clients so far, in order — the last ``receivedLimit``
+    /// bytes (for tests; `--log` records everything).
     public var received: [UInt8] {
         state.withLock { $0.received }
     }

@@ -7,7 +7,7 @@ import Glibc
 public struct SimulatorError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The step that failed.
     public enum Code: Sendable, Equatable {
-        /// `posix_openpt`, `grantpt`, `unlockpt`, `ptsname_r` or opening the slave failed.
+        /// `openpty` failed, or opening the slave failed.
         case pseudoTerminalUnavailable
         /// The `--link` path exists and is not a symbolic link; it was left untouched.
         case linkPathOccupied

@@ -21,7 +21,7 @@ public struct ViewState: Sendable, Equatable {
     public var device: String?
     /// The connection's state.
     public var connection: Connection = .connecting
-    /// The identity the device reported to `*IDN?` (or `ATI`), once seen.
+    /// The identity the device reported to `*IDN?` (IEEE 488.2), once seen.
     public var identity: DeviceIdentity?
     /// The latest value of every named reading seen in notifications, by name, e.g.
     /// `temp` → `22.87` from `!READING temp=22.87 hum=41.3`.

@@ -26,17 +26,21 @@ public final class SerialPort: SerialTransport {
     public let path: String
     /// The line settings applied when the port was opened.
     public let configuration: SerialConfiguration
+    /// Whether the port is a pseudo-terminal slave (character major 136–143), whose
+    /// modem lines tether emulates (see ``ModemLines``).
+    public let isPseudoTerminal: Bool
 
     let handle: PortHandle
 
-    private init(name: String, path: String, configuration: SerialConfiguration, handle: PortHandle) {
+    private init(
+        name: String, path: String, configuration: SerialConfiguration, isPseudoTerminal: Bool, handle: PortHandle
+    ) {
         self.name = name
         self.path = path
         self.configuration = configuration
+        self.isPseudoTerminal = isPseudoTerminal
         self.handle = handle
     }
-
-    deinit { handle.close() }
 
     /// Opens and configures a serial port.
     ///
@@ -127,7 +131,9 @@ public final class SerialPort: SerialTransport {
         let handle = try PortHandle(
             port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, portName: name)
         succeeded = true
-        return SerialPort(name: name, path: node.path, configuration: configuration, handle: handle)
+        return SerialPort(
+            name: name, path: node.path, configuration: configuration, isPseudoTerminal: node.isPseudoTerminalSlave,
+            handle: handle)
     }
 
     /// Closes the port; idempotent and safe from any thread. A read or write blocked

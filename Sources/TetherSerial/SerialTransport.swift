@@ -13,7 +13,8 @@ public protocol SerialTransport: AnyObject, Sendable {
     ///
     /// - Parameters:
     ///   - maxBytes: the most bytes to return (bytes).
-    ///   - timeout: how long to wait for the first byte, in ms; must be > 0.
+    ///   - timeout: how long to wait for the first byte, in ms; 0 only checks what is
+    ///     waiting.
     /// - Returns: `.data` with 1...maxBytes bytes, `.timedOut` when nothing arrived,
     ///   or `.hungUp` when the device is gone (pty master closed, USB unplugged) or
     ///   the port was closed. After `.hungUp` every later read returns `.hungUp` at once.

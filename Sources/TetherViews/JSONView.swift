@@ -126,8 +126,10 @@ public struct JSONView: DeviceView {
         String(validating: bytes, as: UTF8.self) != nil
     }
 
+    /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.
     static func timestamp(_ date: Date) -> String {
-        ISO8601DateFormatter.string(
-            from: date, timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        date.formatted(iso8601)
     }
+
+    private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -99,9 +99,13 @@ public struct TextView: DeviceView {
         return "\(tenths / 10).\(tenths % 10) s"
     }
 
+    /// Local time as `HH:mm:ss.SSS`, formatted without a formatter object per record.
     static func timestamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss.SSS"
-        return formatter.string(from: date)
+        let since1970 = date.timeIntervalSince1970
+        var seconds = time_t(since1970.rounded(.down))
+        var local = tm()
+        localtime_r(&seconds, &local)
+        let milliseconds = Int((since1970 - since1970.rounded(.down)) * 1000)
+        return String(format: "%02d:%02d:%02d.%03d", local.tm_hour, local.tm_min, local.tm_sec, milliseconds)
     }
 }

@@ -51,4 +51,16 @@ import Testing
         let help = try Subprocess.run("tether", ["query", "--help"])
         #expect(help.stdout.contains("(default: 1000)"))
     }
+
+    /// `--prompt=` took the next argument as its value, and `--sim=` passed as the flag
+    /// (found in a code review: the `=` split dropped the empty value).
+    @Test func emptyInlineValuesAreNotSkipped() throws {
+        let prompt = try Subprocess.run(
+            "tether", ["query", "--sim", "--profile", "prompt-console", "--prompt=", "version"])
+        #expect(prompt.status == 64)
+        #expect(prompt.stderr.hasPrefix("Error: The value '' is invalid for '--prompt <text>'."))
+        let sim = try Subprocess.run("tether", ["query", "--sim=", "x"])
+        #expect(sim.status == 64)
+        #expect(sim.stderr.hasPrefix("Error: '--sim' takes no value"))
+    }
 }

@@ -36,6 +36,7 @@ public actor Device {
     let hub = EventHub<DeviceEvent> { DeviceEvent(kind: .missed(count: $0)) }
     private var waiters: [RequestID: CheckedContinuation<Reply, any Error>] = [:]
     private let writer = DispatchQueue(label: "tether.device.write")
+    private var timerDeadline: ContinuousClock.Instant?
     private var timer: Task<Void, Never>?
     private var reader: Task<Void, Never>?
     /// The reconnect loop while the device is away.
@@ -167,10 +168,15 @@ public actor Device {
         guard endReason == nil else { return }
         isClosing = true
         reconnection?.cancel()
+        // Closed on the writer queue, after the writes queued before it: closing a tty
+        // can block while it drains, which must not happen on the cooperative pool.
+        let transport = self.transport
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            writer.async { done.resume() }
+            writer.async {
+                transport.close()
+                done.resume()
+            }
         }
-        transport.close()
         if !isConnected { end(reason: "closed") }
         await reconnection?.value
         await reader?.value
@@ -184,7 +190,7 @@ public actor Device {
         case .end(let reason):
             connectionLost(reason: reason)
         case .caughtUp:
-            break
+            break  // taken by the reading task in startReading(); never handed here
         }
     }
 
@@ -198,7 +204,8 @@ public actor Device {
         perform(session.hangUp(reason: reason, now: .now))
         hub.publish(DeviceEvent(kind: .disconnected(reason: reason)))
         hub.publish(DeviceEvent(kind: .reconnecting))
-        transport.close()
+        let transport = self.transport
+        writer.async { transport.close() }
         let lostAt = ContinuousClock.now
         reconnection = Task { [weak self] in
             await self?.reconnect(using: reopener, since: lostAt)
@@ -264,9 +271,14 @@ public actor Device {
         if case .disconnected = error { connectionLost(reason: error.description) }
     }
 
+    /// Arms the timer for the session's next deadline; a timer already armed for that
+    /// deadline is kept, so received chunks do not each make a task.
     private func scheduleTimer() {
+        let deadline = session.nextDeadline
+        guard deadline != timerDeadline || timer == nil else { return }
         timer?.cancel()
-        guard let deadline = session.nextDeadline else {
+        timerDeadline = deadline
+        guard let deadline else {
             timer = nil
             return
         }

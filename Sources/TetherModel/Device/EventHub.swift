@@ -60,19 +60,18 @@ public final class EventHub<Event: Sendable>: Sendable {
     /// Sends `event` to every observer attached now.
     public func publish(_ event: Event) {
         state.withLock { state in
-            for key in state.subscribers.keys {
-                guard var subscriber = state.subscribers[key] else { continue }
-                if subscriber.missed > 0 {
-                    if case .enqueued = subscriber.continuation.yield(makeGapEvent(subscriber.missed)) {
-                        subscriber.missed = 0
-                    }
+            for index in state.subscribers.indices {
+                let continuation = state.subscribers.values[index].continuation
+                var missed = state.subscribers.values[index].missed
+                if missed > 0, case .enqueued = continuation.yield(makeGapEvent(missed)) {
+                    missed = 0
                 }
-                if subscriber.missed > 0 {
-                    subscriber.missed += 1
-                } else if case .dropped = subscriber.continuation.yield(event) {
-                    subscriber.missed = 1
+                if missed > 0 {
+                    missed += 1
+                } else if case .dropped = continuation.yield(event) {
+                    missed = 1
                 }
-                state.subscribers[key] = subscriber
+                state.subscribers.values[index].missed = missed
             }
         }
     }

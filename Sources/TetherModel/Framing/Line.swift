@@ -34,9 +34,6 @@ public struct Line: Sendable, Hashable {
     /// matching and display only; ``bytes`` is the exact value.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Whether the bytes are valid UTF-8, so ``text`` is exact.
-    public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
-
     /// Whether the line holds no bytes.
     public var isEmpty: Bool { bytes.isEmpty }
 }

@@ -20,8 +20,7 @@ public struct Request: Sendable, Equatable {
 public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// No complete reply within the timeout.
     case timedOut(Duration)
-    /// The device went away before the reply was complete; `partial` holds the reply
-    /// lines received so far, if any.
+    /// The device went away before the reply was complete.
     case disconnected(reason: String)
     /// The device was already gone or closed: the request was never sent.
     case notSent(reason: String)

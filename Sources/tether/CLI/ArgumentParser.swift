@@ -33,7 +33,7 @@ struct ParsedArguments {
                 optionsEnded = true
                 continue
             }
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let option = spec.option(named: parts[0]) else {
                 throw Self.unknownOption(parts[0], in: spec)
             }

@@ -49,7 +49,7 @@ enum LinesCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        let emulated = port.path.hasPrefix("/dev/pts/")
+        let emulated = port.isPseudoTerminal
         if options.format == .json {
             var object: [String: JSONValue] = [
                 "v": .int(JSONView.schemaVersion), "type": "lines", "port": .string(port.name),
