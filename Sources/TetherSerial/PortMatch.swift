@@ -72,7 +72,7 @@ public enum PortMatch: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .usbID(let vendorID, let productID, let serialNumber):
-            let id = SerialPortInfo(name: "", usbVendorID: vendorID, usbProductID: productID).usbID ?? ""
+            let id = "\(SerialPortInfo.hexID(vendorID)):\(SerialPortInfo.hexID(productID))"
             return serialNumber.map { "\(id):\($0)" } ?? id
         case .text(let text):
             return text

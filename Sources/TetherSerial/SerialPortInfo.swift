@@ -64,7 +64,19 @@ public struct SerialPortInfo: Sendable, Equatable {
     /// e.g. `0403:6001`; nil when not a USB port.
     public var usbID: String? {
         guard let usbVendorID, let usbProductID else { return nil }
-        return "\(Self.hex4(usbVendorID)):\(Self.hex4(usbProductID))"
+        return "\(Self.hexID(usbVendorID)):\(Self.hexID(usbProductID))"
+    }
+
+    /// The `--match` value that selects this port, `VID:PID[:SERIAL]` (e.g.
+    /// `0403:6001:A1B2C3`); nil when not a USB port.
+    public var matchValue: String? {
+        usbID.map { id in serialNumber.map { "\(id):\($0)" } ?? id }
+    }
+
+    /// A USB vendor or product ID as four lowercase hex digits, e.g. `0403`.
+    public static func hexID(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     /// The directories whose links ``byIDLinks`` collects.
@@ -161,10 +173,5 @@ public struct SerialPortInfo: Sendable, Equatable {
     private static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
         guard let pointer, pointer.pointee != 0 else { return nil }
         return String(cString: pointer)
-    }
-
-    private static func hex4(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

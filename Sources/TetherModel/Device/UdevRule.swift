@@ -52,8 +52,8 @@ public enum UdevRule {
         ]
         var fields = [
             #"SUBSYSTEM=="tty""#,
-            #"ATTRS{idVendor}=="\#(hex4(vendor))""#,
-            #"ATTRS{idProduct}=="\#(hex4(product))""#,
+            #"ATTRS{idVendor}=="\#(SerialPortInfo.hexID(vendor))""#,
+            #"ATTRS{idProduct}=="\#(SerialPortInfo.hexID(product))""#,
         ]
         if let serial = port.serialNumber, isSafeValue(serial) {
             fields.append(#"ATTRS{serial}=="\#(serial)""#)
@@ -115,11 +115,6 @@ public enum UdevRule {
             && value.unicodeScalars.allSatisfy {
                 $0.value >= 0x20 && $0.value < 0x7F && !"\"\\*?[]|".unicodeScalars.contains($0)
             }
-    }
-
-    private static func hex4(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }
 

@@ -37,13 +37,9 @@ extension PortSummary {
     init(_ info: SerialPortInfo) {
         self.init(
             name: info.name, description: info.description, transport: info.transport.rawValue,
-            vendorID: info.usbVendorID.map { hex($0) }, productID: info.usbProductID.map { hex($0) },
+            vendorID: info.usbVendorID.map(SerialPortInfo.hexID),
+            productID: info.usbProductID.map(SerialPortInfo.hexID),
             manufacturer: info.manufacturer, product: info.product, serialNumber: info.serialNumber,
             links: info.byIDLinks)
     }
-}
-
-private func hex(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }

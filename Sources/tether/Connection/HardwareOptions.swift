@@ -161,7 +161,7 @@ struct HardwareOptions {
     /// One port for a message: node, match value, product and stable links.
     static func describe(_ port: SerialPortInfo) -> String {
         var text = "  \(port.name)"
-        if let id = port.usbID { text += "  " + ([id] + [port.serialNumber].compactMap { $0 }).joined(separator: ":") }
+        if let match = port.matchValue { text += "  " + match }
         let product = port.product ?? port.description
         if !product.isEmpty { text += "  \(product)" }
         if !port.byIDLinks.isEmpty { text += "  (\(port.byIDLinks.joined(separator: ", ")))" }
