@@ -134,4 +134,22 @@ import TetherSimulator
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: The argument 'caf\\xe9' is not valid UTF-8"))
     }
+
+    /// `query` exited as soon as the last reply was in, so a notification sent right
+    /// after it (`ALARM:TEST` → `OK`, then `!ALARM test`) was not shown.
+    @Test func notificationRightAfterTheLastReplyIsShown() throws {
+        let rules = [
+            ScriptedDevice.Rule(
+                on: "ALARM:TEST\n",
+                send: [
+                    ScriptedDevice.Chunk("OK\r\n"), ScriptedDevice.Chunk("!ALARM test\r\n", after: .milliseconds(20)),
+                ])
+        ]
+        let simulator = try Simulator(device: ScriptedDevice(rules: rules))
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["query", simulator.devicePath, "--notify-pattern", "^!", "ALARM:TEST"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("!ALARM test\n"), "\(result.stdout)")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TetherModel
 import TetherPresenter
 
@@ -44,7 +45,9 @@ enum QueryCommand: Command {
         // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
         // flight and each one not sent, so the output accounts for every command.
         let (outcomes, outcome) = AsyncStream.makeStream(of: ExitCode.self)
+        let lastRecord = LastRecord()
         let presenting = connection.startPresenting { record, _ in
+            lastRecord.touch()
             if case .exchanged(let exchange) = record.event { outcome.yield(Self.exitCode(for: exchange.outcome)) }
         }
         let ended = Task {
@@ -69,12 +72,35 @@ enum QueryCommand: Command {
             guard let result = await results.next() else { break }
             code = max(code, result)
         }
+        await Self.lingerForTrailingLines(since: lastRecord)
         interruption.cancel()
         let interrupted = await interruption.value
         trap.cancel()
         await connection.shutdown()
         await ended.value
         return interrupted ?? code
+    }
+
+    /// Lets lines already on their way be shown — a notification right after the last
+    /// reply (`ALARM:TEST` → `OK`, then `!ALARM test …`): returns once no record has
+    /// come for 50 ms, or after 250 ms on a line that never goes quiet.
+    static func lingerForTrailingLines(since lastRecord: LastRecord) async {
+        let quiet = Duration.milliseconds(50)
+        let longest = ContinuousClock.now + .milliseconds(250)
+        while ContinuousClock.now < longest {
+            let quietUntil = lastRecord.time + quiet
+            guard quietUntil > .now else { return }
+            try? await Task.sleep(until: min(quietUntil, longest), clock: .continuous)
+        }
+    }
+
+    /// When the view last rendered a record.
+    final class LastRecord: Sendable {
+        private let instant = Mutex(ContinuousClock.now)
+        /// The instant of the last record.
+        var time: ContinuousClock.Instant { instant.withLock { $0 } }
+        /// A record was rendered now.
+        func touch() { instant.withLock { $0 = .now } }
     }
 
     /// Refuses a command that cannot be sent as one: an empty one, or one holding a
