@@ -29,4 +29,7 @@ public struct ViewLine: Sendable, Hashable {
 
     /// The bytes decoded as UTF-8 (invalid sequences replaced by U+FFFD).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the bytes are valid UTF-8, so ``text`` is exact.
+    public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
 }

@@ -4,7 +4,8 @@
 /// LF become `\t`, `\r`, `\n`; every other control character (C0, DEL, C1 — ESC
 /// included, so a device cannot drive the user's terminal) and every byte that is not
 /// part of valid UTF-8 becomes `\xNN`. The result is unambiguous: the bytes can be
-/// recovered from it.
+/// recovered from it (not so with `escapesBackslash: false`, meant for text the user
+/// wrote rather than device bytes).
 public enum ByteEscaping {
     /// The escaped form of `bytes`, e.g. `AB\x00CD` for `41 42 00 43 44`.
     ///

@@ -109,21 +109,17 @@ public struct JSONView: DeviceView {
 
     private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .string(line.text)]
-        if !isValidUTF8(line.bytes) { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
+        if !line.isValidUTF8 { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
         return object
     }
 
     private static func linesFields(_ key: String, _ lines: [ViewLine]) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .array(lines.map { .string($0.text) })]
-        if lines.contains(where: { !isValidUTF8($0.bytes) }) {
+        if lines.contains(where: { !$0.isValidUTF8 }) {
             object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.bytes, separator: "")) })
         }
         return object
-    }
-
-    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.

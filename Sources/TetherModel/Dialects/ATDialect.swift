@@ -51,8 +51,6 @@ public struct ATDialect: Dialect {
 
     public var name: String { "at" }
 
-    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
-
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {

@@ -10,7 +10,11 @@ public protocol Dialect: Sendable {
     /// The dialect's name as used by `--dialect` (`line`, `at`, `scpi`, `prompt`).
     var name: String { get }
 
-    /// The bytes to write for `command`, terminator included (e.g. `AT\r`).
+    /// The line terminator written after each command.
+    var terminator: Terminator { get }
+
+    /// The bytes to write for `command`, terminator included (e.g. `AT\r`). The default
+    /// is the command's UTF-8 bytes followed by ``terminator``.
     func encode(_ command: String) -> [UInt8]
 
     /// Whether `command` gets a reply. A command that gets none completes as soon as
@@ -89,4 +93,8 @@ public struct Reply: Sendable, Equatable {
         self.isError = isError
         self.errorDescription = errorDescription
     }
+}
+
+extension Dialect {
+    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
 }

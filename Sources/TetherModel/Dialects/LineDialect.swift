@@ -30,8 +30,6 @@ public struct LineDialect: Dialect {
 
     public var name: String { "line" }
 
-    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
-
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {

@@ -44,8 +44,6 @@ public struct PromptDialect: Dialect {
 
     public var name: String { "prompt" }
 
-    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
-
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {

@@ -86,6 +86,21 @@ struct ParsedArguments {
         return try value(name, expected: "Please provide one of \(names).") { T(rawValue: $0.lowercased()) }
     }
 
+    /// The longest duration an option accepts, in seconds (about 31 years): longer ones
+    /// would overflow `Duration`.
+    static let longestSeconds = 1e9
+
+    /// The value of option `name` as a duration in seconds (decimals allowed), greater
+    /// than 0 and at most ``longestSeconds``.
+    ///
+    /// - Throws: ``UsageError`` naming the option for any other value.
+    func duration(_ name: String) throws(UsageError) -> Duration? {
+        let seconds = try value(name, expected: "Please provide a number of seconds greater than 0, at most 1e9.") {
+            Double($0).flatMap { $0 > 0 && $0 <= Self.longestSeconds ? $0 : nil }
+        }
+        return seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
     private static func unknownOption(_ name: String, in spec: CommandSpec) -> UsageError {
         let known = spec.options.flatMap(\.names) + ["--help"]
         let suggestion = known.filter { $0.hasPrefix("--") == name.hasPrefix("--") }

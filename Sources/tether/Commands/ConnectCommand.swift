@@ -27,13 +27,7 @@ enum ConnectCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        guard arguments.positionals.count <= 1 else {
-            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
-        }
-        let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
-        if !options.namesPort {
-            throw UsageError("Missing expected argument '<port>' (or give '--sim')")
-        }
+        let options = try ConnectionOptions(portOrSimulator: arguments)
         let terminal = TerminalState.save()
         defer { terminal?.restore() }
         let connection = try await Connection(options)

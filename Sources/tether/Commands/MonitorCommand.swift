@@ -27,23 +27,11 @@ enum MonitorCommand: Command {
         usage: "tether monitor (<port> | --sim) [--count <n>] [--duration <seconds>] [<options>]"
     )
 
-    /// The longest `--duration` accepted, in seconds (about 31 years): longer ones
-    /// would overflow `Duration`.
-    static let longestSeconds = 1e9
-
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        guard arguments.positionals.count <= 1 else {
-            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
-        }
-        let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
-        if !options.namesPort {
-            throw UsageError("Missing expected argument '<port>' (or give '--sim')")
-        }
+        let options = try ConnectionOptions(portOrSimulator: arguments)
         let count = try arguments.value(
             "--count", expected: "Please provide a whole number, 1 or more.", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
-        let duration = try arguments.value(
-            "--duration", expected: "Please provide a number of seconds greater than 0, at most 1e9.",
-            { Double($0).flatMap { $0 > 0 && $0 <= Self.longestSeconds ? $0 : nil } })
+        let duration = try arguments.duration("--duration")
 
         let connection = try await Connection(options)
         return await connection.runUntilStopped(
@@ -52,7 +40,7 @@ enum MonitorCommand: Command {
             },
             work: { stop in
                 guard let duration else { return }
-                try? await Task.sleep(for: .seconds(duration))
+                try? await Task.sleep(for: duration)
                 stop.yield(.success)
             })
     }

@@ -54,14 +54,8 @@ enum UdevRuleCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        if let raw = arguments.value("--match") {
+        if let match = try HardwareOptions.match(in: arguments) {
             guard arguments.positionals.isEmpty else { throw UsageError("Give either <port> or '--match', not both") }
-            let match: PortMatch
-            do {
-                match = try PortMatch(parsing: raw)
-            } catch {
-                throw UsageError(error.description)
-            }
             if case .selected(let port) = PortSelection(match, among: ports) { return port }
             throw HardwareOptions.selectionFailure(match) ?? CommandFailure("the port went away", code: .portNotFound)
         }

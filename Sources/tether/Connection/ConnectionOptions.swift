@@ -59,6 +59,18 @@ struct ConnectionOptions {
     /// Whether a port was named: a path, `--sim` or `--match`.
     var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
 
+    /// Reads the options of a command whose only argument is an optional `<port>`
+    /// (`monitor`, `connect`): the port, `--sim` or `--match` must name one.
+    ///
+    /// - Throws: ``UsageError`` for an extra argument, no port, or a bad value.
+    init(portOrSimulator arguments: ParsedArguments) throws(UsageError) {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+        }
+        try self.init(arguments, port: arguments.positionals.first)
+        if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+    }
+
     /// Reads the shared options; `port` is the positional port argument, if any.
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.

@@ -52,25 +52,25 @@ struct HardwareOptions {
     /// that take ``reconnectSpecs`` unless `--no-reconnect` was given.
     var reconnects: Bool
 
-    /// The longest `--wait-timeout` accepted, in seconds (about 31 years).
-    static let longestSeconds = 1e9
+    /// The `--match` value, parsed.
+    ///
+    /// - Throws: ``UsageError`` saying what is wrong with it.
+    static func match(in arguments: ParsedArguments) throws(UsageError) -> PortMatch? {
+        guard let raw = arguments.value("--match") else { return nil }
+        do throws(PortMatch.ParseError) {
+            return try PortMatch(parsing: raw)
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
 
     /// Reads the options.
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        if let raw = arguments.value("--match") {
-            do throws(PortMatch.ParseError) {
-                match = try PortMatch(parsing: raw)
-            } catch {
-                throw UsageError(error.description)
-            }
-        }
-        let seconds = try arguments.value(
-            "--wait-timeout", expected: "Please provide a number of seconds greater than 0, at most 1e9.",
-            { Double($0).flatMap { $0 > 0 && $0 <= Self.longestSeconds ? $0 : nil } })
-        waitTimeout = seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
-        waits = arguments.has("--wait") || seconds != nil
+        match = try Self.match(in: arguments)
+        waitTimeout = try arguments.duration("--wait-timeout")
+        waits = arguments.has("--wait") || waitTimeout != nil
         openOptions = SerialPort.OpenOptions(
             dtr: try arguments.choice("--dtr", as: SerialPort.LineControl.self) ?? .keep,
             rts: try arguments.choice("--rts", as: SerialPort.LineControl.self) ?? .keep)
