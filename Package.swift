@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
+        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
