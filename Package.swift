@@ -30,8 +30,12 @@ let package = Package(
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
         .target(name: "TetherScript", dependencies: ["TetherModel", "TetherPresenter", "CLua"]),
+        // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
+        // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
+        // and the header and library are on the default paths.
+        .systemLibrary(name: "CTermInfo"),
         // Views: text and JSON renderers of the presenter's view state.
-        .target(name: "TetherViews", dependencies: ["TetherPresenter"]),
+        .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo"]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", path: "Simulator/TetherSimulator",

@@ -79,7 +79,7 @@ public struct JSONView: DeviceView {
         }
     }
 
-    private static func fields(for exchange: Exchange) -> [String: JSONValue] {
+    static func fields(for exchange: Exchange) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["command": .string(exchange.command)]
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
@@ -89,14 +89,7 @@ public struct JSONView: DeviceView {
             object.merge(linesFields("lines", lines)) { $1 }
             if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
             if let meaning = exchange.errorDescription { object["error_description"] = .string(meaning) }
-            if let identity = exchange.identity {
-                let fields = [
-                    ("manufacturer", identity.manufacturer), ("model", identity.model),
-                    ("serial", identity.serialNumber), ("firmware", identity.firmware),
-                ]
-                object["identity"] = .object(
-                    Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
-            }
+            if let identity = exchange.identity { object["identity"] = identityObject(identity) }
         case .timedOut(let timeout):
             object["type"] = "timeout"
             object["timeout_ms"] = .int(Int(timeout.milliseconds))
@@ -107,7 +100,16 @@ public struct JSONView: DeviceView {
         return object
     }
 
-    private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
+    /// An identity as `{"manufacturer","model","serial","firmware"}`, absent fields `null`.
+    static func identityObject(_ identity: DeviceIdentity) -> JSONValue {
+        let fields = [
+            ("manufacturer", identity.manufacturer), ("model", identity.model),
+            ("serial", identity.serialNumber), ("firmware", identity.firmware),
+        ]
+        return .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
+    }
+
+    static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .string(line.text)]
         if !line.isValidUTF8 { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }

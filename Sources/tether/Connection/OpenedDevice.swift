@@ -1,4 +1,5 @@
 import TetherModel
+import TetherPresenter
 import TetherSerial
 import TetherSimulator
 
@@ -24,6 +25,9 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
     let displayName: String
+    /// What is known of the device before it speaks: a simulator profile's identity and
+    /// the units of its readings; nothing for hardware.
+    let description: DeviceDescription
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -58,6 +62,7 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim (\(started.devicePath))"
+            description = DeviceDescription(identity: profile.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
@@ -66,6 +71,7 @@ final class OpenedDevice {
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
+            description = DeviceDescription()
         }
         device = Device(
             transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
