@@ -89,7 +89,8 @@ import TetherPresenter
     /// Device text never drives the terminal: an ESC in a reading's value is escaped.
     @Test func deviceBytesAreEscaped() {
         var presenter = Presenter(port: "p")
-        _ = presenter.handle(DeviceEvent(kind: .session(.notification(Line([0x21, 0x52, 0x20, 0x78, 0x3D, 0x1B, 0x5B, 0x32, 0x4A])))))
+        _ = presenter.handle(
+            DeviceEvent(kind: .session(.notification(Line([0x21, 0x52, 0x20, 0x78, 0x3D, 0x1B, 0x5B, 0x32, 0x4A])))))
         let text = screen(presenter.state).joined()
         #expect(!text.contains("\u{1B}"))
         #expect(text.contains("\\x1b[2J"))

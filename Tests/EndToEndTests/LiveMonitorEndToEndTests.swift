@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `tether monitor --live`: the dashboard on a terminal (in tmux, as a person sees
+/// it) and the `state` records for programs.
+@Suite struct LiveMonitorEndToEndTests {
+    private static var tether: String { Subprocess.productsDirectory.appendingPathComponent("tether").path }
+
+    private static func row(_ name: String, in screen: [String]) -> String? {
+        screen.first { $0.hasPrefix(name + " ") }
+    }
+
+    private static func notifications(in screen: [String]) -> Int? {
+        screen.lazy.compactMap { line in
+            line.firstRange(of: "notifications ").flatMap { range in
+                Int(line[range.upperBound...].prefix { $0.isNumber })
+            }
+        }.first
+    }
+
+    /// A reading row: name, value, unit, min, max, mean, then a sparkline.
+    private static func isReadingRow(_ row: String?, unit: String) -> Bool {
+        guard let row else { return false }
+        let cells = row.split(separator: " ")
+        return cells.count >= 8 && cells[2] == unit && Double(cells[1]) != nil
+            && cells[6].allSatisfy { "▁▂▃▄▅▆▇█".contains($0) }
+    }
+
+    @Test func dashboardShowsReadingsWithSparklinesAndUpdates() throws {
+        let tmux = try Tmux("\(Self.tether) monitor --sim --live; echo EXIT=$?; sleep 60")
+        let first = try #require(
+            tmux.waitForScreen {
+                Self.isReadingRow(Self.row("temp", in: $0), unit: "°C") && Self.row("hum", in: $0) != nil
+            },
+            "no temperature row on: \(tmux.capture().joined(separator: "\n"))")
+        #expect(first[0].hasPrefix("tether · sim (/dev/pts/"))
+        #expect(first.contains { $0.contains("TETHER ENV-1 · serial SIM0001 · firmware 1.0 (from the profile)") })
+        #expect(first.contains { $0.contains("connected · 115200 8N1 · for ") })
+        #expect(Self.isReadingRow(Self.row("hum", in: first), unit: "%RH"))
+        let count = try #require(Self.notifications(in: first))
+        usleep(1_000_000)
+        // A second later; on a loaded machine, wait on until a new notification is shown.
+        let second = try #require(
+            tmux.waitForScreen { (Self.notifications(in: $0) ?? 0) > count && Self.row("temp", in: $0) != nil })
+        #expect(Self.row("temp", in: first) != Self.row("temp", in: second))
+        #expect(Self.row("hum", in: first) != Self.row("hum", in: second))
+        #expect(Self.isReadingRow(Self.row("temp", in: second), unit: "°C"))
+
+        tmux.send("C-c")
+        let after = try #require(tmux.waitForScreen { $0.contains("EXIT=130") }, "monitor did not end on Ctrl-C")
+        #expect(!after.contains { $0.hasPrefix("temp ") }, "the dashboard was left on the screen")
+    }
+
+    @Test func dashboardFollowsTheTerminalSize() throws {
+        let tmux = try Tmux("\(Self.tether) monitor --sim --live", columns: 100, rows: 30)
+        _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil })
+        tmux.resize(columns: 50, rows: 14)
+        let small = try #require(
+            tmux.waitForScreen { screen in
+                screen.count == 14 && screen[0].contains(":") && screen.allSatisfy { $0.count <= 50 }
+            })
+        #expect(small.contains { $0.hasPrefix("temp ") })
+    }
+
+    @Test func notATerminalKeepsTheEventLog() throws {
+        let result = try Subprocess.run("tether", ["monitor", "--sim", "--live", "--count", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("!READING temp=") })
+        #expect(result.stderr.contains("note: standard output is not a terminal; --live shows the event log"))
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+
+    @Test func stateRecordsFollowDocsJSON() throws {
+        let result = try Subprocess.run("tether", ["monitor", "--sim", "--live", "--format", "json", "--count", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        #expect(!records.isEmpty)
+        let schema = try StateRecordSchema()
+        for record in records {
+            #expect(schema.problems(in: record).isEmpty, "\(schema.problems(in: record))")
+        }
+        let last = try #require(records.last)
+        let readings = try #require(last["readings"] as? [[String: Any]])
+        #expect(readings.map { $0["name"] as? String } == ["temp", "hum"])
+        #expect(readings.first?["count"] as? Int == 3)
+        #expect((readings.first?["history"] as? [Double])?.count == 3)
+    }
+}

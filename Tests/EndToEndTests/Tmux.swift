@@ -1,0 +1,53 @@
+import Foundation
+
+/// A private tmux server (its own socket) running one command in a pane of a given
+/// size, so a test can look at a full-screen program the way a person would:
+/// `capture-pane` shows what is on the screen, `send-keys` types.
+final class Tmux {
+    private let socket = "tether-test-\(UUID().uuidString)"
+
+    /// Starts `command` (a shell command line) in a `columns` × `rows` pane.
+    init(_ command: String, columns: Int = 100, rows: Int = 30) throws {
+        let result = try tmux([
+            "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "TERM=tmux-256color", command,
+        ])
+        guard result.status == 0 else { throw Failure(message: result.stderr) }
+    }
+
+    struct Failure: Error { let message: String }
+
+    /// The screen, one string per row, trailing blanks removed.
+    func capture() -> [String] {
+        let result = try? tmux(["capture-pane", "-p", "-t", "0"])
+        var text = result?.stdout ?? ""
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
+    }
+
+    /// Waits until the screen satisfies `condition` (30 s at most); returns the screen.
+    func waitForScreen(timeout: Double = 30, _ condition: ([String]) -> Bool) -> [String]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let screen = capture()
+            if condition(screen) { return screen }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// Types `keys` (tmux key names, e.g. `C-c`).
+    func send(_ keys: String...) { _ = try? tmux(["send-keys", "-t", "0"] + keys) }
+
+    /// Resizes the pane's window.
+    func resize(columns: Int, rows: Int) {
+        _ = try? tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    private func tmux(_ arguments: [String]) throws -> Subprocess.Result {
+        try Subprocess.run(path: "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments, timeout: 30)
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+}
