@@ -9,8 +9,8 @@ import TetherPresenter
 /// device      TETHER ENV-1 · serial SIM0001 · firmware 1.0 (from the profile)
 /// connection  connected · 115200 8N1 · for 2 min 3 s
 ///
-/// READING  VALUE  UNIT  MIN    MAX    MEAN    HISTORY              AGE
-/// temp     22.87  °C    21.50  22.91  22.304  ▁▂▃▄▅▆▇█▇▆▅           0.4 s
+/// READING  VALUE  UNIT  MIN    MAX    MEAN    N   HISTORY          AGE
+/// temp     22.87  °C    21.50  22.91  22.304  11  ▁▂▃▄▅▆▇█▇▆▅       0.4 s
 /// ```
 /// Then the last alerts, the recent exchanges and the counters. When the terminal is
 /// too short, the oldest exchanges go first, then the oldest alerts, then readings;
@@ -89,7 +89,7 @@ struct Dashboard {
             return [ScreenLine([("READINGS", .heading)]), ScreenLine([("none yet", .dim)])]
         }
         let rows = state.readings.map(ReadingRow.init)
-        let headings = ["READING", "VALUE", "UNIT", "MIN", "MAX", "MEAN"]
+        let headings = ["READING", "VALUE", "UNIT", "MIN", "MAX", "MEAN", "N"]
         var widths = headings.map(\.count)
         for row in rows {
             for (index, cell) in row.cells.enumerated() { widths[index] = max(widths[index], cell.count) }

@@ -1,7 +1,8 @@
 import Foundation
 import TetherPresenter
 
-/// One reading's cells on the dashboard: name, latest value, unit, min, max, mean.
+/// One reading's cells on the dashboard: name, latest value, unit, min, max, mean and
+/// how many numeric values were seen.
 ///
 /// The value is shown as the device sent it (its unit moved to the unit column);
 /// min, max and mean are written with the latest value's number of decimals (the
@@ -20,7 +21,7 @@ struct ReadingRow {
             latest.name, ByteEscaping.escaped(Array(value.utf8)),
             latest.unit.map { ByteEscaping.escaped(Array($0.utf8)) } ?? "",
             series.minimum.map { style.text($0) } ?? "–", series.maximum.map { style.text($0) } ?? "–",
-            series.mean.map { style.text($0, extraDecimals: 1) } ?? "–",
+            series.mean.map { style.text($0, extraDecimals: 1) } ?? "–", String(series.count),
         ]
     }
 

@@ -18,12 +18,12 @@ import Testing
         }.first
     }
 
-    /// A reading row: name, value, unit, min, max, mean, then a sparkline.
+    /// A reading row: name, value, unit, min, max, mean, count, then a sparkline.
     private static func isReadingRow(_ row: String?, unit: String) -> Bool {
         guard let row else { return false }
         let cells = row.split(separator: " ")
-        return cells.count >= 8 && cells[2] == unit && Double(cells[1]) != nil
-            && cells[6].allSatisfy { "▁▂▃▄▅▆▇█".contains($0) }
+        return cells.count >= 9 && cells[2] == unit && Double(cells[1]) != nil && Int(cells[6]) != nil
+            && cells[7].allSatisfy { "▁▂▃▄▅▆▇█".contains($0) }
     }
 
     @Test func dashboardShowsReadingsWithSparklinesAndUpdates() throws {

@@ -60,10 +60,11 @@ import TetherPresenter
         let temp = try #require(screen().first { $0.hasPrefix("temp ") })
         let cells = temp.split(separator: " ", omittingEmptySubsequences: true)
         #expect(Array(cells.prefix(6)) == ["temp", "31.02", "°C", "21.50", "31.02", "25.090"])
-        #expect(cells[6] == "▁▂█")
+        #expect(cells[6] == "3")
+        #expect(cells[7] == "▁▂█")
         #expect(temp.hasSuffix("9.0 s"))
         let hum = try #require(screen().first { $0.hasPrefix("hum ") })
-        #expect(hum.split(separator: " ").prefix(6) == ["hum", "41.9", "40.1", "41.9", "41.00", "▁█"])
+        #expect(hum.split(separator: " ").prefix(7) == ["hum", "41.9", "40.1", "41.9", "41.00", "2", "▁█"])
     }
 
     @Test func theConnectionLineForEachState() {
