@@ -17,24 +17,29 @@ public final class DashboardView: DeviceView {
 
     private let screen: Screen
     private let refresh: LiveRefresh
+    private let diagnostics: any OutputSink
 
     /// Creates a dashboard drawing on `output`.
     ///
     /// - Parameters:
     ///   - output: the terminal (standard output).
+    ///   - diagnostics: where the reason goes when the session ends with the device gone
+    ///     for good (standard error), once the screen is back.
     ///   - capabilities: the terminal's escape sequences.
     ///   - environment: read for `NO_COLOR`.
     ///   - size: the terminal's current size, read at every draw (so a resize shows at
     ///     the next one; call ``redraw()`` on SIGWINCH to show it at once).
     ///   - clock: the time used for ages, downtime and the clock in the title.
     public init(
-        output: any OutputSink, capabilities: TerminalCapabilities, environment: [String: String],
+        output: any OutputSink, diagnostics: any OutputSink = FileSink.standardError,
+        capabilities: TerminalCapabilities, environment: [String: String],
         size: @escaping @Sendable () -> Size, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         let screen = Screen(
             output: output, capabilities: capabilities, usesColour: environment["NO_COLOR"].map(\.isEmpty) ?? true,
             size: size, clock: clock)
         self.screen = screen
+        self.diagnostics = diagnostics
         refresh = LiveRefresh(idleTicks: 10) { state in screen.draw(state) }
     }
 
@@ -62,9 +67,13 @@ public final class DashboardView: DeviceView {
         }
     }
 
-    /// Draws the final state, then puts the screen back as it was.
+    /// Draws the final state, then puts the screen back as it was; when the device went
+    /// away for good, says so on `diagnostics` (the screen that showed it is gone).
     public func finish(_ state: ViewState) {
         refresh.finish(state) { [screen] in screen.leave() }
+        if case .disconnected(let reason, _) = state.connection {
+            diagnostics.write("disconnected: \(state.port): \(reason)\n")
+        }
     }
 }
 

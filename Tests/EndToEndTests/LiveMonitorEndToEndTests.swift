@@ -51,6 +51,24 @@ import Testing
         #expect(!after.contains { $0.hasPrefix("temp ") }, "the dashboard was left on the screen")
     }
 
+    /// With --no-reconnect, a device that goes away ends the dashboard with exit 74; the
+    /// screen is put back and the reason is on standard error (shared/cases/CASE-13).
+    @Test func deviceGoneForGoodRestoresTheScreenAndSaysWhy() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.path("device")
+        let errors = folder.path("stderr")
+        let simulator = try Subprocess("tether-sim", ["--link", link])
+        #expect(simulator.waitForOutput(containing: link))
+        let tmux = try Tmux("\(Self.tether) monitor \(link) --live --no-reconnect 2>\(errors); echo EXIT=$?; sleep 60")
+        _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil })
+        simulator.send(SIGTERM)
+        _ = simulator.wait()
+        let after = try #require(tmux.waitForScreen { $0.contains("EXIT=74") }, "\(tmux.capture())")
+        #expect(!after.contains { $0.hasPrefix("temp ") })
+        let message = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(message.contains("disconnected: \(link): "), "\(message)")
+    }
+
     @Test func dashboardFollowsTheTerminalSize() throws {
         let tmux = try Tmux("\(Self.tether) monitor --sim --live", columns: 100, rows: 30)
         _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil })

@@ -17,7 +17,8 @@ import Testing
     /// The units a dashboard shows: a notification field `name={property}` takes the
     /// property's unit; a property without one, or text that is not `name=`, gives none.
     @Test func notificationFieldsTakeTheirPropertysUnit() throws {
-        #expect(try SimulatorProfiles.profile(named: "env").readingUnits == ["temp": "°C", "hum": "%RH", "limit": "°C"])
+        #expect(
+            try SimulatorProfiles.profile(named: "env").readingUnits == ["temp": "°C", "hum": "%RH", "limit": "°C"])
         let document = """
             {"dialect": "line", "commands": [], "properties": [
               {"name": "v", "type": "number", "unit": "V", "initial": 1},

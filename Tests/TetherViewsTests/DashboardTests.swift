@@ -126,6 +126,23 @@ import TetherPresenter
         #expect(text.contains("<fg3>reconnecting<reset>"))
     }
 
+    @Test func aDeviceGoneForGoodIsToldOnceTheScreenIsBack() {
+        var state = ViewState(port: "/dev/ttyUSB0")
+        state.connection = .disconnected(reason: "device hung up", since: Self.start)
+        let diagnostics = BufferSink()
+        DashboardView(
+            output: BufferSink(), diagnostics: diagnostics, capabilities: Self.capabilities, environment: [:],
+            size: { (80, 24) }
+        ).finish(state)
+        #expect(diagnostics.text == "disconnected: /dev/ttyUSB0: device hung up\n")
+        let quiet = BufferSink()
+        DashboardView(
+            output: BufferSink(), diagnostics: quiet, capabilities: Self.capabilities, environment: [:],
+            size: { (80, 24) }
+        ).finish(Self.fullState)
+        #expect(quiet.text.isEmpty)
+    }
+
     @Test func noColorLeavesOutColoursButKeepsHeadings() {
         let text = drawOnce(environment: ["NO_COLOR": "1"])
         #expect(!text.contains("<fg"))
