@@ -73,9 +73,15 @@ final class OpenedDevice {
             displayName = path ?? port.name
             description = DeviceDescription()
         }
-        device = Device(
-            transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
-            reopener: reopener)
+        do {
+            device = try Device(
+                transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+                reopener: reopener)
+        } catch {
+            port.close()
+            simulator?.stop()
+            throw CommandFailure(error)
+        }
     }
 
     /// Closes the device and stops the simulator, if any.
