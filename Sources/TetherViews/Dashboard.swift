@@ -21,24 +21,19 @@ struct Dashboard {
 
     /// The screen: at most `height` lines of at most `width` characters.
     func lines(width: Int, height: Int) -> [ScreenLine] {
-        var head = [title(width: width), identityLine, connectionLine]
-        let readings = readingLines(width: width)
-        var alerts = state.alerts.suffix(height).map(alertLine)
-        var exchanges = state.recentExchanges.suffix(height).map(exchangeLine)
+        let none = [ScreenLine([("none", .dim)])]
+        let alerts = state.alerts.isEmpty ? none : state.alerts.map(alertLine)
+        let exchanges = state.recentExchanges.isEmpty ? none : state.recentExchanges.map(exchangeLine)
         let counts = countsLines(width: width)
-        let fixed = head.count + readings.count + 3 * 2 + counts.count
-        var room = max(height - fixed, 0)
-        let alertRoom = min(alerts.count, max(room - min(exchanges.count, room / 2), 0))
-        alerts = Array(alerts.suffix(max(alertRoom, 0)))
-        room -= alerts.count
-        exchanges = Array(exchanges.suffix(room))
-        head.append("")
-        head += readings
-        head += ["", ScreenLine([("ALERTS", .heading)])]
-        head += alerts.isEmpty ? [ScreenLine([("none", .dim)])] : alerts
-        head += ["", ScreenLine([("EXCHANGES", .heading)])]
-        head += exchanges.isEmpty ? [ScreenLine([("none", .dim)])] : exchanges
-        let screen = Array(head.prefix(max(height - counts.count, 0))) + counts
+        var screen = [title(width: width), identityLine, connectionLine, ""] + readingLines(width: width)
+        // What is left after the fixed lines goes to the alerts and exchanges, half each
+        // when both need more; each shows its newest.
+        let available = max(height - screen.count - 4 - counts.count, 0)
+        let exchangeShare = min(exchanges.count, available - min(alerts.count, available / 2))
+        let alertShare = min(alerts.count, available - exchangeShare)
+        screen += ["", ScreenLine([("ALERTS", .heading)])] + alerts.suffix(alertShare)
+        screen += ["", ScreenLine([("EXCHANGES", .heading)])] + exchanges.suffix(exchangeShare)
+        screen = Array(screen.prefix(max(height - counts.count, 0))) + counts
         return screen.prefix(max(height, 0)).map { $0.truncated(to: width) }
     }
 

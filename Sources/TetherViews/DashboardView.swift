@@ -8,7 +8,7 @@ import TetherPresenter
 ///
 /// It draws on the terminal's alternate screen with the cursor hidden, using the
 /// escape sequences terminfo gives for the terminal (``TerminalCapabilities``), and
-/// puts the screen back as it was in ``finish(_:)`` and ``suspend()``. Colour is used
+/// puts the screen back as it was in ``finish(_:)`` and ``suspend(then:)``. Colour is used
 /// unless `NO_COLOR` is set (no-color.org) or the terminal has none. Records are not
 /// printed: the screen shows their effect on the state.
 public final class DashboardView: DeviceView {

@@ -78,6 +78,21 @@ import TetherPresenter
         #expect(screen(state)[1].hasSuffix("unknown (no *IDN? reply seen)"))
     }
 
+    /// A short terminal shares what is left between alerts and exchanges, newest first;
+    /// the counters stay at the bottom.
+    @Test func aShortTerminalShowsTheNewestAlertsAndExchanges() {
+        // 3 head + blank + 4 reading lines + 2 × (blank + heading) + 2 counter lines = 14.
+        let lines = screen(width: 100, height: 16)
+        #expect(lines.count == 16)
+        let alerts = lines.firstIndex(of: "ALERTS")!
+        let exchanges = lines.firstIndex(of: "EXCHANGES")!
+        #expect(lines[alerts + 1].contains("write failed"))
+        #expect(lines[exchanges + 1].contains("TEMP? ✗ no reply within 500 ms"))
+        #expect(lines[14].hasPrefix("notifications 3"))
+        let tall = screen(width: 100, height: 40)
+        #expect(tall.count == 19)
+    }
+
     @Test func theScreenFitsTheTerminal() {
         let small = screen(width: 40, height: 12)
         #expect(small.count <= 12)
