@@ -31,14 +31,13 @@ public struct Reading: Sendable, Equatable {
     /// `!READING temp=22.87 hum=41.3`. Fields are separated by spaces, tabs, `,` or `;`;
     /// names are letters, digits, `_`, `.` and `-`.
     static func fields(in text: String, at time: Date, units: [String: String]) -> [Reading] {
-        text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" || $0 == "\t" }).compactMap { field in
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { return nil }
-            let name = String(parts[0])
-            let value = String(parts[1])
-            guard !name.isEmpty, !value.isEmpty,
-                name.allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+        text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C || $0 == 0x3B || $0 == 0x09 }).compactMap { field in
+            guard let equals = field.firstIndex(of: 0x3D), equals != field.startIndex,
+                field.index(after: equals) != field.endIndex
             else { return nil }
+            let name = String(Substring(field[..<equals]))
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) }) else { return nil }
+            let value = String(Substring(field[field.index(after: equals)...]))
             return Reading(name: name, value: value, time: time, describedUnit: units[name])
         }
     }
@@ -48,33 +47,40 @@ public struct Reading: Sendable, Equatable {
     /// a letter, `%`, `°`, `‰` or `µ`. `0x1F`, `12:30`, `1.2.3`, `inf`, `nan` and numbers
     /// too large for a `Double` (`1e999`) are not numbers.
     static func parseNumber(_ text: String) -> (number: Double, unit: String?)? {
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        func digits() -> Int {
-            let start = index
-            while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
-            return index - start
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func skipDigits() -> Int {
+            var count = 0
+            while index != bytes.endIndex, isDigit(bytes[index]) {
+                index = bytes.index(after: index)
+                count += 1
+            }
+            return count
         }
-        if index < scalars.count, scalars[index] == "+" || scalars[index] == "-" { index += 1 }
-        var mantissa = digits()
-        if index < scalars.count, scalars[index] == "." {
-            index += 1
-            mantissa += digits()
+        func skip(_ accepted: UInt8...) -> Bool {
+            guard index != bytes.endIndex, accepted.contains(bytes[index]) else { return false }
+            index = bytes.index(after: index)
+            return true
         }
+        let hasPlus = index != bytes.endIndex && bytes[index] == UInt8(ascii: "+")
+        _ = skip(UInt8(ascii: "+"), UInt8(ascii: "-"))
+        var mantissa = skipDigits()
+        if skip(UInt8(ascii: ".")) { mantissa += skipDigits() }
         guard mantissa > 0 else { return nil }
-        if index < scalars.count, scalars[index] == "e" || scalars[index] == "E" {
-            let mark = index
-            index += 1
-            if index < scalars.count, scalars[index] == "+" || scalars[index] == "-" { index += 1 }
-            if digits() == 0 { index = mark }
+        let beforeExponent = index
+        if skip(UInt8(ascii: "e"), UInt8(ascii: "E")) {
+            _ = skip(UInt8(ascii: "+"), UInt8(ascii: "-"))
+            if skipDigits() == 0 { index = beforeExponent }
         }
-        var numberText = String(String.UnicodeScalarView(scalars[..<index]))
-        if numberText.hasPrefix("+") { numberText.removeFirst() }
-        guard let number = Double(numberText), number.isFinite else { return nil }
-        guard index < scalars.count else { return (number, nil) }
-        let first = scalars[index]
-        let isHex = (first == "x" || first == "X") && scalars[..<index].last == "0"
+        let numberStart = hasPlus ? bytes.index(after: bytes.startIndex) : bytes.startIndex
+        guard let number = Double(Substring(bytes[numberStart..<index])), number.isFinite else { return nil }
+        guard index != bytes.endIndex else { return (number, nil) }
+        let rest = text[index...]
+        guard let first = rest.unicodeScalars.first else { return (number, nil) }
+        let previous = bytes[bytes.index(before: index)]
+        let isHex = (first == "x" || first == "X") && previous == UInt8(ascii: "0")
         guard !isHex, first.properties.isAlphabetic || "%°‰µ".unicodeScalars.contains(first) else { return nil }
-        return (number, String(String.UnicodeScalarView(scalars[index...])))
+        return (number, String(rest))
     }
 }
