@@ -49,6 +49,25 @@ import Testing
         tmux.send("C-c")
         let after = try #require(tmux.waitForScreen { $0.contains("EXIT=130") }, "monitor did not end on Ctrl-C")
         #expect(!after.contains { $0.hasPrefix("temp ") }, "the dashboard was left on the screen")
+        #expect(tmux.modes == (false, true))
+    }
+
+    /// Ended by a signal, the dashboard puts the screen back first (shared/cases/CASE-18);
+    /// SIGQUIT then quits the default way.
+    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129), (SIGQUIT, 131)])
+    func signalPutsTheScreenBack(signal: Int32, expected: Int) throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.path("pid")
+        let tmux = try Tmux(
+            "\(Self.tether) monitor --sim --live & echo $! > \(pidFile); wait $!; echo EXIT=$?; sleep 60")
+        _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil })
+        #expect(tmux.modes == (true, false))
+        let pid = try #require(
+            pid_t(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, signal)
+        let after = try #require(tmux.waitForScreen { $0.contains("EXIT=\(expected)") }, "\(tmux.capture())")
+        #expect(!after.contains { $0.hasPrefix("temp ") })
+        #expect(tmux.modes == (false, true))
     }
 
     /// With --no-reconnect, a device that goes away ends the dashboard with exit 74; the

@@ -26,6 +26,14 @@ final class Tmux {
         }
     }
 
+    /// Whether the pane shows the alternate screen (a full-screen program's) and whether
+    /// its cursor is visible, as tmux tracks them.
+    var modes: (alternateScreen: Bool, cursorVisible: Bool) {
+        let result = try? tmux(["display-message", "-p", "-t", "0", "#{alternate_on} #{cursor_flag}"])
+        let flags = (result?.stdout ?? "").split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return (flags.first == "1", flags.last == "1")
+    }
+
     /// Waits until the screen satisfies `condition` (30 s at most); returns the screen.
     func waitForScreen(timeout: Double = 30, _ condition: ([String]) -> Bool) -> [String]? {
         let deadline = Date().addingTimeInterval(timeout)
