@@ -30,7 +30,9 @@ final class Tmux {
     /// its cursor is visible, as tmux tracks them.
     var modes: (alternateScreen: Bool, cursorVisible: Bool) {
         let result = try? tmux(["display-message", "-p", "-t", "0", "#{alternate_on} #{cursor_flag}"])
-        let flags = (result?.stdout ?? "").split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let flags = (result?.stdout ?? "").split(separator: " ").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         return (flags.first == "1", flags.last == "1")
     }
 
