@@ -97,7 +97,8 @@ public struct Presenter: Sendable {
             return [record(Exchange(command: command, outcome: outcome, time: time))]
         case .notification(let line):
             state.counts.notifications += 1
-            let readings = Reading.fields(in: line.text, at: time, units: description.units)
+            let text = line.text
+            let readings = Reading.fields(in: text, at: time, units: description.units)
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)
@@ -105,7 +106,7 @@ public struct Presenter: Sendable {
                     state.readings.append(ReadingSeries(reading))
                 }
             }
-            if Alert.isAlarm(line.text) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
+            if Alert.isAlarm(text) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
             return [ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))]
         case .partialReply(_, let command, let lines):
             return [ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))]

@@ -51,8 +51,7 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "notification"]
             object.merge(lineFields("line", line)) { $1 }
             if !readings.isEmpty {
-                object["readings"] = .object(
-                    Dictionary(readings.map { ($0.name, $0.number.map(JSONValue.double) ?? .string($0.value)) }) { $1 })
+                object["readings"] = .object(Dictionary(readings.map { ($0.name, eventValue($0)) }) { $1 })
             }
             return object
         case .partialReply(let command, let lines):
@@ -98,6 +97,15 @@ public struct JSONView: DeviceView {
             object["reason"] = .string(reason)
         }
         return object
+    }
+
+    /// A notification field in an event record: a JSON number when the value is just a
+    /// number, else the text as sent (`"5.00V"` keeps its unit, `"ON"` stays text).
+    private static func eventValue(_ reading: Reading) -> JSONValue {
+        guard let number = reading.number, !(reading.unit.map(reading.value.hasSuffix) ?? false) else {
+            return .string(reading.value)
+        }
+        return .double(number)
     }
 
     /// An identity as `{"manufacturer","model","serial","firmware"}`, absent fields `null`.

@@ -115,6 +115,17 @@ import TetherViews
         #expect(readings["c"] as? Double == 2)
     }
 
+    /// A unit written in the value stays in the notification record's text.
+    @Test func notificationValuesWithAUnitKeepTheirText() throws {
+        let (json, _) = render([.session(.notification(Line("!R v=5.00V t=-1.5e-3 s=ON")))]) { output, _ in
+            JSONView(output: output)
+        }
+        let readings = try #require(jsonObjects(json).first?["readings"] as? [String: Any])
+        #expect(readings["v"] as? String == "5.00V")
+        #expect(readings["t"] as? Double == -0.0015)
+        #expect(readings["s"] as? String == "ON")
+    }
+
     @Test func presenterTracksIdentityReadingsAndCounts() {
         var presenter = Presenter(port: "p")
         _ = presenter.handle(DeviceEvent(time: time, kind: Self.reply))
