@@ -99,6 +99,17 @@ import Testing
         #expect(small.contains { $0.hasPrefix("temp ") })
     }
 
+    /// Colour on a terminal, none with NO_COLOR (no-color.org); headings stay bold.
+    @Test(arguments: [false, true])
+    func colourUnlessNoColor(noColor: Bool) throws {
+        let tmux = try Tmux("\(Self.tether) monitor --sim --live", environment: noColor ? ["NO_COLOR": "1"] : [:])
+        _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil })
+        let screen = tmux.capture(escapes: true).joined(separator: "\n")
+        let colours = (30...37).filter { screen.contains("\u{1B}[\($0)m") }
+        #expect(colours.isEmpty == noColor, "\(screen)")
+        #expect(screen.contains("\u{1B}[1mREADING"))
+    }
+
     @Test func notATerminalKeepsTheEventLog() throws {
         let result = try Subprocess.run("tether", ["monitor", "--sim", "--live", "--count", "2"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -6,19 +6,24 @@ import Foundation
 final class Tmux {
     private let socket = "tether-test-\(UUID().uuidString)"
 
-    /// Starts `command` (a shell command line) in a `columns` × `rows` pane.
-    init(_ command: String, columns: Int = 100, rows: Int = 30) throws {
+    /// Starts `command` (a shell command line) in a `columns` × `rows` pane, with
+    /// `environment` set. `NO_COLOR` is unset unless given: `swift test` sets it for the
+    /// tests, and a person's terminal does not have it.
+    init(_ command: String, columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
+        let exports = environment.map { "export \($0)='\($1)'; " }.joined()
         let result = try tmux([
-            "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "TERM=tmux-256color", command,
+            "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "TERM=tmux-256color",
+            "unset NO_COLOR; \(exports)\(command)",
         ])
         guard result.status == 0 else { throw Failure(message: result.stderr) }
     }
 
     struct Failure: Error { let message: String }
 
-    /// The screen, one string per row, trailing blanks removed.
-    func capture() -> [String] {
-        let result = try? tmux(["capture-pane", "-p", "-t", "0"])
+    /// The screen, one string per row, trailing blanks removed; `escapes` keeps the
+    /// escape sequences of colours and attributes.
+    func capture(escapes: Bool = false) -> [String] {
+        let result = try? tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
         var text = result?.stdout ?? ""
         if text.hasSuffix("\n") { text.removeLast() }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map {
