@@ -70,6 +70,22 @@ import Testing
         #expect(tmux.modes == (false, true))
     }
 
+    /// Ctrl-Z puts the screen back before tether stops; `fg` draws the dashboard again.
+    @Test func suspendAndResume() throws {
+        let tmux = try Tmux("bash --norc --noprofile -i")
+        tmux.send("PS1='$ '; \(Self.tether) monitor --sim --live", "Enter")
+        _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil })
+        tmux.send("C-z")
+        _ = try #require(tmux.waitForScreen { $0.contains { $0.contains("Stopped") } }, "\(tmux.capture())")
+        #expect(tmux.modes == (false, true))
+        tmux.send("fg", "Enter")
+        _ = try #require(tmux.waitForScreen { Self.row("temp", in: $0) != nil }, "\(tmux.capture())")
+        #expect(tmux.modes == (true, false))
+        tmux.send("C-c")
+        _ = try #require(tmux.waitForScreen { !$0.contains { $0.hasPrefix("temp ") } })
+        #expect(tmux.modes == (false, true))
+    }
+
     /// With --no-reconnect, a device that goes away ends the dashboard with exit 74; the
     /// screen is put back and the reason is on standard error (shared/cases/CASE-13).
     @Test func deviceGoneForGoodRestoresTheScreenAndSaysWhy() throws {
