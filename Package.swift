@@ -34,8 +34,11 @@ let package = Package(
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.
         .systemLibrary(name: "CTermInfo"),
+        // Puts a full-screen view's terminal back when tether dies of a signal (C: a
+        // signal handler must be async-signal-safe).
+        .target(name: "CScreenRestore"),
         // Views: text and JSON renderers of the presenter's view state.
-        .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo"]),
+        .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", path: "Simulator/TetherSimulator",

@@ -1,3 +1,4 @@
+import CScreenRestore
 import Foundation
 import Synchronization
 import TetherPresenter
@@ -30,14 +31,19 @@ public final class DashboardView: DeviceView {
     ///   - size: the terminal's current size, read at every draw (so a resize shows at
     ///     the next one; call ``redraw()`` on SIGWINCH to show it at once).
     ///   - clock: the time used for ages, downtime and the clock in the title.
+    ///   - fatalSignalDescriptor: the file descriptor behind `output` (standard
+    ///     output); while the dashboard is on screen, a signal that would end tether
+    ///     without a clean exit (a crash, SIGUSR1…) first writes the screen's restore
+    ///     sequence there. `nil` (tests) arms nothing.
     public init(
         output: any OutputSink, diagnostics: any OutputSink = FileSink.standardError,
         capabilities: TerminalCapabilities, environment: [String: String],
-        size: @escaping @Sendable () -> Size, clock: @escaping @Sendable () -> Date = { Date() }
+        size: @escaping @Sendable () -> Size, clock: @escaping @Sendable () -> Date = { Date() },
+        fatalSignalDescriptor: Int32? = nil
     ) {
         let screen = Screen(
             output: output, capabilities: capabilities, usesColour: environment["NO_COLOR"].map(\.isEmpty) ?? true,
-            size: size, clock: clock)
+            size: size, clock: clock, fatalSignalDescriptor: fatalSignalDescriptor)
         self.screen = screen
         self.diagnostics = diagnostics
         refresh = LiveRefresh(idleTicks: 10) { state in screen.draw(state) }
@@ -85,6 +91,7 @@ private final class Screen: Sendable {
     let usesColour: Bool
     let size: @Sendable () -> DashboardView.Size
     let clock: @Sendable () -> Date
+    let fatalSignalDescriptor: Int32?
     private let phase = Mutex(Phase.idle)
 
     /// Where the screen is.
@@ -99,14 +106,19 @@ private final class Screen: Sendable {
 
     init(
         output: any OutputSink, capabilities: TerminalCapabilities, usesColour: Bool,
-        size: @escaping @Sendable () -> DashboardView.Size, clock: @escaping @Sendable () -> Date
+        size: @escaping @Sendable () -> DashboardView.Size, clock: @escaping @Sendable () -> Date,
+        fatalSignalDescriptor: Int32?
     ) {
         self.output = output
         self.capabilities = capabilities
         self.usesColour = usesColour
         self.size = size
         self.clock = clock
+        self.fatalSignalDescriptor = fatalSignalDescriptor
     }
+
+    /// What puts the terminal back: attributes off, cursor shown, normal screen.
+    private var restoreSequence: String { capabilities.reset + capabilities.showCursor + capabilities.leaveScreen }
 
     /// Draws one frame: cursor home, every line followed by clear-to-end-of-line, then
     /// clear-to-end-of-screen; one write, so the terminal never shows half a frame.
@@ -118,6 +130,14 @@ private final class Screen: Sendable {
             case .drawing: return ""
             case .idle:
                 phase = .drawing
+                if let fatalSignalDescriptor {
+                    let bytes = Array(restoreSequence.utf8)
+                    _ = bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) {
+                            tether_screen_restore_arm(fatalSignalDescriptor, $0.baseAddress, $0.count)
+                        }
+                    }
+                }
                 return capabilities.enterScreen + capabilities.hideCursor
             }
         }
@@ -137,7 +157,9 @@ private final class Screen: Sendable {
             defer { phase = suspending ? .suspended : .idle }
             return phase == .drawing
         }
-        if wasDrawing { output.write(capabilities.reset + capabilities.showCursor + capabilities.leaveScreen) }
+        guard wasDrawing else { return }
+        output.write(restoreSequence)
+        if fatalSignalDescriptor != nil { tether_screen_restore_disarm() }
     }
 
     /// Lets draws happen again after a suspension.

@@ -35,7 +35,7 @@ final class LiveScreen {
             }
             let dashboard = DashboardView(
                 output: FileSink.standardOutput, capabilities: capabilities, environment: environment,
-                size: Self.terminalSize)
+                size: Self.terminalSize, fatalSignalDescriptor: STDOUT_FILENO)
             view = dashboard
             signals = DashboardSignals(dashboard)
         }
