@@ -61,7 +61,7 @@ final class LiveRefresh: Sendable {
     }
 
     /// Draws the latest state now (e.g. after the terminal was resized), on the queue.
-    func redrawNow(then after: @escaping @Sendable () -> Void = {}) {
+    func redrawNow() {
         queue.async { [self] in
             let state = pending.withLock { pending -> ViewState? in
                 guard !pending.isFinished else { return nil }
@@ -70,7 +70,6 @@ final class LiveRefresh: Sendable {
                 return pending.state
             }
             if let state { draw(state) }
-            after()
         }
     }
 

@@ -1,6 +1,6 @@
 /// One line of a full-screen view: text in styled pieces, so it can be cut to the
 /// terminal's width without cutting an escape sequence.
-struct ScreenLine: Equatable, ExpressibleByStringLiteral {
+struct ScreenLine: ExpressibleByStringLiteral {
     /// How a piece looks.
     enum Style: Equatable {
         case plain, heading, dim, good, caution, bad, accent
@@ -28,9 +28,5 @@ struct ScreenLine: Equatable, ExpressibleByStringLiteral {
             result.append(piece, span.style)
         }
         return result
-    }
-
-    static func == (lhs: ScreenLine, rhs: ScreenLine) -> Bool {
-        lhs.spans.elementsEqual(rhs.spans) { $0.text == $1.text && $0.style == $1.style }
     }
 }
