@@ -58,6 +58,18 @@ struct ParsedArguments {
         }
     }
 
+    /// No arguments at all, to be filled with ``override(with:)``.
+    init(spec: CommandSpec) { self.spec = spec }
+
+    /// Takes the values of `layer` over these: each option it gives replaces this
+    /// one's values, each flag it sets is on or off as it says.
+    mutating func override(with layer: SettingsLayer) {
+        values.merge(layer.values) { $1 }
+        for (flag, isOn) in layer.flags {
+            if isOn { flags.insert(flag) } else { flags.remove(flag) }
+        }
+    }
+
     /// Whether the flag `name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
 

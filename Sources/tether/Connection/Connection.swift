@@ -9,7 +9,7 @@ import TetherViews
 final class Connection {
     /// The device (Model).
     var device: Device { opened.device }
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
     /// The view chosen by `--format`.
     let view: any DeviceView

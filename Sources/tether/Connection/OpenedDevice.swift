@@ -22,7 +22,7 @@ enum PortTarget: Equatable {
 final class OpenedDevice {
     /// The device (Model), not yet started.
     let device: Device
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
     private let simulator: Simulator?
 
@@ -57,7 +57,7 @@ final class OpenedDevice {
                 throw CommandFailure(error)
             }
             simulator = started
-            displayName = "sim (\(started.devicePath))"
+            displayName = "sim:\(name) (\(started.devicePath))"
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
