@@ -58,7 +58,10 @@ enum RunCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
-        if arguments.positionals.count > 1 { throw UsageError("Unexpected argument '\(arguments.positionals[1])'") }
+        if arguments.positionals.count > 1 {
+            let extra = arguments.positionals[1]
+            throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
+        }
         let options = try ConnectionOptions(arguments, port: nil)
         let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
         let view: any RunView =

@@ -39,7 +39,8 @@ enum DeviceDescription {
             throw UsageError("\(path): not valid JSON: \(error)")
         }
         guard case .object(let fields) = document else {
-            throw UsageError("\(path): expected an object of settings, e.g. {\"dialect\": \"at\"}, got \(document.kind)")
+            throw UsageError(
+                "\(path): expected an object of settings, e.g. {\"dialect\": \"at\"}, got \(document.kind)")
         }
         var layer = SettingsLayer()
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {

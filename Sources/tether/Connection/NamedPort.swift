@@ -62,7 +62,8 @@ struct NamedPort {
     }
 
     /// The layers of `KEY=VALUE` items: the `device=FILE` description, then the others.
-    private static func settings(_ items: ArraySlice<Substring>, in value: String) throws(UsageError) -> [SettingsLayer] {
+    private static func settings(_ items: ArraySlice<Substring>, in value: String) throws(UsageError) -> [SettingsLayer]
+    {
         var file: SettingsLayer?
         var given: [(key: String, values: [String])] = []
         for item in items {

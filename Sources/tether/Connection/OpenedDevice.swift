@@ -62,7 +62,11 @@ final class OpenedDevice {
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
             let opener = hardware.opener(path: path, configuration: configuration)
-            port = try await hardware.openFirst(with: opener, path: path)
+            do {
+                port = try await hardware.openFirst(with: opener, path: path)
+            } catch where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
+                throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
+            }
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
