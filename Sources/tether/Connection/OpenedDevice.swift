@@ -64,7 +64,7 @@ final class OpenedDevice {
             let opener = hardware.opener(path: path, configuration: configuration)
             do {
                 port = try await hardware.openFirst(with: opener, path: path)
-            } catch where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
+            } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
                 throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
             }
             reopener = hardware.reconnects ? opener : nil
