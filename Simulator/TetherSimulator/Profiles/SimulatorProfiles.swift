@@ -62,10 +62,11 @@ public enum SimulatorProfiles {
     ///
     /// - Parameter seed: Fixes noise and drift (default ``ProfileDevice/defaultSeed``).
     /// - Throws: ``ProfileError`` as ``profile(named:)``.
-    public static func device(named nameOrPath: String, seed: UInt64 = ProfileDevice.defaultSeed)
-        throws(ProfileError) -> ProfileDevice
-    {
-        ProfileDevice(profile: try profile(named: nameOrPath), seed: seed)
+    public static func device(
+        named nameOrPath: String, seed: UInt64 = ProfileDevice.defaultSeed,
+        serialNumber: String = ProfileDevice.defaultSerialNumber
+    ) throws(ProfileError) -> ProfileDevice {
+        ProfileDevice(profile: try profile(named: nameOrPath), seed: seed, serialNumber: serialNumber)
     }
 
     /// Whether `name` is a file or folder in the current directory that is not a

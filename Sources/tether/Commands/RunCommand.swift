@@ -96,7 +96,7 @@ enum RunCommand: Command {
                 opened.append(
                     try await OpenedDevice(
                         port.target, configuration: settings.configuration, hardware: options.hardware,
-                        dialect: settings.dialect))
+                        dialect: settings.dialect, faults: options.simulatorFaults))
             }
         } catch {
             for device in opened { await device.shutdown() }

@@ -33,7 +33,8 @@ final class Connection {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
         opened = try await OpenedDevice(
-            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect)
+            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
+            faults: options.simulatorFaults)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()

@@ -1,11 +1,18 @@
 import TetherModel
 import TetherSerial
+import TetherSimulator
 
 /// The options every device command shares: which port (or `--sim`), serial
 /// settings, dialect, timeout and output format.
 struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs
+    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs + faultSpecs
+
+    /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`).
+    static let faultSpecs: [OptionSpec] = FaultOptions.all.map { option in
+        OptionSpec(
+            names: [option.name], valueName: option.value, help: "With --sim (fault): " + option.help.lowercasedFirst)
+    }
 
     private static let serialSpecs: [OptionSpec] =
         [
@@ -56,6 +63,9 @@ struct ConnectionOptions {
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
     var hardware: HardwareOptions
 
+    /// The in-process simulator's faults (`--latency`, `--drop`, `--disconnect-after`…).
+    var simulatorFaults: FaultPlan
+
     /// Whether a port was named: a path, `--sim` or `--match`.
     var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
 
@@ -81,6 +91,7 @@ struct ConnectionOptions {
         if simulatorProfile != nil, !usesSimulator {
             throw UsageError("'--profile' applies only to '--sim'")
         }
+        simulatorFaults = try Self.faults(arguments, usesSimulator: usesSimulator)
         let description = try arguments.value("--device").map { path throws(UsageError) in
             try DeviceDescription.load(path)
         }
@@ -104,6 +115,49 @@ struct ConnectionOptions {
             throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
         }
     }
+}
+
+extension ConnectionOptions {
+    /// The fault plan of the fault options given.
+    ///
+    /// - Throws: ``UsageError`` for a bad value, a fault option without a simulator
+    ///   (`--sim`, or `NAME=sim` in `run`), or `--reappear-after` (a device of
+    ///   `--sim` does not come back: serve it with `tether-sim` and open its link).
+    fileprivate static func faults(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError) -> FaultPlan {
+        var faults = FaultOptions()
+        for option in FaultOptions.all {
+            let given: [String?] =
+                option.value == nil ? (arguments.has(option.name) ? [nil] : []) : arguments.allValues(option.name)
+            for value in given {
+                do throws(FaultOptions.Mistake) {
+                    try faults.apply(option, value: value)
+                } catch {
+                    throw UsageError(error.message)
+                }
+            }
+        }
+        if faults.isEmpty { return FaultPlan() }
+        let simulates = usesSimulator || arguments.allValues("--port").contains { $0.contains("=sim") }
+        guard simulates else {
+            let names = FaultOptions.all.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
+            throw UsageError("'\(names.first ?? "--latency")' applies only to '--sim' (a fault of the built-in simulator)")
+        }
+        if faults.reappears {
+            throw UsageError(
+                "'--reappear-after' needs a simulator that outlives tether: run 'tether-sim --reappear-after …' and open its --link"
+            )
+        }
+        do throws(FaultOptions.Mistake) {
+            return try faults.plan(seed: ProfileDevice.defaultSeed)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+}
+
+extension String {
+    /// The text with its first letter in lower case (`Delay …` → `delay …`).
+    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }
 
 /// The output format (`--format`).

@@ -28,14 +28,15 @@ final class OpenedDevice {
 
     /// Opens `target`.
     ///
-    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's.
+    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's; a
+    /// simulator runs with `faults`.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions
+        dialect options: DialectOptions, faults: FaultPlan = FaultPlan()
     ) async throws(CommandFailure) {
         let dialect: any Dialect
         let port: any SerialTransport
@@ -46,7 +47,7 @@ final class OpenedDevice {
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile))
+                started = try Simulator(device: ProfileDevice(profile: profile), faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
