@@ -11,8 +11,9 @@ enum PseudoTerminalOwner {
         for pid in processes where Int(pid) != nil {
             let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
             for descriptor in descriptors {
-                guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))
-                    == "/dev/ptmx",
+                guard
+                    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"))
+                        == "/dev/ptmx",
                     let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8),
                     info.split(separator: "\n").contains("tty-index:\t\(index)")
                 else { continue }

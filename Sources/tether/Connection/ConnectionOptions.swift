@@ -140,7 +140,8 @@ extension ConnectionOptions {
         let simulates = usesSimulator || arguments.allValues("--port").contains { $0.contains("=sim") }
         guard simulates else {
             let names = FaultOptions.all.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
-            throw UsageError("'\(names.first ?? "--latency")' applies only to '--sim' (a fault of the built-in simulator)")
+            throw UsageError(
+                "'\(names.first ?? "--latency")' applies only to '--sim' (a fault of the built-in simulator)")
         }
         if faults.reappears {
             throw UsageError(
