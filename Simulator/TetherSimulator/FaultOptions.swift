@@ -58,9 +58,6 @@ public struct FaultOptions: Equatable, Sendable {
     /// Whether any fault was asked for.
     public var isEmpty: Bool { self == FaultOptions() }
 
-    /// Whether a disconnect is followed by a reappearance on a new pty.
-    public var reappears: Bool { reappearAfter != nil }
-
     /// The option called `name`, if it is a fault option.
     public static func option(named name: String) -> Option? {
         all.first { $0.name == name }

@@ -15,9 +15,7 @@ let command: SimCommandLine
 do {
     command = try SimCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    write(
-        "Error: \(error.message)\nUsage: \(SimCommandLine.usage)\n  See 'tether-sim --help' for more information.\n",
-        to: .standardError)
+    write("Error: \(error.message) (see 'tether-sim --help')\n", to: .standardError)
     exit(64)
 }
 

@@ -37,7 +37,7 @@ import Testing
         (["query", "/dev/null", "--latency", "10", "x"], "'--latency' applies only to '--sim'"),
         (
             ["query", "--sim", "--disconnect-after", "10", "--reappear-after", "10", "x"],
-            "'--reappear-after' needs a simulator that outlives tether"
+            "Unknown option '--reappear-after'"
         ),
         (["query", "--sim", "--drop", "2", "x"], "The value '2' is invalid for '--drop <p>': expected a probability"),
     ])

@@ -8,8 +8,10 @@ struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
     static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs + faultSpecs
 
-    /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`).
-    static let faultSpecs: [OptionSpec] = FaultOptions.all.map { option in
+    /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`),
+    /// but `--reappear-after`: a simulator of `--sim` ends with tether, and so does its
+    /// device, so it cannot come back.
+    static let faultSpecs: [OptionSpec] = FaultOptions.all.filter { $0.name != "--reappear-after" }.map { option in
         OptionSpec(
             names: [option.name], valueName: option.value, help: "With --sim (fault): " + option.help.lowercasedFirst)
     }
@@ -120,12 +122,11 @@ struct ConnectionOptions {
 extension ConnectionOptions {
     /// The fault plan of the fault options given.
     ///
-    /// - Throws: ``UsageError`` for a bad value, a fault option without a simulator
-    ///   (`--sim`, or `NAME=sim` in `run`), or `--reappear-after` (a device of
-    ///   `--sim` does not come back: serve it with `tether-sim` and open its link).
+    /// - Throws: ``UsageError`` for a bad value, or a fault option without a simulator
+    ///   (`--sim`, or `NAME=sim` in `run`).
     fileprivate static func faults(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError) -> FaultPlan {
         var faults = FaultOptions()
-        for option in FaultOptions.all {
+        for option in FaultOptions.all where arguments.spec.option(named: option.name) != nil {
             let given: [String?] =
                 option.value == nil ? (arguments.has(option.name) ? [nil] : []) : arguments.allValues(option.name)
             for value in given {
@@ -137,16 +138,13 @@ extension ConnectionOptions {
             }
         }
         if faults.isEmpty { return FaultPlan() }
-        let simulates = usesSimulator || arguments.allValues("--port").contains { $0.contains("=sim") }
+        let simulates =
+            usesSimulator
+            || arguments.allValues("--port").contains { (try? NamedPort(parsing: $0))?.target.isSimulator == true }
         guard simulates else {
             let names = FaultOptions.all.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
             throw UsageError(
                 "'\(names.first ?? "--latency")' applies only to '--sim' (a fault of the built-in simulator)")
-        }
-        if faults.reappears {
-            throw UsageError(
-                "'--reappear-after' needs a simulator that outlives tether: run 'tether-sim --reappear-after …' and open its --link"
-            )
         }
         do throws(FaultOptions.Mistake) {
             return try faults.plan(seed: ProfileDevice.defaultSeed)

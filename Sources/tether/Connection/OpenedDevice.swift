@@ -11,6 +11,11 @@ enum PortTarget: Equatable {
     case match
     /// An in-process simulator running a ``SimulatorProfile``.
     case simulator(profile: String)
+
+    /// Whether this is an in-process simulator.
+    var isSimulator: Bool {
+        if case .simulator = self { true } else { false }
+    }
 }
 
 /// One device opened for a command, with the simulator behind it, if any — the one
