@@ -13,17 +13,7 @@ import Testing
     /// `--dialect` applied to every `--port`, so a script over an environmental sensor
     /// and an AT modem could not work.
     @Test func eachPortTakesItsOwnDialectInline() throws {
-        let result = try Subprocess.run(
-            "tether",
-            [
-                "run", "-", "--lua", "--format", "json", "--dialect", "line",
-                "--port", "modem=sim:at-modem,dialect=at,eol=cr,baud=9600", "--port", "env=sim",
-            ], stdin: Self.script)
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let records = try JSONLines.parse(result.stdout)
-        let connected = records.filter { $0["type"] as? String == "connected" }
-        let settings = Dictionary(
-            uniqueKeysWithValues: connected.map { ($0["device"] as? String ?? "", $0["settings"] as? String ?? "") })
+        let settings = try connectedSettings(modem: "modem=sim:at-modem,dialect=at,eol=cr,baud=9600")
         #expect(settings == ["modem": "9600 8N1", "env": "115200 8N1"])
     }
 
@@ -41,16 +31,22 @@ import Testing
           "parity": "even"
         }
         """.write(toFile: file, atomically: true, encoding: .utf8)
+        let settings = try connectedSettings(modem: "modem=sim:at-modem,device=\(file),parity=none")
+        #expect(settings == ["modem": "9600 8N1", "env": "115200 8N1"])
+    }
+
+    /// Runs ``script`` over the modem `--port` given and the env simulator, with
+    /// `--dialect line` for both unless a port says otherwise; returns each device's
+    /// serial settings from its `connected` record.
+    private func connectedSettings(modem port: String) throws -> [String: String] {
         let result = try Subprocess.run(
             "tether",
-            [
-                "run", "-", "--lua", "--format", "json", "--dialect", "line",
-                "--port", "modem=sim:at-modem,device=\(file),parity=none", "--port", "env=sim",
-            ], stdin: Self.script)
+            ["run", "-", "--lua", "--format", "json", "--dialect", "line", "--port", port, "--port", "env=sim"],
+            stdin: Self.script)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let records = try JSONLines.parse(result.stdout)
-        let modem = records.first { $0["type"] as? String == "connected" && $0["device"] as? String == "modem" }
-        #expect(modem?["settings"] as? String == "9600 8N1")
+        let connected = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "connected" }
+        return Dictionary(
+            uniqueKeysWithValues: connected.map { ($0["device"] as? String ?? "", $0["settings"] as? String ?? "") })
     }
 
     /// `--device FILE` on `query`; the command line's options override the file.
