@@ -37,12 +37,15 @@ public struct FileSink: OutputSink {
         self.isTerminal = isatty(handle.fileDescriptor) == 1
     }
 
+    /// Writes all of `text` with `write(2)`, retrying after `EINTR` and waiting for
+    /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(_:endsOnFailure:)`` says.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
+        var text = text
+        text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(handle.fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(handle.fileDescriptor, base + offset, buffer.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0, errno == EINTR {
