@@ -46,7 +46,7 @@ let package = Package(
             ]
         ),
         // Tests: one target per module, plus end-to-end tests of the built executables.
-        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "TetherModel"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(
