@@ -41,11 +41,9 @@ public struct TextView: DeviceView {
         // The stamp's width on screen (without colour codes), so a reply's further
         // lines line up under its first.
         let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { $0.count + 3 } ?? 0)
-        // Which of a run's devices a diagnostic is about.
-        let who = state.device.map { "[\($0)] " } ?? ""
         switch record.event {
         case .connected(let port, let settings):
-            diagnostics.write("\(who)connected to \(port) (\(settings))\n")
+            diagnostics.write("\(Self.who(state))connected to \(port) (\(settings))\n")
         case .sent:
             break
         case .exchanged(let exchange):
@@ -59,16 +57,22 @@ public struct TextView: DeviceView {
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write("\(who)disconnected: \(port): \(reason)\n")
+            diagnostics.write("\(Self.who(state))disconnected: \(port): \(reason)\n")
         case .reconnecting(let port):
-            diagnostics.write("\(who)reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
+            diagnostics.write("\(Self.who(state))reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
-            diagnostics.write("\(who)reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
+            diagnostics.write(
+                "\(Self.who(state))reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
         case .missed(let count):
             diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
             diagnostics.write("warning: \(message)\n")
         }
+    }
+
+    /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.
+    private static func who(_ state: ViewState) -> String {
+        state.device.map { "[\($0)] " } ?? ""
     }
 
     /// An exchange on one or more lines; further reply lines are indented by `indent`
