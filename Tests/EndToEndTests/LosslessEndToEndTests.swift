@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherSimulator
 
 /// Nothing the device sends is lost between the port and the output, however fast it
 /// sends and however slowly the output is read: the view's subscription is lossless,
@@ -102,5 +103,27 @@ import Testing
         let runTime = Date().timeIntervalSince(runStart)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(runTime < 2 * monitorTime + 1, "run took \(runTime) s, monitor \(monitorTime) s")
+    }
+
+    /// A device that sends 5 000 notifications before each reply: every reply and every
+    /// notification reaches the output, and `query` ends (the reply record used to be
+    /// dropped from a full buffer, and `query` then waited for ever).
+    @Test func repliesBehindThousandsOfNotificationsAreNeverDropped() throws {
+        let flood = (0..<5_000).map { "!N \($0)\r\n" }.joined()
+        let rules = (1...3).map { index in
+            ScriptedDevice.Rule(on: "Q\(index)\n", send: [ScriptedDevice.Chunk(flood + "R\(index)\r\n")])
+        }
+        let simulator = try Simulator(device: ScriptedDevice(rules: rules))
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether",
+            ["query", simulator.devicePath, "--notify-pattern", "^!", "--format", "json", "--timeout", "30000"]
+                + ["Q1", "Q2", "Q3"], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        let replies = records.filter { $0["type"] as? String == "reply" }.compactMap { $0["lines"] as? [String] }
+        #expect(replies == [["R1"], ["R2"], ["R3"]])
+        #expect(records.filter { $0["type"] as? String == "notification" }.count == 15_000)
+        #expect(!records.contains { $0["type"] as? String == "missed" })
     }
 }
