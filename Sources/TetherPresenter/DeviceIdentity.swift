@@ -8,7 +8,7 @@ public struct DeviceIdentity: Sendable, Equatable {
         /// The device's own reply to `*IDN?`.
         case reply
         /// A device description given when the session started (a simulator profile's
-        /// `identity`, see ``DeviceDescription``).
+        /// `identity`, see ``DeviceFacts``).
         case description
     }
 

@@ -7,15 +7,15 @@ public struct Presenter: Sendable {
     /// The state after every event handled so far.
     public private(set) var state: ViewState
     /// What was known of the device beforehand (units of its readings).
-    private let description: DeviceDescription
+    private let facts: DeviceFacts
 
     /// Creates a presenter for `port` (the name the user gave); `device` is a script
-    /// run's name for it, if any; `description` gives the identity shown until the
+    /// run's name for it, if any; `facts` give the identity shown until the
     /// device answers `*IDN?`, and the units of its readings.
-    public init(port: String, device: String? = nil, description: DeviceDescription = DeviceDescription()) {
+    public init(port: String, device: String? = nil, facts: DeviceFacts = DeviceFacts()) {
         state = ViewState(port: port, device: device)
-        state.identity = description.identity.map { DeviceIdentity(parsing: $0, source: .description) }
-        self.description = description
+        state.identity = facts.identity.map { DeviceIdentity(parsing: $0, source: .description) }
+        self.facts = facts
     }
 
     /// Applies one device event.
@@ -98,7 +98,7 @@ public struct Presenter: Sendable {
         case .notification(let line):
             state.counts.notifications += 1
             let text = line.text
-            let readings = Reading.fields(in: text, at: time, units: description.units)
+            let readings = Reading.fields(in: text, at: time, units: facts.units)
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)

@@ -25,9 +25,9 @@ import Testing
     }
 
     private func presenter(
-        _ events: [DeviceEvent], description: DeviceDescription = DeviceDescription()
+        _ events: [DeviceEvent], facts: DeviceFacts = DeviceFacts()
     ) -> Presenter {
-        var presenter = Presenter(port: "/dev/ttyUSB0", description: description)
+        var presenter = Presenter(port: "/dev/ttyUSB0", facts: facts)
         for event in events { _ = presenter.handle(event) }
         return presenter
     }
@@ -65,8 +65,8 @@ import Testing
     }
 
     @Test func theDescriptionGivesUnitsTheValueDoesNotCarry() throws {
-        let description = DeviceDescription(units: ["temp": "°C", "v": "mV"])
-        let state = presenter([notification("!R temp=21.5 v=3.3V hum=40")], description: description).state
+        let facts = DeviceFacts(units: ["temp": "°C", "v": "mV"])
+        let state = presenter([notification("!R temp=21.5 v=3.3V hum=40")], facts: facts).state
         #expect(state.reading(named: "temp")?.latest.unit == "°C")
         #expect(state.reading(named: "v")?.latest.unit == "V")
         #expect(state.reading(named: "hum")?.latest.unit == nil)
@@ -117,11 +117,11 @@ import Testing
     }
 
     @Test func identityFromTheProfileUntilTheDeviceAnswersIDN() throws {
-        let description = DeviceDescription(identity: "TETHER,ENV-1,SIM0001,1.0")
-        let before = presenter([], description: description).state
+        let facts = DeviceFacts(identity: "TETHER,ENV-1,SIM0001,1.0")
+        let before = presenter([], facts: facts).state
         #expect(before.identity == DeviceIdentity(parsing: "TETHER,ENV-1,SIM0001,1.0", source: .description))
         #expect(before.identity?.model == "ENV-1")
-        let after = presenter([reply("*idn?", ["ACME,PSU-30,12345,2.4.1"])], description: description).state
+        let after = presenter([reply("*idn?", ["ACME,PSU-30,12345,2.4.1"])], facts: facts).state
         let identity = try #require(after.identity)
         #expect(identity.source == .reply)
         #expect(identity.manufacturer == "ACME")

@@ -15,7 +15,7 @@ import TetherPresenter
         func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
         var presenter = Presenter(
             port: "/dev/ttyUSB0", device: "chamber",
-            description: DeviceDescription(identity: "TETHER,ENV-1,SIM0001,1.0", units: ["temp": "°C"]))
+            facts: DeviceFacts(identity: "TETHER,ENV-1,SIM0001,1.0", units: ["temp": "°C"]))
         let events: [DeviceEvent] = [
             DeviceEvent(time: at(0), kind: .connected(port: "/dev/ttyUSB0", settings: "9600 8N1")),
             DeviceEvent(time: at(1), kind: .session(.notification(Line("!READING temp=21.50 hum=40.1")))),

@@ -50,9 +50,9 @@ final class Connection {
         let events = device.events(.lossless)
         let view = self.view
         let name = displayName
-        let description = opened.description
+        let facts = opened.facts
         return Task {
-            var presenter = Presenter(port: name, description: description)
+            var presenter = Presenter(port: name, facts: facts)
             return await presenter.present(events, to: view, observe: observe)
         }
     }

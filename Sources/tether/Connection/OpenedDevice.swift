@@ -32,7 +32,7 @@ final class OpenedDevice {
     let displayName: String
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
-    let description: DeviceDescription
+    let facts: DeviceFacts
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -68,7 +68,7 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim:\(name) (\(started.devicePath))"
-            description = DeviceDescription(identity: profile.identity, units: profile.readingUnits)
+            facts = DeviceFacts(identity: profile.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
@@ -81,7 +81,7 @@ final class OpenedDevice {
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
-            description = DeviceDescription()
+            facts = DeviceFacts()
         }
         do {
             device = try Device(
