@@ -33,7 +33,7 @@ import Testing
                 Self.isReadingRow(Self.row("temp", in: $0), unit: "°C") && Self.row("hum", in: $0) != nil
             },
             "no temperature row on: \(tmux.capture().joined(separator: "\n"))")
-        #expect(first[0].hasPrefix("tether · sim (/dev/pts/"))
+        #expect(first[0].hasPrefix("tether · sim:env (/dev/pts/"))
         #expect(first.contains { $0.contains("TETHER ENV-1 · serial SIM0001 · firmware 1.0 (from the profile)") })
         #expect(first.contains { $0.contains("connected · 115200 8N1 · for ") })
         #expect(Self.isReadingRow(Self.row("hum", in: first), unit: "%RH"))

@@ -55,8 +55,9 @@ final class OpenedDevice {
             let profile = try SimulatorProfile.load(name)
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
+            let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile), faults: faults)
+                started = try Simulator(device: simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -68,7 +69,7 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim:\(name) (\(started.devicePath))"
-            facts = DeviceFacts(identity: profile.identity, units: profile.readingUnits)
+            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
