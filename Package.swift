@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "TetherScript", dependencies: ["TetherModel", "TetherPresenter", "CLua"]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter"]),
+        // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", path: "Simulator/TetherSimulator",
@@ -43,6 +45,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
+                "CEditLine",
             ]
         ),
         // Tests: one target per module, plus end-to-end tests of the built executables.

@@ -11,8 +11,10 @@ final class Connection {
     var device: Device { opened.device }
     /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
     var displayName: String { opened.displayName }
-    /// The view chosen by `--format`.
+    /// The view chosen by `--format` (with the `--log` transcript beside it).
     let view: any DeviceView
+    /// The dialect's `--dialect` name.
+    var dialectName: String { opened.dialectName }
     private let opened: OpenedDevice
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
@@ -21,7 +23,15 @@ final class Connection {
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
-    init(_ options: ConnectionOptions) async throws(CommandFailure) {
+    ///
+    /// - Parameters:
+    ///   - session: `connect`'s wiring (see ``OpenedDevice``); `nil` for other commands.
+    ///   - view: the view to use instead of the one `--format` chooses (`connect` on a
+    ///     terminal).
+    init(_ options: ConnectionOptions, session: ConsoleWiring? = nil, view: (any DeviceView)? = nil)
+        async throws(CommandFailure)
+    {
+        let transcript = try options.log.map { path throws(CommandFailure) in try Self.transcript(at: path) }
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
@@ -33,10 +43,18 @@ final class Connection {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
         opened = try await OpenedDevice(
-            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect)
-        switch options.format {
-        case .text: view = TextView(showsTimestamps: options.showsTimestamps)
-        case .json: view = JSONView()
+            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
+            session: session)
+        let shown: any DeviceView
+        switch (view, options.format) {
+        case (let view?, _): shown = view
+        case (nil, .text): shown = TextView(showsTimestamps: options.showsTimestamps, showsHex: options.showsHex)
+        case (nil, .json): shown = JSONView()
+        }
+        if let transcript {
+            self.view = FanOutView([shown, transcript])
+        } else {
+            self.view = shown
         }
     }
 
@@ -51,6 +69,17 @@ final class Connection {
         return Task {
             var presenter = Presenter(port: name)
             return await presenter.present(events, to: view, observe: observe)
+        }
+    }
+
+    /// The `--log` transcript view writing to `path` (created or truncated).
+    ///
+    /// - Throws: ``CommandFailure`` (74) naming the file when it cannot be created.
+    static func transcript(at path: String) throws(CommandFailure) -> TranscriptView {
+        do {
+            return try TranscriptView(path: path)
+        } catch {
+            throw CommandFailure("cannot write the log file: \(error)", code: .ioError)
         }
     }
 

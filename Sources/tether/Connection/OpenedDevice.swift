@@ -24,21 +24,27 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
     let displayName: String
+    /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
+    let dialectName: String
     private let simulator: Simulator?
 
     /// Opens `target`.
     ///
     /// The dialect is `dialect`'s choice, defaulting to the simulator profile's.
     ///
+    /// - Parameters:
+    ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
+    ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
+    ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions
+        dialect options: DialectOptions, session: ConsoleWiring? = nil
     ) async throws(CommandFailure) {
-        let dialect: any Dialect
-        let port: any SerialTransport
+        var dialect: any Dialect
+        var port: any SerialTransport
         var reopener: PortOpener?
         switch target {
         case .simulator(let name):
@@ -61,11 +67,17 @@ final class OpenedDevice {
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
-            let opener = hardware.opener(path: path, configuration: configuration)
+            var opener = hardware.opener(path: path, configuration: configuration)
+            if let tap = session?.tap { opener = opener.tapped(by: tap) }
             port = try await hardware.openFirst(with: opener, path: path)
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
+        }
+        dialectName = dialect.name
+        if let session {
+            dialect = ConsoleDialect(base: dialect)
+            if !(port is TappedTransport) { port = TappedTransport(port, tap: session.tap) }
         }
         device = Device(
             transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
@@ -85,6 +97,24 @@ final class OpenedDevice {
             return try options.makeDialect(defaults: profile)
         } catch {
             throw CommandFailure(usage: error.message)
+        }
+    }
+}
+
+/// What `connect` adds to an opened device: keystrokes through ``ConsoleDialect`` and
+/// received bytes through `tap`.
+struct ConsoleWiring {
+    /// Receives every chunk read from the port.
+    let tap: ByteTap
+}
+
+extension PortOpener {
+    /// The same opener, with each port it opens tapped by `tap`.
+    func tapped(by tap: ByteTap) -> PortOpener {
+        let open = self.open
+        return PortOpener(initialDelay: initialDelay, maximumDelay: maximumDelay) {
+            () throws(SerialError) -> any SerialTransport in
+            TappedTransport(try open(), tap: tap)
         }
     }
 }

@@ -1,0 +1,345 @@
+import Foundation
+import Glibc
+import Synchronization
+import TetherViews
+
+/// The user's terminal during `connect`: one thread reads the keyboard — through
+/// ``LineEditor`` in line mode, byte by byte in raw mode — and writes everything shown,
+/// so device output never lands inside the text being typed: in line mode it is
+/// written above the input line, which is then drawn again intact.
+///
+/// Other threads hand it text with ``write(_:)`` (it is the connect view's
+/// ``OutputSink``) and bytes with ``writeBytes(_:)``; what was typed comes out of
+/// ``inputs`` in order. The terminal settings found at start are put back when the
+/// thread ends, and again by the caller's ``TerminalState`` whatever happens.
+final class ConsoleTerminal: OutputSink, @unchecked Sendable {
+    /// How typed keys reach the device.
+    enum Mode: String, CaseIterable {
+        /// Every key as typed (picocom/tio): Ctrl-C, Tab and arrows included.
+        case raw
+        /// Line editing and history; Enter sends the line.
+        case line
+    }
+
+    /// What the user did.
+    enum Input: Equatable {
+        /// A line typed in line mode (without line end; may be empty).
+        case line(String)
+        /// Keys typed in raw mode, as bytes.
+        case keystrokes([UInt8])
+        /// The escape key, then `key`.
+        case command(key: UInt8)
+        /// The input ended: Ctrl-D in line mode, or the terminal hung up.
+        case end(hungUp: Bool)
+    }
+
+    /// Output waiting for the terminal thread.
+    private struct Chunk {
+        var bytes: [UInt8]
+        /// Whole lines (a view's or a message): begun on a fresh line in raw mode.
+        var isLines: Bool
+    }
+
+    private struct Shared {
+        var output: [Chunk] = []
+        var mode: Mode
+        var isStopping = false
+        var echoesLocally = false
+    }
+
+    /// What was typed, in order; ends when the terminal thread ends.
+    let inputs: AsyncStream<Input>
+    let isTerminal = true
+    private let continuation: AsyncStream<Input>.Continuation
+    private let shared: Mutex<Shared>
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let saved: termios
+    private let historyPath: String?
+    private let finished = DispatchSemaphore(value: 0)
+    // Used only on the terminal thread:
+    private var escapeFilter: EscapeKeyFilter
+    private var typed = UTF8Decoder()
+    private var pendingScalars: [UnicodeScalar] = []
+    private var editor: LineEditor?
+    private var isAtLineStart = true
+
+    /// Prepares the terminal on standard input; `nil` when standard input is not one.
+    ///
+    /// - Parameters:
+    ///   - mode: the mode to start in.
+    ///   - escape: the escape key's byte (Ctrl-T is 0x14).
+    ///   - historyPath: line mode's history file.
+    init?(mode: Mode, escape: UInt8, historyPath: String?) {
+        var settings = termios()
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return nil }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        saved = settings
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        shared = Mutex(Shared(mode: mode))
+        escapeFilter = EscapeKeyFilter(escape: escape)
+        self.historyPath = historyPath
+        (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// The mode in force.
+    var mode: Mode {
+        get { shared.withLock { $0.mode } }
+        set {
+            shared.withLock { $0.mode = newValue }
+            wake()
+        }
+    }
+
+    /// Whether typed keys are also shown (raw mode; the device may echo them itself).
+    var echoesLocally: Bool {
+        get { shared.withLock { $0.echoesLocally } }
+        set { shared.withLock { $0.echoesLocally = newValue } }
+    }
+
+    /// Starts the terminal thread.
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "tether.terminal"
+        thread.start()
+    }
+
+    /// Ends the terminal thread and waits (at most 2 s) until the terminal settings are
+    /// back as found.
+    func stop() {
+        shared.withLock { $0.isStopping = true }
+        wake()
+        _ = finished.wait(timeout: .now() + 2)
+    }
+
+    /// Shows `text`, whole lines (a view's output or a message; `\n` ends a line),
+    /// begun on a fresh line.
+    func write(_ text: String) {
+        enqueue(Chunk(bytes: Array(text.utf8), isLines: true))
+    }
+
+    /// Shows `bytes` as they are, where the last output ended (received bytes in raw
+    /// mode, already made safe by the caller).
+    func writeBytes(_ bytes: [UInt8]) {
+        enqueue(Chunk(bytes: bytes, isLines: false))
+    }
+
+    private func enqueue(_ chunk: Chunk) {
+        guard !chunk.bytes.isEmpty else { return }
+        shared.withLock { $0.output.append(chunk) }
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
+    }
+
+    private var isStopping: Bool { shared.withLock { $0.isStopping } }
+
+    // MARK: The terminal thread
+
+    private func run() {
+        while !isStopping {
+            switch mode {
+            case .raw: runRaw()
+            case .line: runLine()
+            }
+        }
+        editor = nil
+        var settings = saved
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        flushOutput(aboveLine: false)
+        if !isAtLineStart { writeAll([0x0D, 0x0A]) }  // the shell's prompt starts on a line of its own
+        continuation.finish()
+    }
+
+    private func runRaw() {
+        var raw = saved
+        raw.c_iflag &= ~tcflag_t(IXON | IXOFF | ICRNL | INLCR | IGNCR | ISTRIP | BRKINT)
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        defer {
+            var settings = saved
+            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        }
+        while !isStopping && mode == .raw {
+            guard let bytes = waitForKeys(aboveLine: false) else { continue }
+            for output in escapeFilter.feed(bytes) {
+                switch output {
+                case .bytes(let keys):
+                    continuation.yield(.keystrokes(keys))
+                    if echoesLocally { write(Self.echo(of: keys)) }
+                case .command(let key):
+                    continuation.yield(.command(key: key))
+                }
+            }
+        }
+    }
+
+    private func runLine() {
+        if editor == nil {
+            editor = LineEditor(historyPath: historyPath) { [unowned self] in nextScalar() }
+        }
+        if !isAtLineStart {
+            writeAll([0x0D, 0x0A])
+            isAtLineStart = true
+        }
+        guard let editor else {
+            write("line editing is not available here; switching to raw mode\n")
+            return mode = .raw
+        }
+        while !isStopping && mode == .line {
+            if let line = editor.readLine() {
+                continuation.yield(.line(line))
+            } else if !isStopping && mode == .line {
+                end(hungUp: false)
+            }
+        }
+        // Leave the prompt line: kept with what was typed when the session ends,
+        // cleared when switching to raw mode.
+        writeAll(Array((isStopping ? "\r\n" : "\r\u{1b}[K").utf8))
+        isAtLineStart = true
+    }
+
+    /// libedit's source of characters: typed keys, decoded from UTF-8, with the escape
+    /// key's commands taken out; shows pending output above the line meanwhile.
+    private func nextScalar() -> UnicodeScalar? {
+        while true {
+            if !pendingScalars.isEmpty { return pendingScalars.removeFirst() }
+            if isStopping || mode != .line { return nil }
+            guard let bytes = waitForKeys(aboveLine: true) else { continue }
+            for output in escapeFilter.feed(bytes) {
+                switch output {
+                case .bytes(let keys): pendingScalars += typed.decode(keys)
+                case .command(let key): continuation.yield(.command(key: key))
+                }
+            }
+        }
+    }
+
+    /// Waits for typed bytes, showing output meanwhile; `nil` after a wake-up or at the
+    /// end of input (then the session is ending).
+    private func waitForKeys(aboveLine: Bool) -> [UInt8]? {
+        var entries = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
+        guard poll(&entries, 2, -1) > 0 else { return nil }
+        if entries[1].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+            flushOutput(aboveLine: aboveLine)
+            return nil
+        }
+        guard entries[0].revents != 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return nil }
+        guard count > 0 else {
+            end(hungUp: true)
+            return nil
+        }
+        return Array(buffer[..<count])
+    }
+
+    private func end(hungUp: Bool) {
+        shared.withLock { $0.isStopping = true }
+        continuation.yield(.end(hungUp: hungUp))
+    }
+
+    /// Writes what other threads handed in; in line mode above the input line, which
+    /// is drawn again after it.
+    private func flushOutput(aboveLine: Bool) {
+        let chunks = shared.withLock { shared in
+            defer { shared.output.removeAll(keepingCapacity: true) }
+            return shared.output
+        }
+        guard !chunks.isEmpty else { return }
+        if aboveLine, let editor {
+            writeAll(Array("\r\u{1b}[K".utf8) + Self.crlf(chunks.flatMap(\.bytes)))
+            editor.redraw()
+            return
+        }
+        var output: [UInt8] = []
+        for chunk in chunks {
+            if chunk.isLines && !isAtLineStart { output += [0x0D, 0x0A] }
+            output += chunk.isLines ? Self.crlf(chunk.bytes) : chunk.bytes
+            isAtLineStart = chunk.bytes.last == 0x0A
+        }
+
+        writeAll(output)
+    }
+
+    /// Typed keys as local echo shows them: escaped, Enter as a new line.
+    static func echo(of keys: [UInt8]) -> String {
+        keys.split(separator: 0x0D, omittingEmptySubsequences: false).map { ByteEscaping.escaped(Array($0)) }
+            .joined(separator: "\n")
+    }
+
+    /// `bytes` with each LF not preceded by CR turned into CR LF.
+    private static func crlf(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + bytes.count / 16)
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == 0x0A && previous != 0x0D { result.append(0x0D) }
+            result.append(byte)
+            previous = byte
+        }
+        return result
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+/// Decodes UTF-8 arriving in pieces: a character split across two reads is kept
+/// until it is complete; a byte that cannot start or continue one becomes U+FFFD.
+struct UTF8Decoder {
+    private var carry: [UInt8] = []
+
+    /// The complete characters in `carry + bytes`; an incomplete tail is kept.
+    mutating func decode(_ bytes: [UInt8]) -> [UnicodeScalar] {
+        let input = carry + bytes
+        carry.removeAll()
+        var end = input.count
+        // Keep an incomplete sequence at the end for the next read.
+        var back = input.count - 1
+        while back >= 0 && back >= input.count - 3 && input[back] & 0xC0 == 0x80 { back -= 1 }
+        if back >= 0 {
+            let lead = input[back]
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+            if input.count - back < length {
+                end = back
+                carry = Array(input[back...])
+            }
+        }
+        return Array(String(decoding: input[..<end], as: UTF8.self).unicodeScalars)
+    }
+}
