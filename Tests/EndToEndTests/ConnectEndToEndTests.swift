@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import TetherSimulator
+
+/// `tether connect` as a person uses it, in a real terminal (tmux) against the
+/// simulator: line editing and history, notifications while typing, raw mode keys,
+/// pastes, the escape key's commands and the terminal settings after exit.
+@Suite(.serialized) struct ConnectEndToEndTests {
+    /// A simulator on a link in `folder`, recording what it receives.
+    static func simulator(_ profile: String, in folder: TemporaryFolder) throws -> Simulator {
+        try Simulator(
+            device: SimulatorProfiles.device(named: profile), link: folder.path("device"),
+            transcript: Transcript(path: folder.path("sim.log")))
+    }
+
+    static func received(_ folder: TemporaryFolder) -> String {
+        String(decoding: TranscriptBytes.received(in: folder.path("sim.log")), as: UTF8.self)
+    }
+
+    static func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    @Test func lineModeEditsRecallsHistoryAndSendsAnEmptyLine() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let state = folder.path("state")
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": state])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("RATE 0")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 0 → OK"))
+        // SETX, Left Left, Backspace (drops E), E, End, Backspace (drops X), P? → SETP?
+        terminal.type("SETX")
+        terminal.press("Left", "Left", "BSpace")
+        terminal.type("E")
+        terminal.press("End", "BSpace")
+        terminal.type("P?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP? → 22.0"))
+        terminal.press("Up", "Up")
+        #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "> RATE 0" })
+        terminal.press("C-u", "Enter")
+        #expect(Self.waitUntil { Self.received(folder).hasSuffix("RATE 0\nSETP?\n\n") }, "\(Self.received(folder))")
+        terminal.press("C-d")
+        #expect(terminal.waitForExit() == 0, "\(terminal.screen)")
+        #expect(terminal.terminalSettingsUnchanged)
+
+        // The history is kept in $XDG_STATE_HOME/tether/history for the next session.
+        let history = try String(contentsOfFile: state + "/tether/history", encoding: .utf8)
+        #expect(history.contains("SETP?"))
+        let again = try TmuxTerminal(
+            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": state])
+        #expect(again.waitForScreen(containing: "line mode"))
+        again.press("Up")
+        #expect(again.waitForScreen { $0.split(separator: "\n").last == "> SETP?" }, "\(again.screen)")
+        again.press("C-t", "q")
+        #expect(again.waitForExit() == 0)
+    }
+
+    @Test func aNotificationWhileTypingLeavesTheTypedTextIntact() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("RATE 50")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 50 → OK"))
+        terminal.type("TEM")
+        let readingsBefore = terminal.screen.components(separatedBy: "!READING").count
+        #expect(terminal.waitForScreen { $0.components(separatedBy: "!READING").count > readingsBefore + 3 })
+        let lines = terminal.screen.split(separator: "\n")
+        #expect(lines.last == "> TEM", "\(terminal.screen)")
+        #expect(!lines.dropLast().contains { $0.contains("TEM!") || $0.contains("TEMP") }, "\(terminal.screen)")
+        terminal.type("P?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "TEMP? → "))
+        #expect(Self.received(folder).contains("TEMP?\n"))
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    @Test func rawModeSendsControlKeysAndShowsThePromptAsItArrives() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try TmuxTerminal(["tether", "connect", folder.path("device"), "--dialect", "prompt"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        terminal.type("vers")
+        terminal.press("Tab", "C-c", "C-t", "C-t")
+        #expect(Self.waitUntil { Self.received(folder) == "vers\t\u{03}\u{14}" }, "\(Self.received(folder))")
+        terminal.press("C-u")
+        terminal.type("version")
+        terminal.press("Enter")
+        // The console's prompt has no line end: raw mode shows it as it arrives.
+        #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "=>" }, "\(terminal.screen)")
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    @Test(arguments: ["line", "raw"])
+    func aPasteOf10000BytesArrivesWhole(mode: String) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", folder.path("device"), "--mode", mode, "--timeout", "100"],
+            environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(terminal.waitForScreen(containing: "\(mode) mode"))
+        let text = (0..<10_000).map { String(UnicodeScalar(UInt8(0x41 + $0 % 26))) }.joined()
+        try terminal.paste(text)
+        terminal.press("Enter")
+        let expected = text + (mode == "line" ? "\n" : "\r")
+        #expect(Self.waitUntil(timeout: 60) { Self.received(folder).hasSuffix(expected) })
+        #expect(Self.received(folder).count == expected.count)
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    @Test func escapeKeyCommandsActLocallyAndNeverReachTheDevice() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let log = folder.path("session.log")
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", folder.path("device"), "--log", log],
+            environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("C-t", "?")
+        #expect(terminal.waitForScreen(containing: "m  switch between raw and line mode"))
+        terminal.press("C-t", "b")
+        #expect(terminal.waitForScreen(containing: "send a break (250 ms): not available during a session yet"))
+        terminal.press("C-t", "h")
+        #expect(terminal.waitForScreen(containing: "hex view on"))
+        terminal.type("*IDN?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "*IDN? → 54 45 54 48 45 52"))
+        terminal.press("C-t", "l")
+        #expect(terminal.waitForScreen(containing: "log \(log) closed"))
+        terminal.type("HUM?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "HUM? → "))
+        terminal.press("C-t", "m")
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(Self.received(folder) == "*IDN?\nHUM?\n")
+        let transcript = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(transcript.contains("Z > *IDN?\n"))
+        #expect(transcript.contains("Z < TETHER,ENV-1,SIM0001,1.0  ("))
+        #expect(!transcript.contains("HUM?"), "logging stopped before HUM?")
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    @Test func logWritesATimestampedTranscriptForQuery() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("query.log")
+        let result = try Subprocess.run("tether", ["query", "--sim", "--log", log, "*IDN?", "NOPE"])
+        #expect(result.status == 1)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let bodies = lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+        #expect(bodies.first?.hasPrefix("* connected sim (") == true)
+        #expect(bodies.contains("> *IDN?"))
+        #expect(bodies.contains { $0.hasPrefix("< TETHER,ENV-1,SIM0001,1.0  (") })
+        #expect(bodies.contains { $0.hasPrefix(#"< ERR -113,"Undefined header"  ("#) && $0.hasSuffix(" error)") })
+        #expect(
+            lines.allSatisfy {
+                $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "#, options: .regularExpression) != nil
+            })
+    }
+
+    @Test func aLogFileThatCannotBeCreatedIsAnIOError() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--log", "/nonexistent/dir/x.log", "*IDN?"])
+        #expect(result.status == 74)
+        #expect(
+            result.stderr == "Error: cannot write the log file: /nonexistent/dir/x.log: No such file or directory\n")
+    }
+}
