@@ -154,13 +154,50 @@ import TetherSimulator
         #expect(terminal.waitForScreen(containing: "HUM? → "))
         terminal.press("C-t", "m")
         #expect(terminal.waitForScreen(containing: "raw mode"))
+        let file = folder.path("upload.txt")
+        try "line one\r\n\u{1}end".write(toFile: file, atomically: true, encoding: .utf8)
+        terminal.press("C-t", "f")
+        #expect(terminal.waitForScreen(containing: "send file: "))
+        terminal.type("/nowhere")
+        terminal.press("BSpace", "C-c")
+        terminal.press("C-t", "f")
+        terminal.type(file)
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "sent 14 bytes from \(file)"))
         terminal.press("C-t", "q")
         #expect(terminal.waitForExit() == 0)
-        #expect(Self.received(folder) == "*IDN?\nHUM?\n")
+        #expect(Self.received(folder) == "*IDN?\nHUM?\nline one\r\n\u{1}end")
         let transcript = try String(contentsOfFile: log, encoding: .utf8)
         #expect(transcript.contains("Z > *IDN?\n"))
         #expect(transcript.contains("Z < TETHER,ENV-1,SIM0001,1.0  ("))
         #expect(!transcript.contains("HUM?"), "logging stopped before HUM?")
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    /// CASE-18 in raw mode, where tether itself turned the terminal's signals off.
+    @Test(arguments: [("TERM", 143), ("INT", 130)])
+    func aSignalInRawModeLeavesTheTerminalAsItWas(signal: String, expected: Int) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try TmuxTerminal(["tether", "connect", folder.path("device"), "--mode", "raw"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        let pid = try #require(terminal.tetherPID)
+        _ = try Subprocess.run(path: "/bin/kill", ["-\(signal)", "\(pid)"])
+        #expect(terminal.waitForExit() == expected)
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    /// CASE-18 (4): the device hangs up while the terminal is raw.
+    @Test func theDeviceHangingUpInRawModeEndsWithIOErrorAndRestoresTheTerminal() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", folder.path("device"), "--mode", "raw", "--no-reconnect"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        simulator.stop()
+        #expect(terminal.waitForExit() == 74)
+        #expect(terminal.screen.contains("disconnected: "))
         #expect(terminal.terminalSettingsUnchanged)
     }
 

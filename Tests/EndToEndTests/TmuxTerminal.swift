@@ -78,6 +78,14 @@ final class TmuxTerminal {
         return line.flatMap { Int($0.dropFirst(5)) }
     }
 
+    /// The pid of the program the shell runs (tether), while it runs.
+    var tetherPID: Int32? {
+        guard let shell = Int32((try? tmux(["list-panes", "-F", "#{pane_pid}"]))?.split(separator: "\n").first ?? "")
+        else { return nil }
+        let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children?.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
     /// Whether `stty -g` after tether equals the value before.
     var terminalSettingsUnchanged: Bool {
         guard waitUntilFileExists(folder.path("after")) else { return false }

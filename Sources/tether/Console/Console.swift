@@ -38,6 +38,8 @@ struct Console {
                     stop.yield(.success)
                     return
                 }
+            case .sendFile(let path):
+                await sendFile(at: path)
             case .end(let hungUp):
                 stop.yield(hungUp ? .hangUpSignal : .success)
                 return
@@ -95,7 +97,7 @@ struct Console {
         case .toggleLog:
             toggleLog()
         case .sendFile:
-            terminal.write("send a file: not available yet; use 'tether run FILE' or a pipe (tether connect < FILE)\n")
+            break  // the terminal asks for the path first (.sendFile)
         case .switchMode:
             let mode: ConsoleTerminal.Mode = terminal.mode == .raw ? .line : .raw
             view.settings.withLock { $0.mode = mode }
@@ -106,6 +108,27 @@ struct Console {
         }
         return command
     }
+
+    /// Sends the bytes of the file at `path` as they are (no terminator added), in
+    /// pieces of ``filePiece`` bytes, so each write finishes well within the device's
+    /// write timeout even at a low baud rate.
+    private func sendFile(at path: String) async {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            terminal.write("cannot read \(path)\n")
+            return
+        }
+        let bytes = [UInt8](data)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + Self.filePiece, bytes.count)
+            await device.send(ConsoleDialect.keystrokes(Array(bytes[offset..<end])), timeout: nil)
+            offset = end
+        }
+        terminal.write("sent \(bytes.count) bytes from \(path)\n")
+    }
+
+    /// The most bytes of a sent file in one write.
+    static let filePiece = 128
 
     private func toggleLog() {
         let open = view.settings.withLock { $0.logPath }

@@ -29,6 +29,8 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         case keystrokes([UInt8])
         /// The escape key, then `key`.
         case command(key: UInt8)
+        /// The escape key, `f`, then a file's path.
+        case sendFile(path: String)
         /// The input ended: Ctrl-D in line mode, or the terminal hung up.
         case end(hungUp: Bool)
     }
@@ -189,10 +191,54 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
                     continuation.yield(.keystrokes(keys))
                     if echoesLocally { write(Self.echo(of: keys)) }
                 case .command(let key):
-                    continuation.yield(.command(key: key))
+                    command(key)
                 }
             }
         }
+    }
+
+    /// Passes on a local command's key; asks first for what `f` needs.
+    private func command(_ key: UInt8) {
+        guard LocalCommand(key: key) == .sendFile else {
+            continuation.yield(.command(key: key))
+            return
+        }
+        if let path = ask("send file: "), !path.isEmpty { continuation.yield(.sendFile(path: path)) }
+        if mode == .line { editor?.redraw() }
+    }
+
+    /// Reads one answer on its own line: printable text, Backspace; Enter ends it,
+    /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`).
+    private func ask(_ prompt: String) -> String? {
+        writeAll(Array(((isAtLineStart && mode == .raw ? "" : "\r\n") + prompt).utf8))
+        var answer: [UInt8] = []
+        var decoder = UTF8Decoder()
+        defer {
+            writeAll([0x0D, 0x0A])
+            isAtLineStart = true
+        }
+        while !isStopping {
+            guard let bytes = waitForKeys(aboveLine: false) else { continue }
+            for byte in bytes {
+                switch byte {
+                case 0x0D, 0x0A:
+                    return String(decoding: answer, as: UTF8.self)
+                case 0x03, 0x07, 0x1B:
+                    return nil
+                case 0x7F, 0x08:
+                    guard !answer.isEmpty else { continue }
+                    // Drop one character (its UTF-8 continuation bytes too).
+                    while let last = answer.popLast(), last & 0xC0 == 0x80 {}
+                    writeAll(Array("\u{8} \u{8}".utf8))
+                case 0x20...:
+                    answer.append(byte)
+                    writeAll(decoder.decode([byte]).flatMap { Array(String($0).utf8) })
+                default:
+                    continue
+                }
+            }
+        }
+        return nil
     }
 
     private func runLine() {
@@ -230,7 +276,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             for output in escapeFilter.feed(bytes) {
                 switch output {
                 case .bytes(let keys): pendingScalars += typed.decode(keys)
-                case .command(let key): continuation.yield(.command(key: key))
+                case .command(let key): command(key)
                 }
             }
         }
@@ -275,7 +321,11 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
         guard !chunks.isEmpty else { return }
         if aboveLine, let editor {
-            writeAll(Array("\r\u{1b}[K".utf8) + Self.crlf(chunks.flatMap(\.bytes)))
+            // Clear from the prompt's row (the typed text may wrap) to the end of the
+            // screen, write the output there, then draw the prompt and text again.
+            let rows = editor.rowsAboveCursor(columns: Self.columns())
+            let up = rows > 0 ? "\u{1b}[\(rows)A" : ""
+            writeAll(Array("\r\(up)\u{1b}[J".utf8) + Self.crlf(chunks.flatMap(\.bytes)))
             editor.redraw()
             return
         }
@@ -287,6 +337,13 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
 
         writeAll(output)
+    }
+
+    /// The terminal's width in columns (80 when unknown).
+    private static func columns() -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     /// Typed keys as local echo shows them: escaped, Enter as a new line.

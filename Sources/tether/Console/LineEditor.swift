@@ -71,6 +71,20 @@ final class LineEditor {
         return line
     }
 
+    /// How many terminal rows above the cursor the prompt starts, for a terminal
+    /// `columns` wide: the text being typed may wrap.
+    func rowsAboveCursor(columns: Int) -> Int {
+        guard columns > 0, let info = el_line(editLine) else { return 0 }
+        let before = UnsafeBufferPointer(
+            start: UnsafeRawPointer(info.pointee.buffer).assumingMemoryBound(to: UInt8.self),
+            count: info.pointee.cursor - info.pointee.buffer)
+        let characters = String(decoding: before, as: UTF8.self).count
+        return (Self.promptWidth + characters) / columns
+    }
+
+    /// The width of the prompt `> ` (`tether_prompt`).
+    private static let promptWidth = 2
+
     /// Draws the prompt and the text being typed again, on the cursor's line (after
     /// output was written above it). Call only from within the reader.
     func redraw() {
