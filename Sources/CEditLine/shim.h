@@ -22,6 +22,12 @@ static inline char *tether_prompt(EditLine *el) {
 /// `el_set(el, EL_EDITOR, "emacs")`: emacs key bindings.
 static inline int tether_el_set_emacs(EditLine *el) { return el_set(el, EL_EDITOR, "emacs"); }
 
+/// `el_set(el, EL_BIND, "^R", "em-inc-search-prev", NULL)`: Ctrl-R searches the
+/// history backwards as readline does (libedit's emacs map redraws on Ctrl-R).
+static inline int tether_el_bind_history_search(EditLine *el) {
+    return el_set(el, EL_BIND, "^R", "em-inc-search-prev", NULL);
+}
+
 /// `el_set(el, EL_PROMPT, tether_prompt)`: the prompt `> `.
 static inline int tether_el_set_prompt(EditLine *el) { return el_set(el, EL_PROMPT, tether_prompt); }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TetherPresenter
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).

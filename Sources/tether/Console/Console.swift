@@ -1,5 +1,6 @@
 import Foundation
 import TetherModel
+import TetherPresenter
 import TetherViews
 
 /// The mediator of an interactive `connect` session: it takes what the user types from

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TetherPresenter
 import TetherViews
 
 /// The user's terminal during `connect`: one thread reads the keyboard — through

@@ -34,6 +34,7 @@ final class LineEditor {
         tether_history_setunique(history)
         if let historyPath { tether_history_load(history, historyPath) }
         tether_el_set_emacs(editLine)
+        tether_el_bind_history_search(editLine)
         tether_el_set_history(editLine, history)
         tether_el_set_prompt(editLine)
         tether_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())

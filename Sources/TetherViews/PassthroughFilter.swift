@@ -1,5 +1,3 @@
-import TetherViews
-
 /// Makes received bytes safe to write raw to the user's terminal in raw mode, where a
 /// device's own line editing must keep working (picocom and tio pass everything).
 ///
@@ -9,7 +7,7 @@ import TetherViews
 /// terminal — other C0 controls, DEL, a lone ESC or any other escape sequence (OSC
 /// title or clipboard, DCS) — is shown escaped, `\x1b`. A CSI sequence split across
 /// two reads is still recognised.
-struct PassthroughFilter {
+public struct PassthroughFilter {
     private enum State {
         case text
         case escape
@@ -18,11 +16,14 @@ struct PassthroughFilter {
 
     private var state = State.text
     /// Prefixes each line with a timestamp when set; `nil`: none.
-    var timestamp: (() -> String)?
+    public var timestamp: (() -> String)?
     private var isAtLineStart = true
 
+    /// A filter at the start of a line.
+    public init() {}
+
     /// The bytes to write for `bytes`, continuing from the previous call.
-    mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
+    public mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         for byte in bytes {

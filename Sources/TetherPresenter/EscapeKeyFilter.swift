@@ -5,9 +5,9 @@
 /// A value with no I/O: feed it what the terminal gave, perform what it returns, in
 /// order. An escape key at the end of one read and its command key at the start of
 /// the next still make a command.
-struct EscapeKeyFilter: Equatable {
+public struct EscapeKeyFilter: Sendable, Equatable {
     /// What to do with typed bytes.
-    enum Output: Equatable {
+    public enum Output: Sendable, Equatable {
         /// Bytes for the device, as typed.
         case bytes([UInt8])
         /// The key pressed after the escape key (a local command).
@@ -15,16 +15,17 @@ struct EscapeKeyFilter: Equatable {
     }
 
     /// The escape key's byte, e.g. 0x14 for Ctrl-T.
-    let escape: UInt8
+    public let escape: UInt8
     /// Whether the escape key was the last byte seen.
-    private(set) var isArmed = false
+    public private(set) var isArmed = false
 
-    init(escape: UInt8) {
+    /// A filter for the escape key `escape`.
+    public init(escape: UInt8) {
         self.escape = escape
     }
 
     /// Splits `bytes`, continuing from the previous call.
-    mutating func feed(_ bytes: some Collection<UInt8>) -> [Output] {
+    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Output] {
         var outputs: [Output] = []
         var pending: [UInt8] = []
         for byte in bytes {
@@ -49,7 +50,7 @@ struct EscapeKeyFilter: Equatable {
 
     /// The byte for a `--escape` value: `ctrl-X` / `^X` for a letter X (or one of
     /// `@[\]^_`), giving 0x00–0x1F.
-    static func key(parsing text: String) -> UInt8? {
+    public static func key(parsing text: String) -> UInt8? {
         let lowered = text.lowercased()
         let rest: Substring
         if lowered.hasPrefix("ctrl-") {
@@ -68,7 +69,7 @@ struct EscapeKeyFilter: Equatable {
     }
 
     /// How the key reads in help, e.g. `Ctrl-T`.
-    static func name(of key: UInt8) -> String {
+    public static func name(of key: UInt8) -> String {
         "Ctrl-" + String(UnicodeScalar(key + 0x40))
     }
 }
