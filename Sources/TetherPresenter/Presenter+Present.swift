@@ -11,7 +11,7 @@ extension Presenter {
     ///     new state — e.g. to count notifications or stop early.
     /// - Returns: the final state.
     public mutating func present(
-        _ events: AsyncStream<DeviceEvent>, to view: any DeviceView,
+        _ events: DeviceEvents, to view: any DeviceView,
         observe: (ViewRecord, ViewState) -> Void = { _, _ in }
     ) async -> ViewState {
         for await event in events {

@@ -2,6 +2,52 @@ import CLibSerialPort
 import Glibc
 
 extension SerialPort {
+    /// The port's file descriptor (`sp_get_port_handle`), for `poll(2)`; valid until
+    /// ``close()``.
+    public var descriptor: Int32 { handle.descriptor }
+
+    /// Reads what is waiting with `sp_nonblocking_read`, without blocking; see
+    /// ``SerialTransport/receive(into:)``.
+    ///
+    /// - Returns: the bytes read, or 0 when the device is gone (`EIO`, or a readable
+    ///   descriptor with nothing to read); after that every call returns 0 at once.
+    /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures
+    ///   (`EBADF` once the port is closed).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
+        if handle.isHungUp { return 0 }
+        let count = try withOpenPort("sp_nonblocking_read") { (port) throws(SerialError) -> Int in
+            do throws(SerialError) {
+                return try check(
+                    sp_nonblocking_read(port, buffer.baseAddress, buffer.count), function: "sp_nonblocking_read",
+                    path: name)
+            } catch .disconnected {
+                return 0
+            }
+        }
+        if count == 0 { handle.markHungUp() }
+        return count
+    }
+
+    /// Writes what the line accepts now with `sp_nonblocking_write`; see
+    /// ``SerialTransport/transmit(_:)``.
+    ///
+    /// - Returns: the number of bytes written, 0 when the output buffer is full.
+    /// - Throws: ``SerialError/disconnected(path:)`` when the device is gone (`EIO`);
+    ///   ``SerialError/io(path:function:errno:message:)`` otherwise.
+    public func transmit(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        return try withOpenPort("sp_nonblocking_write") { (port) throws(SerialError) -> Int in
+            do throws(SerialError) {
+                return try check(
+                    sp_nonblocking_write(port, bytes.baseAddress, bytes.count), function: "sp_nonblocking_write",
+                    path: name)
+            } catch .disconnected(let path) {
+                handle.markHungUp()
+                throw .disconnected(path: path)
+            }
+        }
+    }
+
     /// Waits up to `timeout` ms for input and returns what has arrived.
     ///
     /// Waits with `poll(2)` on the port's descriptor (`sp_get_port_handle`) and on a

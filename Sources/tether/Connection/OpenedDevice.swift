@@ -79,9 +79,15 @@ final class OpenedDevice {
             dialect = ConsoleDialect(base: dialect)
             if !(port is TappedTransport) { port = TappedTransport(port, tap: session.tap) }
         }
-        device = Device(
-            transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
-            reopener: reopener)
+        do {
+            device = try Device(
+                transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+                reopener: reopener)
+        } catch {
+            port.close()
+            simulator?.stop()
+            throw CommandFailure(error)
+        }
     }
 
     /// Closes the device and stops the simulator, if any.

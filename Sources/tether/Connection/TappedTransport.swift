@@ -34,14 +34,16 @@ final class TappedTransport: SerialTransport {
 
     var name: String { base.name }
 
-    func read(maxBytes: Int, timeout: Int) throws(SerialError) -> SerialReadResult {
-        let result = try base.read(maxBytes: maxBytes, timeout: timeout)
-        if case .data(let bytes) = result { tap.deliver(bytes) }
-        return result
+    var descriptor: Int32 { base.descriptor }
+
+    func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
+        let count = try base.receive(into: buffer)
+        if count > 0 { tap.deliver(Array(buffer[..<count])) }
+        return count
     }
 
-    func write(_ bytes: [UInt8], timeout: Int) throws(SerialError) {
-        try base.write(bytes, timeout: timeout)
+    func transmit(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+        try base.transmit(bytes)
     }
 
     func close() { base.close() }

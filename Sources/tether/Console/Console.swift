@@ -31,9 +31,9 @@ struct Console {
         for await input in terminal.inputs {
             switch input {
             case .line(let line):
-                await device.send(line, timeout: timeout)
+                device.send(line, timeout: timeout)
             case .keystrokes(let keys):
-                await device.send(ConsoleDialect.keystrokes(mapEnter(keys)), timeout: nil)
+                device.send(ConsoleDialect.keystrokes(mapEnter(keys)), timeout: nil)
             case .command(let key):
                 if await perform(key) == .quit {
                     stop.yield(.success)
@@ -122,7 +122,7 @@ struct Console {
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + Self.filePiece, bytes.count)
-            await device.send(ConsoleDialect.keystrokes(Array(bytes[offset..<end])), timeout: nil)
+            device.send(ConsoleDialect.keystrokes(Array(bytes[offset..<end])), timeout: nil)
             offset = end
         }
         terminal.write("sent \(bytes.count) bytes from \(path)\n")
