@@ -201,6 +201,32 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
+    /// The device goes away and comes back: the session, its history and the text being
+    /// typed stay; the screen says what happened.
+    @Test func reconnectKeepsTheSession() throws {
+        let folder = try TemporaryFolder()
+        let first = try Self.simulator("env", in: folder)
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("RATE 0")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 0 → OK"))
+        terminal.type("SETP")
+        first.stop()
+        #expect(terminal.waitForScreen(containing: "reconnecting: waiting for"))
+        let second = try Simulator(device: SimulatorProfiles.device(named: "env"), link: folder.path("device"))
+        defer { second.stop() }
+        #expect(terminal.waitForScreen(containing: "reconnected to"))
+        #expect(terminal.screen.split(separator: "\n").last == "> SETP", "\(terminal.screen)")
+        terminal.type("?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP? → 22.0"))
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
     @Test func logWritesATimestampedTranscriptForQuery() throws {
         let folder = try TemporaryFolder()
         let log = folder.path("query.log")

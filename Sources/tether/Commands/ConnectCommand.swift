@@ -22,7 +22,8 @@ enum ConnectCommand: Command {
             (exit 0 and 130). The terminal is left as it was found, however tether ends.
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
-            Without a terminal (input from a pipe), each input line is sent as a command.
+            Without a terminal (input from a pipe, output to a file, --format json), each
+            input line is sent as a command in turn.
 
             EXAMPLES:
               tether connect --sim

@@ -67,7 +67,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     private var editor: LineEditor?
     private var isAtLineStart = true
 
-    /// Prepares the terminal on standard input; `nil` when standard input is not one.
+    /// Prepares the terminal on standard input and output; `nil` unless both are one.
     ///
     /// - Parameters:
     ///   - mode: the mode to start in.
@@ -75,7 +75,9 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     ///   - historyPath: line mode's history file.
     init?(mode: Mode, escape: UInt8, historyPath: String?) {
         var settings = termios()
-        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return nil }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+            return nil
+        }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {

@@ -89,6 +89,7 @@ final class LineEditor {
     /// Draws the prompt and the text being typed again, on the cursor's line (after
     /// output was written above it). Call only from within the reader.
     func redraw() {
+        el_resize(editLine)  // the window may have changed size since the last line
         tether_el_refresh(editLine)
     }
 
