@@ -13,17 +13,16 @@ import TetherSimulator
             transcript: Transcript(path: folder.path("sim.log")))
     }
 
-    static func received(_ folder: TemporaryFolder) -> String {
-        String(decoding: TranscriptBytes.received(in: folder.path("sim.log")), as: UTF8.self)
+    /// `tether connect` on the simulator's link in a new terminal, with `arguments`,
+    /// the history kept in `folder`.
+    static func connect(_ folder: TemporaryFolder, _ arguments: [String] = []) throws -> TmuxTerminal {
+        try TmuxTerminal(
+            ["tether", "connect", folder.path("device")] + arguments,
+            environment: ["XDG_STATE_HOME": folder.path("state")])
     }
 
-    static func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return false
+    static func received(_ folder: TemporaryFolder) -> String {
+        String(decoding: TranscriptBytes.received(in: folder.path("sim.log")), as: UTF8.self)
     }
 
     @Test func lineModeEditsRecallsHistoryAndSendsAnEmptyLine() throws {
@@ -31,8 +30,7 @@ import TetherSimulator
         let simulator = try Self.simulator("env", in: folder)
         defer { simulator.stop() }
         let state = folder.path("state")
-        let terminal = try TmuxTerminal(
-            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": state])
+        let terminal = try Self.connect(folder)
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.type("RATE 0")
         terminal.press("Enter")
@@ -48,7 +46,7 @@ import TetherSimulator
         terminal.press("Up", "Up")
         #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "> RATE 0" })
         terminal.press("C-u", "Enter")
-        #expect(Self.waitUntil { Self.received(folder).hasSuffix("RATE 0\nSETP?\n\n") }, "\(Self.received(folder))")
+        #expect(waitUntil { Self.received(folder).hasSuffix("RATE 0\nSETP?\n\n") }, "\(Self.received(folder))")
         terminal.press("C-d")
         #expect(terminal.waitForExit() == 0, "\(terminal.screen)")
         #expect(terminal.terminalSettingsUnchanged)
@@ -56,8 +54,7 @@ import TetherSimulator
         // The history is kept in $XDG_STATE_HOME/tether/history for the next session.
         let history = try String(contentsOfFile: state + "/tether/history", encoding: .utf8)
         #expect(history.contains("SETP?"))
-        let again = try TmuxTerminal(
-            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": state])
+        let again = try Self.connect(folder)
         #expect(again.waitForScreen(containing: "line mode"))
         again.press("Up")
         #expect(again.waitForScreen { $0.split(separator: "\n").last == "> SETP?" }, "\(again.screen)")
@@ -69,8 +66,7 @@ import TetherSimulator
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("env", in: folder)
         defer { simulator.stop() }
-        let terminal = try TmuxTerminal(
-            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": folder.path("state")])
+        let terminal = try Self.connect(folder)
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.type("RATE 50")
         terminal.press("Enter")
@@ -85,28 +81,24 @@ import TetherSimulator
         terminal.press("Enter")
         #expect(terminal.waitForScreen(containing: "TEMP? → "))
         #expect(Self.received(folder).contains("TEMP?\n"))
-        terminal.press("C-t", "q")
-        #expect(terminal.waitForExit() == 0)
-        #expect(terminal.terminalSettingsUnchanged)
+        #expect(terminal.quitsCleanly())
     }
 
     @Test func rawModeSendsControlKeysAndShowsThePromptAsItArrives() throws {
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("prompt-console", in: folder)
         defer { simulator.stop() }
-        let terminal = try TmuxTerminal(["tether", "connect", folder.path("device"), "--dialect", "prompt"])
+        let terminal = try Self.connect(folder, ["--dialect", "prompt"])
         #expect(terminal.waitForScreen(containing: "raw mode"))
         terminal.type("vers")
         terminal.press("Tab", "C-c", "C-t", "C-t")
-        #expect(Self.waitUntil { Self.received(folder) == "vers\t\u{03}\u{14}" }, "\(Self.received(folder))")
+        #expect(waitUntil { Self.received(folder) == "vers\t\u{03}\u{14}" }, "\(Self.received(folder))")
         terminal.press("C-u")
         terminal.type("version")
         terminal.press("Enter")
         // The console's prompt has no line end: raw mode shows it as it arrives.
         #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "=>" }, "\(terminal.screen)")
-        terminal.press("C-t", "q")
-        #expect(terminal.waitForExit() == 0)
-        #expect(terminal.terminalSettingsUnchanged)
+        #expect(terminal.quitsCleanly())
     }
 
     @Test(arguments: ["line", "raw"])
@@ -114,19 +106,15 @@ import TetherSimulator
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("env", in: folder)
         defer { simulator.stop() }
-        let terminal = try TmuxTerminal(
-            ["tether", "connect", folder.path("device"), "--mode", mode, "--timeout", "100"],
-            environment: ["XDG_STATE_HOME": folder.path("state")])
+        let terminal = try Self.connect(folder, ["--mode", mode, "--timeout", "100"])
         #expect(terminal.waitForScreen(containing: "\(mode) mode"))
         let text = (0..<10_000).map { String(UnicodeScalar(UInt8(0x41 + $0 % 26))) }.joined()
         try terminal.paste(text)
         terminal.press("Enter")
         let expected = text + (mode == "line" ? "\n" : "\r")
-        #expect(Self.waitUntil(timeout: 60) { Self.received(folder).hasSuffix(expected) })
+        #expect(waitUntil(timeout: 60) { Self.received(folder).hasSuffix(expected) })
         #expect(Self.received(folder).count == expected.count)
-        terminal.press("C-t", "q")
-        #expect(terminal.waitForExit() == 0)
-        #expect(terminal.terminalSettingsUnchanged)
+        #expect(terminal.quitsCleanly())
     }
 
     @Test func escapeKeyCommandsActLocallyAndNeverReachTheDevice() throws {
@@ -134,9 +122,7 @@ import TetherSimulator
         let simulator = try Self.simulator("env", in: folder)
         defer { simulator.stop() }
         let log = folder.path("session.log")
-        let terminal = try TmuxTerminal(
-            ["tether", "connect", folder.path("device"), "--log", log],
-            environment: ["XDG_STATE_HOME": folder.path("state")])
+        let terminal = try Self.connect(folder, ["--log", log])
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.press("C-t", "?")
         #expect(terminal.waitForScreen(containing: "m  switch between raw and line mode"))
@@ -180,7 +166,7 @@ import TetherSimulator
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("prompt-console", in: folder)
         defer { simulator.stop() }
-        let terminal = try TmuxTerminal(["tether", "connect", folder.path("device"), "--mode", "raw"])
+        let terminal = try Self.connect(folder, ["--mode", "raw"])
         #expect(terminal.waitForScreen(containing: "raw mode"))
         let pid = try #require(terminal.tetherPID)
         _ = try Subprocess.run(path: "/bin/kill", ["-\(signal)", "\(pid)"])
@@ -192,8 +178,7 @@ import TetherSimulator
     @Test func theDeviceHangingUpInRawModeEndsWithIOErrorAndRestoresTheTerminal() throws {
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("prompt-console", in: folder)
-        let terminal = try TmuxTerminal(
-            ["tether", "connect", folder.path("device"), "--mode", "raw", "--no-reconnect"])
+        let terminal = try Self.connect(folder, ["--mode", "raw", "--no-reconnect"])
         #expect(terminal.waitForScreen(containing: "raw mode"))
         simulator.stop()
         #expect(terminal.waitForExit() == 74)
@@ -206,8 +191,7 @@ import TetherSimulator
     @Test func reconnectKeepsTheSession() throws {
         let folder = try TemporaryFolder()
         let first = try Self.simulator("env", in: folder)
-        let terminal = try TmuxTerminal(
-            ["tether", "connect", folder.path("device")], environment: ["XDG_STATE_HOME": folder.path("state")])
+        let terminal = try Self.connect(folder)
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.type("RATE 0")
         terminal.press("Enter")
@@ -222,9 +206,7 @@ import TetherSimulator
         terminal.type("?")
         terminal.press("Enter")
         #expect(terminal.waitForScreen(containing: "SETP? → 22.0"))
-        terminal.press("C-t", "q")
-        #expect(terminal.waitForExit() == 0)
-        #expect(terminal.terminalSettingsUnchanged)
+        #expect(terminal.quitsCleanly())
     }
 
     @Test func logWritesATimestampedTranscriptForQuery() throws {

@@ -62,12 +62,7 @@ final class TmuxTerminal {
     /// Waits until `condition` holds for the screen (at most `timeout` seconds).
     @discardableResult
     func waitForScreen(timeout: Double = 30, _ condition: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(screen) { return true }
-            usleep(50_000)
-        }
-        return false
+        waitUntil(timeout: timeout) { condition(screen) }
     }
 
     /// The exit status the shell printed after tether ended, once it has.
@@ -86,6 +81,13 @@ final class TmuxTerminal {
         return children?.split(separator: " ").first.flatMap { Int32($0) }
     }
 
+    /// Quits with Ctrl-T q: whether tether exited 0 and left the terminal settings as
+    /// they were.
+    func quitsCleanly() -> Bool {
+        press("C-t", "q")
+        return waitForExit() == 0 && terminalSettingsUnchanged
+    }
+
     /// Whether `stty -g` after tether equals the value before.
     var terminalSettingsUnchanged: Bool {
         guard waitUntilFileExists(folder.path("after")) else { return false }
@@ -95,12 +97,7 @@ final class TmuxTerminal {
     }
 
     private func waitUntilFileExists(_ path: String) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") { return true }
-            usleep(20_000)
-        }
-        return false
+        waitUntil(timeout: 10) { (try? String(contentsOfFile: path, encoding: .utf8))?.hasSuffix("\n") == true }
     }
 
     @discardableResult
