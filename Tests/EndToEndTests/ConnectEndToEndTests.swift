@@ -209,6 +209,39 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 
+    @Test func rawModeEchoesTypedKeysWhenAsked() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", "raw", "--echo", "--enter", "lf"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        terminal.type("SETP?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP?\n22.0"), "\(terminal.screen)")
+        #expect(waitUntil { Self.received(folder) == "SETP?\n" })
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test(arguments: [
+        (
+            ["--escape", "t"],
+            "Error: The value 't' is invalid for '--escape <key>'. Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'."
+        ),
+        (
+            ["--mode", "cooked"],
+            "Error: The value 'cooked' is invalid for '--mode <mode>'. Please provide one of 'raw', 'line'."
+        ),
+        (
+            ["--enter", "lfcr"],
+            "Error: The value 'lfcr' is invalid for '--enter <eol>'. Please provide one of 'cr', 'lf', 'crlf'."
+        ),
+    ])
+    func badConsoleOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+    }
+
     @Test func logWritesATimestampedTranscriptForQuery() throws {
         let folder = try TemporaryFolder()
         let log = folder.path("query.log")

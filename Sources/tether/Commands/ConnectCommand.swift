@@ -77,6 +77,7 @@ enum ConnectCommand: Command {
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
         let chosen = mode ?? (connection.dialectName == "prompt" ? .raw : .line)
         terminal.mode = chosen
+        terminal.echoesLocally = arguments.has("--echo")
         view.settings.withLock { $0.mode = chosen }
         tap.set { bytes in view.showReceived(bytes) }
         let console = Console(

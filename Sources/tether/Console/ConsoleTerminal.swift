@@ -192,7 +192,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
                 switch output {
                 case .bytes(let keys):
                     continuation.yield(.keystrokes(keys))
-                    if echoesLocally { write(Self.echo(of: keys)) }
+                    if echoesLocally { writeBytes(Array(Self.echo(of: keys).utf8)) }
                 case .command(let key):
                     command(key)
                 }
@@ -352,7 +352,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     /// Typed keys as local echo shows them: escaped, Enter as a new line.
     static func echo(of keys: [UInt8]) -> String {
         keys.split(separator: 0x0D, omittingEmptySubsequences: false).map { ByteEscaping.escaped(Array($0)) }
-            .joined(separator: "\n")
+            .joined(separator: "\r\n")
     }
 
     /// `bytes` with each LF not preceded by CR turned into CR LF.

@@ -26,6 +26,9 @@ final class ConsoleView: DeviceView {
     let terminal: ConsoleTerminal
     let settings: Mutex<Settings>
     private let passthrough = Mutex(PassthroughFilter())
+    /// Read once (for `NO_COLOR`): a text view is made per record, with the settings
+    /// in force.
+    private let environment = ProcessInfo.processInfo.environment
 
     init(terminal: ConsoleTerminal, settings: Settings) {
         self.terminal = terminal
@@ -40,7 +43,7 @@ final class ConsoleView: DeviceView {
         if case .sent = record.event { return }
         TextView(
             output: terminal, diagnostics: terminal, showsTimestamps: settings.showsTimestamps,
-            showsHex: settings.showsHex
+            showsHex: settings.showsHex, environment: environment
         ).render(record, state: state)
     }
 
