@@ -187,7 +187,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             tcsetattr(STDIN_FILENO, TCSANOW, &settings)
         }
         while !isStopping && mode == .raw {
-            guard let bytes = waitForKeys(aboveLine: false) else { continue }
+            guard let bytes = waitForKeys(.inline) else { continue }
             for output in escapeFilter.feed(bytes) {
                 switch output {
                 case .bytes(let keys):
@@ -219,9 +219,10 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         defer {
             writeAll([0x0D, 0x0A])
             isAtLineStart = true
+            flushOutput(aboveLine: false)
         }
         while !isStopping {
-            guard let bytes = waitForKeys(aboveLine: false) else { continue }
+            guard let bytes = waitForKeys(.held) else { continue }
             for byte in bytes {
                 switch byte {
                 case 0x0D, 0x0A:
@@ -275,7 +276,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         while true {
             if !pendingScalars.isEmpty { return pendingScalars.removeFirst() }
             if isStopping || mode != .line { return nil }
-            guard let bytes = waitForKeys(aboveLine: true) else { continue }
+            guard let bytes = waitForKeys(.aboveLine) else { continue }
             for output in escapeFilter.feed(bytes) {
                 switch output {
                 case .bytes(let keys): pendingScalars += typed.decode(keys)
@@ -285,9 +286,19 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
     }
 
+    /// Where output goes while waiting for keys.
+    private enum Placement {
+        /// Where the last output ended (raw mode).
+        case inline
+        /// Above the input line, which is drawn again (line mode).
+        case aboveLine
+        /// Nowhere yet: kept until the question being answered is done.
+        case held
+    }
+
     /// Waits for typed bytes, showing output meanwhile; `nil` after a wake-up or at the
     /// end of input (then the session is ending).
-    private func waitForKeys(aboveLine: Bool) -> [UInt8]? {
+    private func waitForKeys(_ placement: Placement) -> [UInt8]? {
         var entries = [
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
@@ -296,7 +307,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         if entries[1].revents != 0 {
             var sink = [UInt8](repeating: 0, count: 64)
             while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
-            flushOutput(aboveLine: aboveLine)
+            if placement != .held { flushOutput(aboveLine: placement == .aboveLine) }
             return nil
         }
         guard entries[0].revents != 0 else { return nil }
