@@ -100,9 +100,8 @@ struct Console {
         case .sendFile:
             break  // the terminal asks for the path first (.sendFile)
         case .switchMode:
-            let mode: ConsoleTerminal.Mode = terminal.mode == .raw ? .line : .raw
+            let mode = terminal.mode  // switched by the terminal as the key was read
             view.settings.withLock { $0.mode = mode }
-            terminal.mode = mode
             terminal.write("\(mode) mode\n")
         case .sendBreak, .toggleDTR, .toggleRTS, .pulseDTR, .changeBaudRate, .showModemLines:
             break  // answered above

@@ -200,14 +200,19 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
     }
 
-    /// Passes on a local command's key; asks first for what `f` needs.
+    /// Passes on a local command's key. The mode switches here at once, so keys typed
+    /// right after it are read in the new mode; `f` asks for the file first.
     private func command(_ key: UInt8) {
-        guard LocalCommand(key: key) == .sendFile else {
+        switch LocalCommand(key: key) {
+        case .switchMode:
+            shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw }
             continuation.yield(.command(key: key))
-            return
+        case .sendFile:
+            if let path = ask("send file: "), !path.isEmpty { continuation.yield(.sendFile(path: path)) }
+            if mode == .line { editor?.redraw() }
+        default:
+            continuation.yield(.command(key: key))
         }
-        if let path = ask("send file: "), !path.isEmpty { continuation.yield(.sendFile(path: path)) }
-        if mode == .line { editor?.redraw() }
     }
 
     /// Reads one answer on its own line: printable text, Backspace; Enter ends it,
