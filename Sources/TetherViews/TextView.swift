@@ -70,7 +70,9 @@ public struct TextView: DeviceView {
     }
 
     private func describe(_ exchange: Exchange) -> String {
-        let command = ByteEscaping.escaped(Array(exchange.command.utf8))
+        // An empty command sends just the line end (connect's empty Enter).
+        let command =
+            exchange.command.isEmpty ? style.dim("(empty line)") : ByteEscaping.escaped(Array(exchange.command.utf8))
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)

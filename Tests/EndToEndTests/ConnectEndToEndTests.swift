@@ -101,6 +101,22 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 
+    /// A console's prompt has no line end; line mode shows it once the device is quiet.
+    @Test func lineModeShowsAPromptWithoutLineEnd() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", "line", "--dialect", "line", "--eol", "cr"])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("version")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "version → TBoot"))
+        #expect(terminal.waitForScreen(containing: "\n=>  [unterminated]\n>"), "\(terminal.screen)")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "(empty line) ✗ no reply within 1000 ms"))
+        #expect(terminal.quitsCleanly())
+    }
+
     @Test(arguments: ["line", "raw"])
     func aPasteOf10000BytesArrivesWhole(mode: String) throws {
         let folder = try TemporaryFolder()

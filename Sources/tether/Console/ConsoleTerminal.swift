@@ -48,7 +48,13 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         var mode: Mode
         var isStopping = false
         var echoesLocally = false
+        /// Line mode: text received after the last line end, and when to show it.
+        var tail: (text: String, due: ContinuousClock.Instant)?
     }
+
+    /// How long received bytes without a line end (a prompt) must be quiet before line
+    /// mode shows them.
+    static let tailDelay = Duration.milliseconds(300)
 
     /// What was typed, in order; ends when the terminal thread ends.
     let inputs: AsyncStream<Input>
@@ -146,6 +152,14 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     private func enqueue(_ chunk: Chunk) {
         guard !chunk.bytes.isEmpty else { return }
         shared.withLock { $0.output.append(chunk) }
+        wake()
+    }
+
+    /// Line mode: `text` (received after the last line end, e.g. a prompt) is shown
+    /// above the input line once nothing more arrived for ``tailDelay``; `nil` when a
+    /// line end came (the Model then reports the whole line).
+    func holdTail(_ text: String?) {
+        shared.withLock { $0.tail = text.map { ($0, .now + Self.tailDelay) } }
         wake()
     }
 
@@ -308,7 +322,20 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
         ]
-        guard poll(&entries, 2, -1) > 0 else { return nil }
+        let tailDue = placement == .aboveLine ? shared.withLock { $0.tail?.due } : nil
+        let timeout = tailDue.map { Int32(max(0, (ContinuousClock.now.duration(to: $0)).milliseconds + 1)) } ?? -1
+        let ready = poll(&entries, 2, timeout)
+        if ready == 0,
+            let tail = shared.withLock({ shared in
+                defer { shared.tail = nil }
+                return shared.tail?.text
+            })
+        {
+            write(tail + "\n")
+            flushOutput(aboveLine: true)
+            return nil
+        }
+        guard ready > 0 else { return nil }
         if entries[1].revents != 0 {
             var sink = [UInt8](repeating: 0, count: 64)
             while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}

@@ -26,6 +26,10 @@ final class ConsoleView: DeviceView {
     let terminal: ConsoleTerminal
     let settings: Mutex<Settings>
     private let passthrough = Mutex(PassthroughFilter())
+    /// Line mode: bytes received after the last line end (at most ``tailLimit``).
+    private let tail = Mutex<[UInt8]>([])
+    /// The most bytes of an unterminated tail line mode shows.
+    static let tailLimit = 256
     /// Read once (for `NO_COLOR`): a text view is made per record, with the settings
     /// in force.
     private let environment = ProcessInfo.processInfo.environment
@@ -47,11 +51,25 @@ final class ConsoleView: DeviceView {
         ).render(record, state: state)
     }
 
-    /// Shows bytes read from the port in raw mode (nothing in line mode): made safe by
-    /// ``PassthroughFilter``, or as hex pairs.
+    /// Shows bytes read from the port in raw mode: made safe by ``PassthroughFilter``, or
+    /// as hex pairs. In line mode, where the records show whole lines, only the bytes
+    /// after the last line end are shown, once quiet (``ConsoleTerminal/holdTail(_:)``):
+    /// a console's prompt.
     func showReceived(_ bytes: [UInt8]) {
         let settings = self.settings.withLock { $0 }
-        guard settings.mode == .raw else { return }
+        guard settings.mode == .raw else {
+            let pending = tail.withLock { tail in
+                if let end = bytes.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                    tail = Array(bytes[(end + 1)...].prefix(Self.tailLimit))
+                } else if tail.count < Self.tailLimit {
+                    tail += bytes.prefix(Self.tailLimit - tail.count)
+                }
+                return tail
+            }
+            let shown = settings.showsHex ? ByteEscaping.hex(pending) : ByteEscaping.escaped(pending)
+            terminal.holdTail(pending.isEmpty ? nil : shown + " [unterminated]")
+            return
+        }
         if settings.showsHex {
             terminal.writeBytes(Array((ByteEscaping.hex(bytes) + " ").utf8))
             return
