@@ -17,7 +17,11 @@ public struct PassthroughFilter {
     private var state = State.text
     /// Prefixes each line with a timestamp when set; `nil`: none.
     public var timestamp: (() -> String)?
+    /// Shows a lone CR as a line end (CR LF), for devices that end lines with CR only;
+    /// a CR LF stays one line end.
+    public var endsLinesAtCR = false
     private var isAtLineStart = true
+    private var followsMappedCR = false
 
     /// A filter at the start of a line.
     public init() {}
@@ -31,10 +35,18 @@ public struct PassthroughFilter {
                 output += Array((timestamp() + " ").utf8)
                 isAtLineStart = false
             }
+            let followsCR = followsMappedCR
+            followsMappedCR = false
             switch state {
             case .text:
                 switch byte {
                 case 0x1B: state = .escape
+                case 0x0A where followsCR:
+                    continue  // the LF of a CR LF already shown as a line end
+                case 0x0D where endsLinesAtCR:
+                    output += [0x0D, 0x0A]
+                    isAtLineStart = true
+                    followsMappedCR = true
                 case 0x0A:
                     output.append(byte)
                     isAtLineStart = true

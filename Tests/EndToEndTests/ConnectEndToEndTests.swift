@@ -144,6 +144,8 @@ import TetherSimulator
         #expect(terminal.waitForScreen(containing: "m  switch between raw and line mode"))
         terminal.press("C-t", "b")
         #expect(terminal.waitForScreen(containing: "send a break (250 ms): not available during a session yet"))
+        terminal.press("C-t", "c")
+        #expect(terminal.waitForScreen(containing: "115200 8N1, dialect line; line mode; hex off;"))
         terminal.press("C-t", "h")
         #expect(terminal.waitForScreen(containing: "hex view on"))
         terminal.type("*IDN?")

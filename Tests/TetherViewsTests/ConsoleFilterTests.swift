@@ -63,6 +63,16 @@ import TetherViews
         #expect(String(decoding: output, as: UTF8.self) == "12:00:00.000 a\r\n12:00:00.000 bc\n\n")
     }
 
+    @Test func passthroughCanEndLinesAtALoneCR() {
+        let input = Array("a\rb\r\nc\r".utf8) + Array("\nd\r".utf8)
+        for cut in 0...input.count {
+            var filter = PassthroughFilter()
+            filter.endsLinesAtCR = true
+            let output = filter.filter(Array(input[..<cut])) + filter.filter(Array(input[cut...]))
+            #expect(String(decoding: output, as: UTF8.self) == "a\r\nb\r\nc\r\nd\r\n", "cut at \(cut)")
+        }
+    }
+
     @Test func transcriptHasOneTimestampedLinePerEvent() {
         let sink = BufferSink()
         let view = TranscriptView(output: sink)

@@ -42,6 +42,11 @@ enum ConnectCommand: Command {
                 "--escape", name: "key",
                 help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A). (default: ctrl-t)"),
             .flag("--echo", help: "Raw mode: show the keys you type (for a device that does not echo)."),
+            .flag(
+                "--map-cr",
+                help:
+                    "Raw mode: show a received CR as a line end (for devices that end lines\nwith CR only; a CR LF stays one)."
+            ),
             .value(
                 "--enter", name: "eol",
                 help: "Raw mode: what the Enter key sends: cr, lf or crlf. (default: cr, as typed)"),
@@ -70,7 +75,8 @@ enum ConnectCommand: Command {
             terminal: terminal,
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
-                log: log, logPath: options.log))
+                log: log, logPath: options.log),
+            mapsCR: arguments.has("--map-cr"))
         let tap = ByteTap()
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it

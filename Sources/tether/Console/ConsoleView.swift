@@ -25,7 +25,7 @@ final class ConsoleView: DeviceView {
 
     let terminal: ConsoleTerminal
     let settings: Mutex<Settings>
-    private let passthrough = Mutex(PassthroughFilter())
+    private let passthrough: Mutex<PassthroughFilter>
     /// Line mode: bytes received after the last line end (at most ``tailLimit``).
     private let tail = Mutex<[UInt8]>([])
     /// The most bytes of an unterminated tail line mode shows.
@@ -34,9 +34,13 @@ final class ConsoleView: DeviceView {
     /// in force.
     private let environment = ProcessInfo.processInfo.environment
 
-    init(terminal: ConsoleTerminal, settings: Settings) {
+    /// - Parameter mapsCR: show a lone CR received in raw mode as a line end.
+    init(terminal: ConsoleTerminal, settings: Settings, mapsCR: Bool = false) {
         self.terminal = terminal
         self.settings = Mutex(settings)
+        var filter = PassthroughFilter()
+        filter.endsLinesAtCR = mapsCR
+        passthrough = Mutex(filter)
     }
 
     func render(_ record: ViewRecord, state: ViewState) {
