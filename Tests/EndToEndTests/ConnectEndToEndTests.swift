@@ -46,7 +46,11 @@ import TetherSimulator
         terminal.press("Up", "Up")
         #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "> RATE 0" })
         terminal.press("C-u", "Enter")
-        #expect(waitUntil { Self.received(folder).hasSuffix("RATE 0\nSETP?\n\n") }, "\(Self.received(folder))")
+        terminal.type("h\u{e9}llo \u{20ac}")
+        terminal.press("Left", "BSpace", "End", "Enter")
+        #expect(
+            waitUntil { Self.received(folder).hasSuffix("RATE 0\nSETP?\n\nh\u{e9}llo\u{20ac}\n") },
+            "\(Self.received(folder))")
         terminal.press("C-d")
         #expect(terminal.waitForExit() == 0, "\(terminal.screen)")
         #expect(terminal.terminalSettingsUnchanged)
@@ -56,6 +60,8 @@ import TetherSimulator
         #expect(history.contains("SETP?"))
         let again = try Self.connect(folder)
         #expect(again.waitForScreen(containing: "line mode"))
+        again.press("Up")
+        #expect(again.waitForScreen { $0.split(separator: "\n").last == "> h\u{e9}llo\u{20ac}" }, "\(again.screen)")
         again.press("Up")
         #expect(again.waitForScreen { $0.split(separator: "\n").last == "> SETP?" }, "\(again.screen)")
         again.press("C-t", "q")

@@ -25,6 +25,7 @@ final class LineEditor {
     ///     keeps no history across sessions.
     ///   - read: gives each typed character (blocks).
     init?(historyPath: String?, read: @escaping Reader) {
+        Self.useUTF8Characters()
         guard let editLine = tether_el_init_standard("tether"), let history = history_init() else { return nil }
         self.editLine = editLine
         self.history = history
@@ -91,6 +92,14 @@ final class LineEditor {
     func redraw() {
         el_resize(editLine)  // the window may have changed size since the last line
         tether_el_refresh(editLine)
+    }
+
+    /// libedit converts characters with the C library's multibyte functions, which a
+    /// Swift program leaves in the "C" locale (ASCII only): take the user's locale for
+    /// characters, or C.UTF-8 when that is not UTF-8 — commands are sent as UTF-8.
+    private static func useUTF8Characters() {
+        setlocale(LC_CTYPE, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
     }
 
     /// The history file: `$XDG_STATE_HOME/tether/history`, or
