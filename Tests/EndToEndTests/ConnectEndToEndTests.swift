@@ -32,6 +32,7 @@ import TetherSimulator
         let state = folder.path("state")
         let terminal = try Self.connect(folder)
         #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("C-z")  // ignored: a suspended tether would leave the terminal in its mode
         terminal.type("RATE 0")
         terminal.press("Enter")
         #expect(terminal.waitForScreen(containing: "RATE 0 → OK"))

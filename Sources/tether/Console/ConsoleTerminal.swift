@@ -119,8 +119,11 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         set { shared.withLock { $0.echoesLocally = newValue } }
     }
 
-    /// Starts the terminal thread.
+    /// Starts the terminal thread. Ctrl-Z is ignored meanwhile: a suspended tether would
+    /// leave the shell with the terminal in tether's mode (raw mode sends it to the
+    /// device anyway).
     func start() {
+        signal(SIGTSTP, SIG_IGN)
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -135,6 +138,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         shared.withLock { $0.isStopping = true }
         wake()
         _ = finished.wait(timeout: .now() + 2)
+        signal(SIGTSTP, SIG_DFL)
     }
 
     /// Shows `text`, whole lines (a view's output or a message; `\n` ends a line),
