@@ -5,7 +5,7 @@ extension Presenter {
     /// ``DeviceView/finish(_:)``.
     ///
     /// - Parameters:
-    ///   - events: the device's events (``Device/events(bufferLimit:)``).
+    ///   - events: the device's events (``Device/events(_:)``), lossless for a view that must show everything.
     ///   - view: where records go; held only for the length of this call.
     ///   - observe: called after each record is rendered, with the record and the
     ///     new state — e.g. to count notifications or stop early.

@@ -44,6 +44,9 @@ extension SerialPort {
             } catch .disconnected(let path) {
                 handle.markHungUp()
                 throw .disconnected(path: path)
+            } catch .io(_, _, let code, _) where code == EAGAIN || code == EWOULDBLOCK {
+                // libserialport 0.1.1 reports a full output buffer as a failure.
+                return 0
             }
         }
     }
@@ -89,10 +92,26 @@ extension SerialPort {
     ///   deadline passed first, or `EBADF` when the port is or was closed meanwhile —
     ///   the message says how many bytes were written.
     public func write(_ bytes: [UInt8], timeout: Int) throws(SerialError) {
-        guard !bytes.isEmpty else { return }
         let deadline = Deadline(milliseconds: timeout)
-        try withOpenPort("sp_nonblocking_write") { (port) throws(SerialError) in
-            try send(bytes, to: port, until: deadline)
+        var written = 0
+        while written < bytes.count {
+            let start = written
+            written += try bytes.withUnsafeBytes { buffer in
+                Result { () throws(SerialError) in try transmit(UnsafeRawBufferPointer(rebasing: buffer[start...])) }
+            }.get()
+            guard written < bytes.count else { return }
+            switch try wait(for: POLLOUT, until: deadline) {
+            case .ready:
+                continue
+            case .timedOut:
+                throw .io(
+                    path: name, function: "sp_nonblocking_write", errno: ETIMEDOUT,
+                    message: "timed out after writing \(written) of \(bytes.count) bytes")
+            case .closing:
+                throw .io(
+                    path: name, function: "sp_nonblocking_write", errno: EBADF,
+                    message: "the port was closed after writing \(written) of \(bytes.count) bytes")
+            }
         }
     }
 
@@ -138,34 +157,6 @@ extension SerialPort {
                 return .hungUp
             }
             return .data(Array(buffer[..<count]))
-        }
-    }
-
-    private func send(_ bytes: [UInt8], to port: OpaquePointer, until deadline: Deadline) throws(SerialError) {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                sp_nonblocking_write(port, buffer.baseAddress! + written, bytes.count - written)
-            }
-            do throws(SerialError) {
-                written += try check(result, function: "sp_nonblocking_write", path: name)
-            } catch .disconnected(let path) {
-                handle.markHungUp()
-                throw .disconnected(path: path)
-            }
-            guard written < bytes.count else { return }
-            switch try wait(for: POLLOUT, until: deadline) {
-            case .ready:
-                continue
-            case .timedOut:
-                throw .io(
-                    path: name, function: "sp_nonblocking_write", errno: ETIMEDOUT,
-                    message: "timed out after writing \(written) of \(bytes.count) bytes")
-            case .closing:
-                throw .io(
-                    path: name, function: "sp_nonblocking_write", errno: EBADF,
-                    message: "the port was closed after writing \(written) of \(bytes.count) bytes")
-            }
         }
     }
 

@@ -2,7 +2,7 @@ import TetherSerial
 
 extension Device {
     /// Opens the serial port at `path` and returns a device over it, not yet started:
-    /// attach observers with ``events(bufferLimit:)``, then call ``start()``.
+    /// attach observers with ``events(_:)``, then call ``start()``.
     ///
     /// ```swift
     /// let device = try Device.open("/dev/ttyUSB0", configuration: SerialConfiguration(baudRate: 9600))
