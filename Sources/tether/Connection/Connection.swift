@@ -9,7 +9,7 @@ import TetherViews
 final class Connection {
     /// The device (Model).
     var device: Device { opened.device }
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
     /// The view chosen by `--format` (with the `--log` transcript beside it).
     let view: any DeviceView
@@ -44,7 +44,7 @@ final class Connection {
         }
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
-            session: session)
+            faults: options.simulatorFaults, session: session)
         let shown: any DeviceView
         switch (view, options.format) {
         case (let view?, _): shown = view
