@@ -8,7 +8,7 @@ import TetherPresenter
 /// One line per record, written as it happens:
 ///
 /// ```text
-/// 2026-11-30T10:41:17.120Z * connected sim (/dev/pts/3) 115200 8N1
+/// 2026-11-30T10:41:17.120Z * connected sim:env (/dev/pts/3) 115200 8N1
 /// 2026-11-30T10:41:17.200Z > *IDN?
 /// 2026-11-30T10:41:17.203Z < TETHER,ENV-1,SIM0001,1.0  (3 ms)
 /// 2026-11-30T10:41:18.001Z ! !READING temp=22.87 hum=41.3

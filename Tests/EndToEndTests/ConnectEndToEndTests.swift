@@ -264,7 +264,7 @@ import TetherSimulator
     func badConsoleOptionsAreUsageErrors(arguments: [String], message: String) throws {
         let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments)
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+        #expect(result.stderr == message + " (see 'tether connect --help')\n")
     }
 
     @Test func logWritesATimestampedTranscriptForQuery() throws {
@@ -274,7 +274,7 @@ import TetherSimulator
         #expect(result.status == 1)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         let bodies = lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
-        #expect(bodies.first?.hasPrefix("* connected sim (") == true)
+        #expect(bodies.first?.hasPrefix("* connected sim:env (") == true)
         #expect(bodies.contains("> *IDN?"))
         #expect(bodies.contains { $0.hasPrefix("< TETHER,ENV-1,SIM0001,1.0  (") })
         #expect(bodies.contains { $0.hasPrefix(#"< ERR -113,"Undefined header"  ("#) && $0.hasSuffix(" error)") })
