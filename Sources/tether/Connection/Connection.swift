@@ -11,7 +11,8 @@ final class Connection {
     var device: Device { opened.device }
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
-    /// The view chosen by `--format` (with the `--log` transcript beside it).
+    /// The view chosen by `--format`, or the one the command gave (with the `--log`
+    /// transcript beside it).
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
@@ -19,7 +20,7 @@ final class Connection {
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
-    /// disconnect.
+    /// disconnect. Events go to `view`, by default the event log `--format` chooses.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
@@ -66,8 +67,9 @@ final class Connection {
         let events = device.events(.lossless)
         let view = self.view
         let name = displayName
+        let facts = opened.facts
         return Task {
-            var presenter = Presenter(port: name)
+            var presenter = Presenter(port: name, facts: facts)
             return await presenter.present(events, to: view, observe: observe)
         }
     }

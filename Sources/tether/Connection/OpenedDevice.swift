@@ -1,4 +1,5 @@
 import TetherModel
+import TetherPresenter
 import TetherSerial
 import TetherSimulator
 
@@ -31,6 +32,9 @@ final class OpenedDevice {
     let displayName: String
     /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
     let dialectName: String
+    /// What is known of the device before it speaks: a simulator profile's identity and
+    /// the units of its readings; nothing for hardware.
+    let facts: DeviceFacts
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -57,8 +61,9 @@ final class OpenedDevice {
             let profile = try SimulatorProfile.load(name)
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
+            let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile), faults: faults)
+                started = try Simulator(device: simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -70,6 +75,7 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim:\(name) (\(started.devicePath))"
+            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
@@ -83,6 +89,7 @@ final class OpenedDevice {
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
+            facts = DeviceFacts()
         }
         dialectName = dialect.name
         if let session {
