@@ -48,3 +48,22 @@ final class TappedTransport: SerialTransport {
 
     func close() { base.close() }
 }
+
+extension TappedTransport: LineControl {
+    /// The base transport's line control.
+    ///
+    /// - Throws: ``SerialError/io(path:function:errno:message:)`` when it has none.
+    private func lineControl() throws(SerialError) -> any LineControl {
+        guard let control = base as? any LineControl else {
+            throw .io(path: name, function: "line control", errno: 0, message: "not supported by this port")
+        }
+        return control
+    }
+
+    func setDTR(_ asserted: Bool) throws(SerialError) { try lineControl().setDTR(asserted) }
+    func setRTS(_ asserted: Bool) throws(SerialError) { try lineControl().setRTS(asserted) }
+    func modemLines() throws(SerialError) -> ModemLines { try lineControl().modemLines() }
+    func sendBreak(milliseconds: Int) throws(SerialError) { try lineControl().sendBreak(milliseconds: milliseconds) }
+    func pulseDTR(milliseconds: Int) throws(SerialError) { try lineControl().pulseDTR(milliseconds: milliseconds) }
+    func setBaudRate(_ baudRate: Int) throws(SerialError) { try lineControl().setBaudRate(baudRate) }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import TetherModel
 import TetherPresenter
+import TetherSerial
 import TetherViews
 
 /// The mediator of an interactive `connect` session: it takes what the user types from
@@ -41,6 +42,8 @@ struct Console {
                 }
             case .sendFile(let path):
                 await sendFile(at: path)
+            case .changeBaudRate(let text):
+                await changeBaudRate(to: text)
             case .end(let hungUp):
                 stop.yield(hungUp ? .hangUpSignal : .success)
                 return
@@ -61,12 +64,6 @@ struct Console {
             let name = EscapeKeyFilter.name(of: escape)
             terminal.write("unknown local command '\(ByteEscaping.escaped([key]))'; \(name) ? lists them\n")
             return nil
-        }
-        if command.needsPortControl {
-            terminal.write(
-                "\(command.summary): not available during a session yet (use the option when connecting: "
-                    + "--dtr, --rts, --pulse-dtr, --break, --baud; 'tether lines' shows the modem lines)\n")
-            return command
         }
         switch command {
         case .help:
@@ -103,10 +100,66 @@ struct Console {
             let mode = terminal.mode  // switched by the terminal as the key was read
             view.settings.withLock { $0.mode = mode }
             terminal.write("\(mode) mode\n")
-        case .sendBreak, .toggleDTR, .toggleRTS, .pulseDTR, .changeBaudRate, .showModemLines:
-            break  // answered above
+        case .sendBreak:
+            await control("break sent (250 ms)") { (line) throws(SerialError) in try line.sendBreak(milliseconds: 250) }
+        case .toggleDTR:
+            await control { (line) throws(SerialError) -> String in
+                let isOn = try !line.modemLines().contains(.dtr)
+                try line.setDTR(isOn)
+                return "DTR \(isOn ? "on" : "off")"
+            }
+        case .toggleRTS:
+            await control { (line) throws(SerialError) -> String in
+                let isOn = try !line.modemLines().contains(.rts)
+                try line.setRTS(isOn)
+                return "RTS \(isOn ? "on" : "off")"
+            }
+        case .pulseDTR:
+            await control("DTR pulsed (off 100 ms, then on)") { (line) throws(SerialError) in
+                try line.pulseDTR(milliseconds: 100)
+            }
+        case .showModemLines:
+            await control { (line) throws(SerialError) -> String in
+                let lines = try line.modemLines()
+                return "modem lines: \(lines.description.isEmpty ? "none asserted" : lines.description)"
+            }
+        case .changeBaudRate:
+            break  // the terminal asks for the rate first (.changeBaudRate)
         }
         return command
+    }
+
+    /// Runs `body` with the port's line control on the port loop and shows what it
+    /// returns, or why it failed.
+    private func control(_ body: @escaping @Sendable (any LineControl) throws(SerialError) -> String) async {
+        do {
+            terminal.write(try await device.withLineControl(body) + "\n")
+        } catch {
+            terminal.write("cannot: \(error)\n")
+        }
+    }
+
+    private func control(
+        _ done: String, _ body: @escaping @Sendable (any LineControl) throws(SerialError) -> Void
+    ) async {
+        await control { (line) throws(SerialError) -> String in
+            try body(line)
+            return done
+        }
+    }
+
+    /// Sets the baud rate typed after `B` (and keeps it for a reconnect).
+    private func changeBaudRate(to text: String) async {
+        guard let rate = Int(text.trimmingCharacters(in: .whitespaces)), rate > 0, rate <= Int(Int32.max) else {
+            terminal.write("'\(text)' is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
+            return
+        }
+        do {
+            try await device.setBaudRate(rate)
+            terminal.write("baud rate \(rate)\n")
+        } catch {
+            terminal.write("cannot set the baud rate to \(rate): \(error)\n")
+        }
     }
 
     /// Sends the bytes of the file at `path` as they are (no terminator added), in

@@ -32,6 +32,8 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         case command(key: UInt8)
         /// The escape key, `f`, then a file's path.
         case sendFile(path: String)
+        /// The escape key, `B`, then a baud rate as typed.
+        case changeBaudRate(String)
         /// The input ended: Ctrl-D in line mode, or the terminal hung up.
         case end(hungUp: Bool)
     }
@@ -219,7 +221,8 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     }
 
     /// Passes on a local command's key. The mode switches here at once, so keys typed
-    /// right after it are read in the new mode; `f` asks for the file first.
+    /// right after it are read in the new mode; `f` asks for the file first, `B` for the
+    /// baud rate.
     private func command(_ key: UInt8) {
         switch LocalCommand(key: key) {
         case .switchMode:
@@ -227,6 +230,9 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             continuation.yield(.command(key: key))
         case .sendFile:
             if let path = ask("send file: "), !path.isEmpty { continuation.yield(.sendFile(path: path)) }
+            if mode == .line { editor?.redraw() }
+        case .changeBaudRate:
+            if let rate = ask("baud rate: "), !rate.isEmpty { continuation.yield(.changeBaudRate(rate)) }
             if mode == .line { editor?.redraw() }
         default:
             continuation.yield(.command(key: key))

@@ -61,15 +61,6 @@ enum LocalCommand: CaseIterable {
         }
     }
 
-    /// Whether it needs the port itself (modem lines, break, baud rate): the Model does
-    /// not offer these during a session yet.
-    var needsPortControl: Bool {
-        switch self {
-        case .sendBreak, .toggleDTR, .toggleRTS, .pulseDTR, .changeBaudRate, .showModemLines: true
-        default: false
-        }
-    }
-
     /// The command for `key`, or `nil`.
     init?(key: UInt8) {
         guard let command = Self.allCases.first(where: { $0.key.asciiValue == key }) else { return nil }
