@@ -89,6 +89,7 @@ public struct JSONView: DeviceView {
             object.merge(linesFields("lines", lines)) { $1 }
             if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
             if let meaning = exchange.errorDescription { object["error_description"] = .string(meaning) }
+            if exchange.isInDoubt { object["in_doubt"] = .bool(true) }
             if let identity = exchange.identity {
                 let fields = [
                     ("manufacturer", identity.manufacturer), ("model", identity.model),
@@ -109,15 +110,15 @@ public struct JSONView: DeviceView {
 
     private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .string(line.text)]
-        if !line.isValidUTF8 { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
+        if !line.isExact { object[key + "_hex"] = .string(ByteEscaping.hex(line.receivedBytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
         return object
     }
 
     private static func linesFields(_ key: String, _ lines: [ViewLine]) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .array(lines.map { .string($0.text) })]
-        if lines.contains(where: { !$0.isValidUTF8 }) {
-            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.bytes, separator: "")) })
+        if lines.contains(where: { !$0.isExact }) {
+            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.receivedBytes, separator: "")) })
         }
         return object
     }

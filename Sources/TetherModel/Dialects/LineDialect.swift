@@ -30,6 +30,10 @@ public struct LineDialect: Dialect {
 
     public var name: String { "line" }
 
+    /// A reply line carries nothing tying it to its command: each reply settles
+    /// before the next command (see ``Session``).
+    public var repliesAreUnmarked: Bool { true }
+
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
