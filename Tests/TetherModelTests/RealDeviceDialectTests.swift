@@ -135,4 +135,21 @@ import Testing
         #expect(pairs.allSatisfy { $0.0 == $0.1 ?? "" })
         #expect(harness.replies.filter(\.reply.isInDoubt).map(\.command) == ["ECHO 7"])
     }
+
+    /// A repeat whose first bytes came in the same read as the reply began before the
+    /// next command was sent, so it cannot be that command's reply: a notification,
+    /// and from then on replies settle.
+    @Test func aLineBegunBeforeTheCommandIsNotItsReply() {
+        var harness = SessionHarness(LineDialect())
+        harness.enqueue("ECHO 1", at: 0)
+        harness.enqueue("ECHO 2", at: 0)
+        harness.receive("R 1\r\nR", at: 3)
+        #expect(harness.writtenText == "ECHO 1\nECHO 2\n")
+        harness.receive(" 1\r\n", at: 4)
+        harness.receive("R 2\r\n", at: 6)
+        harness.expire(at: 50)
+        #expect(harness.replyLines == [["R 1"], ["R 2"]])
+        #expect(harness.notificationTexts == ["R 1"])
+        #expect(harness.replies.allSatisfy { !$0.reply.isInDoubt })
+    }
 }

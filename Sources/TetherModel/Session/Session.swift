@@ -38,6 +38,9 @@
 ///   the reply in doubt (it may have been a stray line, and this the real answer) and
 ///   is reported after it as a notification; the next request then gets its own reply.
 ///   Before the first stray, replies are reported and the next request sent at once.
+///   A line whose first bytes arrived before the request in flight was sent cannot be
+///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
+///   stray.
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
 ///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
 ///   to timed-out requests whose late reply has begun, then to the request in flight —
@@ -76,6 +79,8 @@ public struct Session: Sendable {
     private var answersLate = false
     /// Whether a stray line was seen, so replies of unmarked dialects settle.
     private var settlesReplies = false
+    /// Whether the line being framed began before the request in flight was sent.
+    private var partialPrecedesRequest = false
     private var lastByteAt: ContinuousClock.Instant?
     /// Whether the unterminated bytes were offered as quiet since the last byte.
     private var offeredQuietPartial = false
@@ -246,6 +251,7 @@ public struct Session: Sendable {
         }
         while inFlight == nil, wait == nil, !queue.isEmpty {
             let request = queue.removeFirst()
+            partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             actions.append(.write(dialect.encode(request.command)))
             actions.append(.emit(.sent(request.id, command: request.command)))
             if dialect.expectsReply(to: request.command) {
@@ -356,6 +362,10 @@ public struct Session: Sendable {
             contested = nil
             actions += offerContested(earlier)
         }
+        if partialPrecedesRequest {
+            partialPrecedesRequest = false
+            return report(actions + offerStray(line))
+        }
         return report(actions + offerTaken(line, now: now))
     }
 
@@ -402,6 +412,17 @@ public struct Session: Sendable {
         if line.isEmpty { return [] }
         settlesReplies = true
         if held != nil { held!.reply.isInDoubt = true }
+        return [.emit(.notification(line))]
+    }
+
+    /// A line that began before the request in flight was sent: a late reply of a
+    /// timed-out request, or a stray.
+    private mutating func offerStray(_ line: Line) -> [SessionAction] {
+        for index in owed.indices {
+            if let taken = offer(line, toOwed: index) { return taken }
+        }
+        if line.isEmpty { return [] }
+        settlesReplies = true
         return [.emit(.notification(line))]
     }
 
