@@ -32,9 +32,10 @@
 ///   completing are then notifications — nothing received is dropped.
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
-///   not know, a repeated reply), each complete reply is held for twice the longest of
-///   the last round trips (within ``settleMinimum`` and ``settleMaximum``) before it is
-///   reported and the next request is sent. A line nobody takes during that time marks
+///   not know, a repeated reply), or a reply equal to the one before it, each complete
+///   reply is held for 1.5 times the longest of the last round trips (within
+///   ``settleMinimum`` and ``settleMaximum``) before it is reported and the next
+///   request is sent. A line nobody takes during that time marks
 ///   the reply in doubt (it may have been a stray line, and this the real answer) and
 ///   is reported after it as a notification; the next request then gets its own reply.
 ///   Before the first stray, replies are reported and the next request sent at once.
@@ -79,6 +80,8 @@ public struct Session: Sendable {
     private var answersLate = false
     /// Whether a stray line was seen, so replies of unmarked dialects settle.
     private var settlesReplies = false
+    /// The lines of the last reply (unmarked dialects), to recognise a repeat.
+    private var lastReplyLines: [Line] = []
     /// Whether the line being framed began before the request in flight was sent.
     private var partialPrecedesRequest = false
     private var lastByteAt: ContinuousClock.Instant?
@@ -308,12 +311,16 @@ public struct Session: Sendable {
         }
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 8 { recentRoundTrips.removeFirst() }
+        if dialect.repliesAreUnmarked {
+            if !reply.lines.isEmpty && reply.lines == lastReplyLines { settlesReplies = true }
+            lastReplyLines = reply.lines
+        }
         guard dialect.repliesAreUnmarked, settlesReplies else {
             let event = SessionEvent.replied(
                 flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
             return [.emit(event)] + actions
         }
-        let settle = min(max(settleMinimum, (recentRoundTrips.max() ?? .zero) * 2), settleMaximum)
+        let settle = min(max(settleMinimum, (recentRoundTrips.max() ?? .zero) * 3 / 2), settleMaximum)
         held = Held(id: flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
         wait = Wait(from: now, quiet: settle, limit: now + settle * 2, extendsOnBytes: false)
         return actions
