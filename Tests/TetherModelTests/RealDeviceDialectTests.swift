@@ -152,4 +152,15 @@ import Testing
         #expect(harness.notificationTexts == ["R 1"])
         #expect(harness.replies.allSatisfy { !$0.reply.isInDoubt })
     }
+
+    /// A notification begun before the command was sent is still a notification, and
+    /// the reply after it is the command's (found by the garbage-and-split fault test).
+    @Test func aNotificationBegunBeforeTheCommandLeavesTheReplyAlone() {
+        var harness = SessionHarness(LineDialect(notificationPattern: try! LinePattern("^!")))
+        harness.receive("!READ", at: 0)
+        harness.enqueue("SETP?", at: 1)
+        harness.receive("ING temp=21\r\n22.0\r\n", at: 3)
+        #expect(harness.replyLines == [["22.0"]])
+        #expect(harness.notificationTexts == ["!READING temp=21"])
+    }
 }

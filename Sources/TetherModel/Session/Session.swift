@@ -352,6 +352,8 @@ public struct Session: Sendable {
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
+        let begunBeforeRequest = partialPrecedesRequest
+        partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
             return report([.emit(.notification(line))])
         }
@@ -369,8 +371,7 @@ public struct Session: Sendable {
             contested = nil
             actions += offerContested(earlier)
         }
-        if partialPrecedesRequest {
-            partialPrecedesRequest = false
+        if begunBeforeRequest {
             return report(actions + offerStray(line))
         }
         return report(actions + offerTaken(line, now: now))
