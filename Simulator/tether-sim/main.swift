@@ -75,7 +75,9 @@ case .serve(let request):
         }
         if let device = simulators.first?.device as? ProfileDevice {
             let noisy = (try request.faults.plan(seed: 0)).garbageProbability > 0
-            write("tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n", to: .standardOutput)
+            write(
+                "tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n",
+                to: .standardOutput)
         }
     } catch let error as SimulatorError {
         simulators.forEach { $0.stop() }

@@ -74,10 +74,12 @@ import Testing
             dialect: ATDialect(extraErrorCodes: ["ABORTED"]),
             exchanges: [
                 Exchange(
-                    command: "AT+CWJAP=\"lab\",\"x\"", response: "AT+CWJAP=\"lab\",\"x\"\r\r\nWIFI DISCONNECT\r\n\r\nFAIL\r\n",
+                    command: "AT+CWJAP=\"lab\",\"x\"",
+                    response: "AT+CWJAP=\"lab\",\"x\"\r\r\nWIFI DISCONNECT\r\n\r\nFAIL\r\n",
                     expectedLines: ["WIFI DISCONNECT"], expectedFinal: "FAIL"),
                 Exchange(
-                    command: "AT+CIPSEND=4", response: "\r\nSEND FAIL\r\n", expectedLines: [], expectedFinal: "SEND FAIL"),
+                    command: "AT+CIPSEND=4", response: "\r\nSEND FAIL\r\n", expectedLines: [],
+                    expectedFinal: "SEND FAIL"),
                 Exchange(command: "AT+QX", response: "\r\nABORTED\r\n", expectedLines: [], expectedFinal: "ABORTED"),
             ],
             unsolicited: ["\r\nRING\r\n", "\r\n+CMTI: \"SM\",3\r\n"]),
@@ -88,7 +90,8 @@ import Testing
                     command: "hostname",
                     response: "hostname\r\n\u{1B}[?2004l\rlab-7\r\n\u{1B}[?2004hpi@lab:~$ ", expectedLines: ["lab-7"]),
                 Exchange(
-                    command: "false", response: "false\r\n\u{1B}[1;31mFAIL\u{1B}[0m\r\npi@lab:~$ ", expectedLines: ["FAIL"]),
+                    command: "false", response: "false\r\n\u{1B}[1;31mFAIL\u{1B}[0m\r\npi@lab:~$ ",
+                    expectedLines: ["FAIL"]),
             ],
             unsolicited: ["[    1.000] usb 1-1: new device\r\n"]),
         Scenario(
@@ -97,7 +100,8 @@ import Testing
                 Exchange(
                     command: "printenv bootcmd", response: "printenv bootcmd\r\nbootcmd=run a => b\r\n=> ",
                     expectedLines: ["bootcmd=run a => b"]),
-                Exchange(command: "version", response: "version\r\nU-Boot 2024.01\r\n=> ", expectedLines: ["U-Boot 2024.01"]),
+                Exchange(
+                    command: "version", response: "version\r\nU-Boot 2024.01\r\n=> ", expectedLines: ["U-Boot 2024.01"]),
             ],
             unsolicited: ["[   12.345] eth0: link up\r\n"]),
         Scenario(

@@ -84,7 +84,10 @@ struct TetherSimProcess {
     /// the garbage fault the notification pattern is no longer anchored.
     @Test(arguments: [
         (["--profile", "env"], "tether options: --dialect line --notify-pattern '^!' --error-pattern '^ERR'"),
-        (["--profile", "env", "--garbage", "0.2"], "tether options: --dialect line --notify-pattern '!' --error-pattern '^ERR'"),
+        (
+            ["--profile", "env", "--garbage", "0.2"],
+            "tether options: --dialect line --notify-pattern '!' --error-pattern '^ERR'"
+        ),
         (["--profile", "at-modem"], "tether options: --dialect at"),
         (
             ["--profile", "prompt-console"],

@@ -33,7 +33,7 @@
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
 ///   not know, a repeated reply), or a reply equal to the one before it, each complete
-///   reply is held for 1.5 times the longest of the last round trips (within
+///   reply is held for 1.5 times the longest of the last 32 round trips (within
 ///   ``settleMinimum`` and ``settleMaximum``) before it is reported and the next
 ///   request is sent. A line nobody takes during that time marks
 ///   the reply in doubt (it may have been a stray line, and this the real answer) and
@@ -310,7 +310,7 @@ public struct Session: Sendable {
             actions += close(owedAt: index)
         }
         recentRoundTrips.append(roundTrip)
-        if recentRoundTrips.count > 8 { recentRoundTrips.removeFirst() }
+        if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
         if dialect.repliesAreUnmarked {
             if !reply.lines.isEmpty && reply.lines == lastReplyLines { settlesReplies = true }
             lastReplyLines = reply.lines

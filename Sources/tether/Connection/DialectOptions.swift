@@ -96,7 +96,8 @@ struct DialectOptions {
         extraErrorCodes = arguments.allValues("--final-error")
         for option in ["--final-ok", "--final-error"] where arguments.allValues(option).contains("") {
             throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: option)!, expected: "Please provide the code's text, e.g. 'FAIL'.")
+                "", for: arguments.spec.option(named: option)!, expected: "Please provide the code's text, e.g. 'FAIL'."
+            )
         }
         checksErrors = arguments.has("--check-errors")
         prompt = arguments.value("--prompt")
