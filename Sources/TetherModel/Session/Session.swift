@@ -89,6 +89,7 @@ public struct Session: Sendable {
     private var offeredQuietPartial = false
     private var recentRoundTrips: [Duration] = []
     private var closedReason: String?
+    private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
 
@@ -143,7 +144,9 @@ public struct Session: Sendable {
         var candidates = owed.map(\.expiresAt)
         if let deadline = inFlight?.deadline { candidates.append(deadline) }
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
-        if inFlight == nil, !queue.isEmpty || held != nil, let end = waitEnd { candidates.append(end) }
+        if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
+            candidates.append(end)
+        }
         return candidates.min()
     }
 
@@ -161,6 +164,42 @@ public struct Session: Sendable {
         }
         queue.append(request)
         return (request.id, sendNext(now: now))
+    }
+
+    /// Keeps requests in the queue, unsent, until ``releaseRequests(now:)``: while the
+    /// input that was waiting when the port opened (a boot banner, an answer another
+    /// program left unread) is taken in, so it becomes notifications and never the
+    /// reply to the first command.
+    public mutating func holdRequests() {
+        isHoldingRequests = true
+    }
+
+    /// Ends ``holdRequests()``: the first queued request is sent.
+    ///
+    /// - Returns: the actions to perform now.
+    public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
+        isHoldingRequests = false
+        return sendNext(now: now)
+    }
+
+    /// Cancels request `id`: a queued request leaves the queue; the request in flight
+    /// is treated as timed out (its late reply is owed, and the next request waits for
+    /// the line to go quiet, as after a timeout). Either way it fails with
+    /// ``RequestFailure/cancelled``. A request that has already ended is left alone.
+    ///
+    /// - Returns: the actions to perform now.
+    public mutating func cancel(_ id: RequestID, now: ContinuousClock.Instant) -> [SessionAction] {
+        if let index = queue.firstIndex(where: { $0.id == id }) {
+            let request = queue.remove(at: index)
+            return [.emit(.failed(id, command: request.command, failure: .cancelled))]
+        }
+        guard let flight = inFlight, flight.request.id == id else { return [] }
+        if let (line, _) = contested {
+            contested = nil
+            return report([.emit(.notification(line))] + giveUp(flight, failure: .cancelled, now: now))
+                + sendNext(now: now)
+        }
+        return report(giveUp(flight, failure: .cancelled, now: now)) + sendNext(now: now)
     }
 
     /// Consumes bytes read from the port.
@@ -193,7 +232,7 @@ public struct Session: Sendable {
             if let (line, at) = contested {
                 actions += giveContested(line, receivedAt: at, now: now)
             } else {
-                actions += timeOut(flight, now: now)
+                actions += giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
             }
         }
         return report(actions) + sendNext(now: now)
@@ -252,7 +291,7 @@ public struct Session: Sendable {
             wait = nil
             actions += release()
         }
-        while inFlight == nil, wait == nil, !queue.isEmpty {
+        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
             let request = queue.removeFirst()
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             actions.append(.write(dialect.encode(request.command)))
@@ -269,15 +308,20 @@ public struct Session: Sendable {
         return actions
     }
 
-    private mutating func timeOut(_ flight: InFlight, now: ContinuousClock.Instant) -> [SessionAction] {
+    /// Ends the request in flight without its reply (timed out or cancelled): reports
+    /// what it received so far, fails it with `failure`, keeps its matcher for the late
+    /// reply, and starts the wait before the next request.
+    private mutating func giveUp(
+        _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
+    ) -> [SessionAction] {
         inFlight = nil
         var actions: [SessionAction] = []
-        let timeout = flight.request.timeout ?? .zero
+        let timeout = flight.request.timeout ?? resyncQuietPeriod
         let soFar = flight.matcher.linesSoFar
         if !soFar.isEmpty {
             actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
         }
-        actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
+        actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
         wait =
             answersLate
             ? lateWait(after: timeout, now: now)
@@ -458,7 +502,8 @@ public struct Session: Sendable {
             actions += close(owedAt: index)
         }
         guard case .complete(var reply) = flight.matcher.offer(line) else {
-            return actions + [.emit(.notification(line))] + timeOut(flight, now: now)
+            return actions + [.emit(.notification(line))]
+                + giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
         }
         reply.isInDoubt = true
         actions += complete(flight, with: reply, now: receivedAt)

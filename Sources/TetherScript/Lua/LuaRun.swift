@@ -144,7 +144,7 @@ final class LuaRun {
                 switch failure {
                 case .timedOut: lua.push("timeout")
                 case .disconnected: lua.push("disconnected")
-                case .notSent: lua.push("not_sent")
+                case .notSent, .cancelled: lua.push("not_sent")
                 }
                 lua_pushnil(pointer)
                 lua.push(failure.description)

@@ -65,7 +65,7 @@ enum QueryCommand: Command {
             return nil
         }
         await device.start()
-        for command in commands { _ = await device.send(command, timeout: options.timeout) }
+        for command in commands { device.send(command, timeout: options.timeout) }
         var code = ExitCode.success
         var results = outcomes.makeAsyncIterator()
         for _ in commands {
