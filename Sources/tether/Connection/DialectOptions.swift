@@ -53,7 +53,10 @@ struct DialectOptions {
             repeatable: true),
         .flag(
             "--check-errors",
-            help: "scpi: after each command read SYST:ERR? until an entry with code 0\n(0,\"No error\", 0 No Error); any error fails the command (exit 1)."
+            help: """
+                scpi: after each command read SYST:ERR? until an entry with code 0
+                (0,"No error", 0 No Error); any error fails the command (exit 1).
+                """
         ),
         .value(
             "--prompt", name: "text",
