@@ -35,6 +35,11 @@ public protocol Dialect: Sendable {
     /// command (see ``Session``). The default is `false`.
     var repliesAreUnmarked: Bool { get }
 
+    /// Whether replies settle from the first one, not only once a stray was seen (an
+    /// unmarked dialect told nothing about the device's unsolicited lines: see
+    /// ``Session``). The default is `false`.
+    var settlesFromStart: Bool { get }
+
     /// How many bytes at the start of `line` are line noise rather than text (e.g. a
     /// stray `0xFF` or NUL glued to an AT echo); the session reports them as a
     /// notification of their own and matches the rest. The default is 0.
@@ -121,6 +126,8 @@ extension Dialect {
     public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
 
     public var repliesAreUnmarked: Bool { false }
+
+    public var settlesFromStart: Bool { false }
 
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
 }

@@ -30,12 +30,19 @@ public struct SCPIDialect: Dialect {
     public var checksErrors: Bool
     /// Lines that are always notifications, or `nil`.
     public var notificationPattern: LinePattern?
+    /// Whether every reply settles before the next command, from the first (see
+    /// ``Session``); the command line sets it when no notification pattern is given.
+    public var settlesFromStart: Bool
 
     /// Creates the dialect.
-    public init(terminator: Terminator = .lf, checksErrors: Bool = false, notificationPattern: LinePattern? = nil) {
+    public init(
+        terminator: Terminator = .lf, checksErrors: Bool = false, notificationPattern: LinePattern? = nil,
+        settlesFromStart: Bool = false
+    ) {
         self.terminator = terminator
         self.checksErrors = checksErrors
         self.notificationPattern = notificationPattern
+        self.settlesFromStart = settlesFromStart
     }
 
     public var name: String { "scpi" }

@@ -30,7 +30,8 @@
 ///   request's echo or reply closes it, or twice its timeout (within the same bounds)
 ///   plus ``resyncLimit`` has passed; the lines it took after the timeout without
 ///   completing are then notifications — nothing received is dropped.
-/// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): once
+/// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
+///   the start with ``Dialect/settlesFromStart``, else once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
 ///   not know, a repeated reply), or a reply equal to the one before it, each complete
 ///   reply is held for 1.5 times the longest of the last 32 round trips (within
@@ -132,6 +133,7 @@ public struct Session: Sendable {
     public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         self.dialect = dialect
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
+        self.settlesReplies = dialect.repliesAreUnmarked && dialect.settlesFromStart
     }
 
     /// Whether a request is in flight, queued or its reply is settling.

@@ -155,14 +155,16 @@ struct DialectOptions {
         case .line:
             return LineDialect(
                 terminator: terminator ?? .lf, notificationPattern: notifications,
-                errorPattern: errorPattern ?? defaultErrorPattern ?? LinePattern.defaultError)
+                errorPattern: errorPattern ?? defaultErrorPattern ?? LinePattern.defaultError,
+                settlesFromStart: notifications == nil)
         case .at:
             return ATDialect(
                 unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications,
                 terminator: terminator ?? .cr, extraSuccessCodes: extraSuccessCodes, extraErrorCodes: extraErrorCodes)
         case .scpi:
             return SCPIDialect(
-                terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications)
+                terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications,
+                settlesFromStart: notifications == nil)
         case .prompt:
             return PromptDialect(
                 prompt: prompt ?? defaultPrompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,
