@@ -146,7 +146,9 @@ import TetherSimulator
             default: break
             }
         }
-        #expect(reported == ["TETHER", "SIM-M1", "Revision: SIMM1R01A01"], "\(json.stdout)")
+        // On a loaded machine part of `ATI`'s `OK` can be the unterminated tail at close.
+        #expect(Array(reported.prefix(3)) == ["TETHER", "SIM-M1", "Revision: SIMM1R01A01"], "\(json.stdout)")
+        #expect(reported.dropFirst(3).allSatisfy { "OK".hasPrefix($0) }, "\(json.stdout)")
         #expect(try objects(json, type: "timeout").map { $0["command"] as? String }.first == "ATI")
     }
 
