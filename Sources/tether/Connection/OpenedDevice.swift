@@ -1,4 +1,5 @@
 import TetherModel
+import TetherPresenter
 import TetherSerial
 import TetherSimulator
 
@@ -29,6 +30,9 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
+    /// What is known of the device before it speaks: a simulator profile's identity and
+    /// the units of its readings; nothing for hardware.
+    let facts: DeviceFacts
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -51,8 +55,9 @@ final class OpenedDevice {
             let profile = try SimulatorProfile.load(name)
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
+            let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile), faults: faults)
+                started = try Simulator(device: simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -64,6 +69,7 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim:\(name) (\(started.devicePath))"
+            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
@@ -76,6 +82,7 @@ final class OpenedDevice {
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
+            facts = DeviceFacts()
         }
         do {
             device = try Device(
