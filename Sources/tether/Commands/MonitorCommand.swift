@@ -53,9 +53,7 @@ enum MonitorCommand: Command {
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
         return await connection.runUntilStopped(
-            observe: { _, state, stop in
-                if let count, state.counts.notifications >= count { stop.yield(.success) }
-            },
+            until: { state in count.map { state.counts.notifications >= $0 } ?? false },
             work: { stop in
                 guard let duration else { return }
                 try? await Task.sleep(for: duration)
