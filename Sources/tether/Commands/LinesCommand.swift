@@ -38,8 +38,9 @@ enum LinesCommand: Command {
         guard options.namesPort, !options.usesSimulator else {
             throw UsageError("Missing expected argument '<port>' (or give '--match')")
         }
-        let opener = options.hardware.opener(path: options.port, configuration: options.configuration)
-        guard let port = try await options.hardware.openFirst(with: opener, path: options.port) as? SerialPort else {
+        let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
+        guard let port = try await options.hardware.openFirst(with: opener, address: options.address) as? SerialPort
+        else {
             throw CommandFailure("the port is not a serial port", code: .portUnavailable)
         }
         defer { port.close() }

@@ -118,7 +118,7 @@ enum RunCommand: Command {
         }
         var nodes: [String: String] = [:]
         for port in ports {
-            guard case .path(let path) = port.target else { continue }
+            guard case .port(.device(let path)) = port.target else { continue }
             let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             let label = port.name ?? "the unnamed device"
             if let other = nodes.updateValue(label, forKey: node) {

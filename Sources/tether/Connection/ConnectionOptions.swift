@@ -38,6 +38,8 @@ struct ConnectionOptions {
 
     /// The port as typed; `nil` with `--sim`.
     var port: String?
+    /// The port, parsed: a path or a `tcp://` / `rfc2217://` address.
+    var address: PortAddress?
     /// Whether to run the built-in simulator.
     var usesSimulator: Bool
     /// `--profile`: the simulated device's profile, a built-in name or a file path.
@@ -115,11 +117,28 @@ struct ConnectionOptions {
         dialect = try DialectOptions(arguments)
         hardware = try HardwareOptions(arguments)
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
+        address = try port.map(Self.address)
+        if case .tcp = address, let option = hardware.lineOptionGiven {
+            throw UsageError("'\(option)' needs a serial port or an rfc2217:// address; tcp:// carries only data")
+        }
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
         }
         if let match = hardware.match, usesSimulator || port != nil {
             throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
+        }
+    }
+}
+
+extension ConnectionOptions {
+    /// Parses a port argument (see ``PortAddress``).
+    ///
+    /// - Throws: ``UsageError`` for a malformed `tcp://` or `rfc2217://` address.
+    static func address(_ text: String) throws(UsageError) -> PortAddress {
+        do throws(PortAddress.ParseError) {
+            return try PortAddress(parsing: text)
+        } catch {
+            throw UsageError(error.description)
         }
     }
 }

@@ -28,7 +28,7 @@ struct NamedPort: Equatable {
             }
             target = .simulator(profile: profile)
         } else {
-            target = .path(String(rest))
+            target = .port(try ConnectionOptions.address(String(rest)))
         }
     }
 

@@ -2,11 +2,12 @@ import TetherModel
 import TetherSerial
 import TetherSimulator
 
-/// Where a device is: a serial port by path, the port `--match` selects, or a
-/// simulator started in-process.
+/// Where a device is: a serial port by path or network address, the port `--match`
+/// selects, or a simulator started in-process.
 enum PortTarget: Equatable {
-    /// A device node or a link to one.
-    case path(String)
+    /// A device node or a link to one, or a port exported over TCP (`tcp://`,
+    /// `rfc2217://`).
+    case port(PortAddress)
     /// The one port whose listing matches (`--match`), looked up at each open.
     case match
     /// An in-process simulator running a ``SimulatorProfile``.
@@ -58,14 +59,14 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim (\(started.devicePath))"
-        case .path, .match:
+        case .port, .match:
             dialect = try Self.make(options, defaults: nil)
-            let path: String? = if case .path(let path) = target { path } else { nil }
-            let opener = hardware.opener(path: path, configuration: configuration)
-            port = try await hardware.openFirst(with: opener, path: path)
+            let address: PortAddress? = if case .port(let address) = target { address } else { nil }
+            let opener = hardware.opener(address: address, configuration: configuration)
+            port = try await hardware.openFirst(with: opener, address: address)
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
-            displayName = path ?? port.name
+            displayName = address?.description ?? port.name
         }
         do {
             device = try Device(
