@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Testing
+import TetherSimulator
+
+/// Ports exported over TCP by Debian's ser2net (`tcp://` raw, `rfc2217://` telnet with
+/// RFC 2217), serving an in-process simulator's pty, all on loopback.
+@Suite(.serialized) struct RemotePortEndToEndTests {
+    static func types(_ output: String) throws -> [String] {
+        try JSONLines.parse(output).compactMap { $0["type"] as? String }
+    }
+
+    @Test(arguments: [false, true]) func queryWorksThroughSer2net(telnet: Bool) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let address = telnet ? server.telnetAddress : server.rawAddress
+        let result = try Subprocess.run("tether", ["query", address, "*IDN?", "SETP 25", "SETP?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("*IDN? → TETHER,ENV-1,SIM0001,1.0"), "\(result.stdout)")
+        #expect(result.stdout.contains("SETP? → 25.0"), "\(result.stdout)")
+        #expect(!result.stderr.contains("Warning"), "\(result.stderr)")
+        #expect(result.stderr.contains("connected to \(address)"), "\(result.stderr)")
+    }
+
+    @Test func monitorAndAScriptWorkOverRFC2217() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let monitor = try Subprocess.run(
+            "tether", ["monitor", server.telnetAddress, "--count", "2", "--format", "json"], timeout: 30)
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        #expect(try Self.types(monitor.stdout).filter { $0 == "notification" }.count == 2, "\(monitor.stdout)")
+
+        let script = folder.path("check.txt")
+        try "*IDN?  =~ ^TETHER,ENV-1,\nSETP 20 == OK\nSETP?  == 20.0\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
+        let run = try Subprocess.run("tether", ["run", script, "--port", "chamber=\(server.telnetAddress)"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// The baud rate set over RFC 2217 reaches the pty ser2net opened: the simulator
+    /// reads the slave's termios from the master side. (A pty keeps CS8 without parity
+    /// whatever it is told, so data bits and parity are checked through ser2net's
+    /// answers: a setting it did not apply would be a warning.)
+    @Test func serialSettingsOverRFC2217ReachThePseudoTerminal() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let monitor = try Subprocess(
+            "tether", ["monitor", server.telnetAddress, "--baud", "9600", "--data-bits", "7", "--parity", "even"])
+        defer {
+            monitor.send(SIGTERM)
+            _ = monitor.wait()
+        }
+        let applied = Ser2net.waitUntil {
+            guard var attributes = simulator.clientAttributes else { return false }
+            return cfgetospeed(&attributes) == speed_t(B9600)
+        }
+        #expect(applied, "the pty's termios: \(String(describing: simulator.clientAttributes))")
+        #expect(Ser2net.waitUntil { monitor.stderrSoFar.contains("connected to \(server.telnetAddress) (9600 7E1)") })
+        #expect(!monitor.stderrSoFar.contains("Warning"), "\(monitor.stderrSoFar)")
+    }
+
+    /// ser2net killed mid-session: monitor reports the disconnect, keeps trying while
+    /// nothing listens, and reconnects when ser2net is back.
+    @Test func monitorReconnectsWhenSer2netComesBack() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let monitor = try Subprocess("tether", ["monitor", server.telnetAddress, "--format", "json"])
+        #expect(monitor.waitForOutput(containing: #""type":"notification""#))
+        server.stop()
+        #expect(monitor.waitForOutput(containing: #""type":"reconnecting""#, timeout: 10))
+        sleep(1)
+        try server.start()
+        #expect(monitor.waitForOutput(containing: #""type":"reconnected""#, timeout: 15))
+        #expect(
+            Ser2net.waitUntil {
+                let types = (try? Self.types(monitor.stdoutSoFar)) ?? []
+                return types.drop { $0 != "reconnected" }.contains("notification")
+            }, "no notification after the reconnect")
+        monitor.send(SIGTERM)
+        let result = monitor.wait()
+        #expect(result.status == 143, "\(result.stderr)")
+        let types = try Self.types(result.stdout)
+        let lost = try #require(types.firstIndex(of: "disconnected"))
+        #expect(types[..<lost].contains("notification"))
+        #expect(types[lost...].prefix(2) == ["disconnected", "reconnecting"])
+    }
+
+    /// A telnet server that refuses every option, RFC 2217 included: tether says so on
+    /// stderr and carries on with raw data.
+    @Test func aServerRefusingRFC2217IsReportedAndUsedRaw() throws {
+        let server = try RefusingTelnetServer()
+        let address = "rfc2217://127.0.0.1:\(server.port)"
+        let result = try Subprocess.run("tether", ["query", address, "--baud", "9600", "PING"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "Warning: \(address): the server refused RFC 2217 serial port control (COM-PORT-OPTION); "
+                    + "carrying on with raw data at the server's serial settings"), "\(result.stderr)")
+        #expect(result.stdout.contains("PING → RAW PING"), "\(result.stdout)")
+        #expect(server.received == Array("PING\n".utf8))
+    }
+
+    @Test func aRemotePortNobodyServesIsAnIOError() throws {
+        let port = try Ser2net.freePort()
+        let result = try Subprocess.run("tether", ["query", "tcp://127.0.0.1:\(port)", "*IDN?"])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("Error: tcp://127.0.0.1:\(port): connect failed: Connection refused"))
+    }
+
+    @Test func lineOptionsAreRefusedOverRawTCP() throws {
+        let result = try Subprocess.run("tether", ["query", "tcp://127.0.0.1:7000", "--break", "100", "*IDN?"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains(
+                "Error: '--break' needs a serial port or an rfc2217:// address; tcp:// carries only data"))
+    }
+}
