@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// Debian's ser2net exporting one serial port on loopback, raw (`tcp://`) and with
-/// RFC 2217 (`rfc2217://`), from a configuration file the test writes; stopped by
-/// ``stop()`` or when released.
+/// RFC 2217 (`rfc2217://`), configured by the README's sample (examples/ser2net.yaml)
+/// on free ports; stopped by ``stop()`` or when released.
 final class Ser2net {
     /// Where Debian installs it (`apt-get install ser2net`, scripts/install-deps --test).
     static let executable = "/usr/sbin/ser2net"
@@ -19,25 +19,21 @@ final class Ser2net {
     var rawAddress: String { "tcp://127.0.0.1:\(rawPort)" }
     var telnetAddress: String { "rfc2217://127.0.0.1:\(telnetPort)" }
 
-    /// Writes the configuration for `device` into `folder` and starts ser2net.
+    /// The README's sample configuration.
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../examples/ser2net.yaml").standardizedFileURL.path
+
+    /// Writes the README's sample configuration for `device`, on free ports, into
+    /// `folder` and starts ser2net.
     init(exporting device: String, in folder: TemporaryFolder) throws {
         rawPort = try Self.freePort()
         telnetPort = try Self.freePort()
         configuration = folder.path("ser2net.yaml")
         pidFile = folder.path("ser2net.pid")
-        let yaml = """
-            connection: &raw
-                accepter: tcp,127.0.0.1,\(rawPort)
-                connector: serialdev,\(device),115200n81,local
-                options:
-                  kickolduser: true
-            connection: &rfc2217
-                accepter: telnet(rfc2217),tcp,127.0.0.1,\(telnetPort)
-                connector: serialdev,\(device),115200n81,local
-                options:
-                  kickolduser: true
-
-            """
+        let yaml = try String(contentsOfFile: Self.sample, encoding: .utf8)
+            .replacingOccurrences(of: "/tmp/envsim", with: device)
+            .replacingOccurrences(of: "127.0.0.1,7000", with: "127.0.0.1,\(rawPort)")
+            .replacingOccurrences(of: "127.0.0.1,7001", with: "127.0.0.1,\(telnetPort)")
         try yaml.write(toFile: configuration, atomically: true, encoding: .utf8)
         try start()
     }

@@ -4,7 +4,7 @@ import TetherSerial
 struct PortAddressTests {
     @Test(arguments: [
         ("/dev/ttyUSB0", PortAddress.device("/dev/ttyUSB0")),
-        ("/dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0", .device("/dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0")),
+        ("/dev/serial/by-id/usb-FTDI-if00-port0", .device("/dev/serial/by-id/usb-FTDI-if00-port0")),
         ("tcp://127.0.0.1:7000", .tcp(host: "127.0.0.1", port: 7000)),
         ("TCP://lab-rack-3:2001", .tcp(host: "lab-rack-3", port: 2001)),
         ("rfc2217://127.0.0.1:7001", .rfc2217(host: "127.0.0.1", port: 7001)),
