@@ -28,8 +28,10 @@ enum ComPortOption {
         case hardwareFlowControl = 3
         case breakOn = 5
         case breakOff = 6
+        case requestDTR = 7
         case dtrOn = 8
         case dtrOff = 9
+        case requestRTS = 10
         case rtsOn = 11
         case rtsOff = 12
         case dsrFlowControl = 19

@@ -51,12 +51,18 @@ extension RFC2217Port {
         var state = Receiving()
         /// The server's answers to settings, by command code (the last of each).
         var answers: [UInt8: [UInt8]] = [:]
+        /// Every answer, in order: its code and value.
+        private var log: [(code: UInt8, value: [UInt8])] = []
         private var buffer = [UInt8](repeating: 0, count: 4096)
 
-        init(name: String, connection: TCPPort) {
+        init(name: String, connection: TCPPort, state: Receiving = Receiving()) {
             self.name = name
             self.connection = connection
+            self.state = state
         }
+
+        /// The values of every answer with `code` so far, in order.
+        func answersReceived(_ code: UInt8) -> [[UInt8]] { log.filter { $0.code == code }.map(\.value) }
 
         /// Offers the options and waits for the server to accept or refuse
         /// COM-PORT-OPTION.
@@ -123,12 +129,14 @@ extension RFC2217Port {
         }
 
         /// Sends `settings` and waits for an answer to each (masks excepted: not every
-        /// server answers those), then for the line to settle.
-        private mutating func exchange(_ settings: [ComPortOption.Setting]) throws(SerialError) {
+        /// server answers those) and for the answers in `also` (codes), then for the
+        /// line to settle.
+        mutating func exchange(_ settings: [ComPortOption.Setting], also: [UInt8] = []) throws(SerialError) {
             var expected: [UInt8: Int] = [:]
             for setting in settings where setting.command.rawValue <= ComPortOption.Command.setControl.rawValue {
                 expected[setting.command.rawValue + ComPortOption.replyOffset, default: 0] += 1
             }
+            for code in also { expected[code, default: 0] += 1 }
             try connection.transmitAll(settings.flatMap(\.message), timeout: answerTimeout)
             let deadline = Deadline(milliseconds: answerTimeout)
             while expected.values.contains(where: { $0 > 0 }) {
@@ -166,6 +174,7 @@ extension RFC2217Port {
                     replies += state.negotiation.handle(verb: verb, option: option)
                 case .subnegotiation(let bytes) where bytes.count >= 2 && bytes[0] == Telnet.Option.comPort:
                     answers[bytes[1]] = Array(bytes.dropFirst(2))
+                    log.append((bytes[1], Array(bytes.dropFirst(2))))
                     codes.append(bytes[1])
                 default:
                     break

@@ -21,7 +21,29 @@ import TetherSimulator
         #expect(result.stdout.contains("*IDN? → TETHER,ENV-1,SIM0001,1.0"), "\(result.stdout)")
         #expect(result.stdout.contains("SETP? → 25.0"), "\(result.stdout)")
         #expect(!result.stderr.contains("Warning"), "\(result.stderr)")
-        #expect(result.stderr.contains("connected to \(address)"), "\(result.stderr)")
+        let settings = telnet ? "115200 8N1" : "the server's settings"
+        #expect(result.stderr.contains("connected to \(address) (\(settings))"), "\(result.stderr)")
+    }
+
+    /// `tether lines` over RFC 2217 reads the lines the server reports (ser2net on a pty
+    /// reports none asserted); tcp:// has none to read.
+    @Test func linesAreReadBackOverRFC2217() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let result = try Subprocess.run("tether", ["lines", server.telnetAddress, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let record = try #require(JSONLines.parse(result.stdout).first)
+        #expect(record["type"] as? String == "lines")
+        #expect(record["port"] as? String == server.telnetAddress)
+        #expect(record["emulated"] as? Bool == false)
+        #expect(record["cts"] as? Bool == false)
+
+        let raw = try Subprocess.run("tether", ["lines", server.rawAddress])
+        #expect(raw.status == 64)
+        #expect(
+            raw.stderr.contains("Error: tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)"))
     }
 
     @Test func monitorAndAScriptWorkOverRFC2217() throws {

@@ -98,6 +98,31 @@ struct RFC2217PortTests {
         #expect(end == 0)
     }
 
+    /// The modem lines: DTR and RTS from the SET-CONTROL answers, CTS, DSR, DCD and RI
+    /// from NOTIFY-MODEMSTATE (0x90: DCD and CTS).
+    @Test func modemLinesAreReadFromTheServersAnswers() throws {
+        let server = try LoopbackServer()
+        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server)
+        }
+        defer { port.close() }
+        let result = Mutex<Result<ModemLines, SerialError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let lines = Result { () throws(SerialError) in try port.modemLines() }
+            result.withLock { $0 = lines }
+            done.signal()
+        }
+        #expect(
+            server.read(8 + 7 + 7)
+                == [255, 250, 44, 11, 255, 255, 255, 240, 255, 250, 44, 5, 7, 255, 240, 255, 250, 44, 5, 10, 255, 240])
+        server.write(
+            [255, 250, 44, 107, 0x90, 255, 240, 255, 250, 44, 105, 8, 255, 240, 255, 250, 44, 105, 12, 255, 240])
+        #expect(server.read(7) == [255, 250, 44, 11, 0, 255, 240])
+        done.wait()
+        #expect(try result.withLock { $0! }.get() == [.dtr, .cts, .dcd])
+    }
+
     @Test func aServerThatRefusesIsAWarningAndTheLineCarriesOnRaw() throws {
         let server = try LoopbackServer()
         let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {

@@ -70,7 +70,7 @@ final class OpenedDevice {
         }
         do {
             device = try Device(
-                transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+                transport: port, name: displayName, dialect: dialect, settings: Self.settings(of: port, configuration),
                 reopener: reopener)
         } catch {
             port.close()
@@ -78,6 +78,19 @@ final class OpenedDevice {
             throw CommandFailure(error)
         }
     }
+
+    /// The settings to show: the configuration applied, or the server's (raw TCP, or a
+    /// server that refused RFC 2217).
+    private static func settings(of port: any SerialTransport, _ configuration: SerialConfiguration) -> String {
+        switch port {
+        case is TCPPort: Self.serverSettings
+        case let remote as RFC2217Port where !remote.controlsPort: Self.serverSettings
+        default: configuration.summary
+        }
+    }
+
+    /// What ``settings(of:_:)`` shows when the server's settings apply.
+    static let serverSettings = "the server's settings"
 
     /// Closes the device and stops the simulator, if any.
     func shutdown() async {
