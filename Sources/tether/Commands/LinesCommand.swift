@@ -19,7 +19,12 @@ enum LinesCommand: Command {
               tether lines --match 0403:6001 --dtr off --format json
               tether lines rfc2217://lab-host:7001
             """,
-        arguments: [ArgumentSpec(name: "port", help: "The serial port (or give --match).", isOptional: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "port",
+                help: "The serial port: a device path or symlink, or rfc2217://HOST:PORT\n(or give --match).",
+                isOptional: true)
+        ],
         options: ConnectionOptions.specs.filter { option in
             !["--timeout", "--timestamps", "--sim", "--profile"].contains(option.key)
                 && !DialectOptions.specs.contains { $0.key == option.key }

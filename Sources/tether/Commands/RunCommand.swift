@@ -40,7 +40,7 @@ enum RunCommand: Command {
             .value(
                 "--port", "-p", name: "port",
                 help:
-                    "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one.\nRepeat for several devices.",
+                    "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one;\na PATH may be rfc2217://HOST:PORT or tcp://HOST:PORT. Repeat for several devices.",
                 repeatable: true),
             .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
             .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),

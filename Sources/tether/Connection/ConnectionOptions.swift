@@ -33,6 +33,12 @@ struct ConnectionOptions {
             .flag("--timestamps", help: "Prefix text output with the time of each event."),
         ] + DialectOptions.specs
 
+    /// The help of the `<port>` argument.
+    static let portHelp = """
+        The serial port: a device path or symlink, or a port exported over the
+        network, rfc2217://HOST:PORT or tcp://HOST:PORT (omit with --sim or --match).
+        """
+
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
 
