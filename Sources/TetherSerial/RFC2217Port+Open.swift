@@ -38,9 +38,14 @@ extension RFC2217Port {
             connection.close()
             throw error
         }
-        return RFC2217Port(
-            name: name, connection: connection, controlsPort: handshake.state.negotiation.isComPortAccepted,
-            receiving: handshake.state, sending: TelnetWriter())
+        do throws(SerialError) {
+            return try RFC2217Port(
+                name: name, connection: connection, controlsPort: handshake.state.negotiation.isComPortAccepted,
+                receiving: handshake.state)
+        } catch {
+            connection.close()
+            throw error
+        }
     }
 
     /// The exchange of the open, on a blocking schedule: send, then read answers until

@@ -12,6 +12,12 @@ import Synchronization
 /// server's settings. Notifications the server sends later (line or modem state,
 /// option changes) are answered or ignored inside ``receive(into:)``, which then
 /// returns ``SerialTransport/nothingReceived`` when nothing else came.
+///
+/// Device data that arrives during the open (a boot banner sent when the server
+/// opened the port) is kept and returned by the first reads. Until it has been, the
+/// ``descriptor`` is a pipe that is always readable, not the socket, so the port loop
+/// reads it at once (as the input waiting at open, never as the reply to a command);
+/// the loop reads ``descriptor`` before every `poll`.
 public final class RFC2217Port: SerialTransport {
     /// What to apply on open.
     public struct Setup: Sendable {
@@ -42,9 +48,17 @@ public final class RFC2217Port: SerialTransport {
     /// Whether the server accepted RFC 2217 serial port control; when false the port
     /// carries raw data at the server's settings.
     public let controlsPort: Bool
-    public var descriptor: Int32 { connection.descriptor }
+    /// The socket, or while data from the open waits, a pipe that is always readable.
+    public var descriptor: Int32 {
+        guard let earlyData, holdsEarlyData.load(ordering: .acquiring) else { return connection.descriptor }
+        return earlyData.readEnd
+    }
 
     let connection: TCPPort
+    /// Readable (signalled once, never drained) while ``Receiving/early`` holds data.
+    private let earlyData: WakeUpPipe?
+    private let holdsEarlyData: Atomic<Bool>
+    private let isClosed = Atomic(false)
     let receiving: Mutex<Receiving>
     let sending: Mutex<TelnetWriter>
 
@@ -57,12 +71,24 @@ public final class RFC2217Port: SerialTransport {
         var early: [UInt8] = []
     }
 
-    init(name: String, connection: TCPPort, controlsPort: Bool, receiving: Receiving, sending: TelnetWriter) {
+    /// Wraps a connection the open has negotiated.
+    ///
+    /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when
+    ///   data from the open waits and no pipe can be made.
+    init(name: String, connection: TCPPort, controlsPort: Bool, receiving: Receiving) throws(SerialError) {
         self.name = name
         self.connection = connection
         self.controlsPort = controlsPort
+        if receiving.early.isEmpty {
+            earlyData = nil
+        } else {
+            let pipe = try WakeUpPipe(for: name)
+            pipe.signal()
+            earlyData = pipe
+        }
+        holdsEarlyData = Atomic(!receiving.early.isEmpty)
         self.receiving = Mutex(receiving)
-        self.sending = Mutex(sending)
+        self.sending = Mutex(TelnetWriter())
     }
 
     /// Reads the device's data, taking telnet commands out and answering option
@@ -78,6 +104,7 @@ public final class RFC2217Port: SerialTransport {
                 let count = min(buffer.count, state.early.count)
                 buffer.copyBytes(from: state.early[..<count])
                 state.early.removeFirst(count)
+                if state.early.isEmpty { holdsEarlyData.store(false, ordering: .releasing) }
                 return count
             }
             while true {
@@ -115,5 +142,9 @@ public final class RFC2217Port: SerialTransport {
     }
 
     /// Closes the connection; idempotent.
-    public func close() { connection.close() }
+    public func close() {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        connection.close()
+        earlyData?.close()
+    }
 }
