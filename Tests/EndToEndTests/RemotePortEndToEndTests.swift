@@ -166,5 +166,12 @@ import TetherSimulator
         #expect(
             result.stderr.contains(
                 "Error: '--break' needs a serial port or an rfc2217:// address; tcp:// carries only data"))
+        let run = try Subprocess.run(
+            "tether", ["run", "-", "--port", "psu=tcp://127.0.0.1:7000", "--dtr", "off"], stdin: "*IDN?\n")
+        #expect(run.status == 64)
+        #expect(
+            run.stderr.contains(
+                "Error: '--dtr' needs a serial port or an rfc2217:// address; tcp:// carries only data"),
+            "\(run.stderr)")
     }
 }
