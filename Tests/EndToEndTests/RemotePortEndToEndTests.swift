@@ -159,6 +159,26 @@ import TetherSimulator
         #expect(served.stdout.contains("data 50494e470a"), "\(served.stdout)")
     }
 
+    /// ser2net serves one client per port: a second one gets "Port already in use"
+    /// and the connection closes. query must not exit 0 with no reply
+    /// (it did: the device ended while tether took in the input waiting at open).
+    @Test func aPortInUseOnTheServerIsADisconnectNotSuccess() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let holder = try Subprocess("tether", ["monitor", server.rawAddress])
+        defer {
+            holder.send(SIGTERM)
+            _ = holder.wait()
+        }
+        #expect(holder.waitForOutput(containing: "!READING"))
+        let result = try Subprocess.run("tether", ["query", server.rawAddress, "*IDN?"])
+        #expect(result.status == 74, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Port already in use"), "\(result.stdout)")
+        #expect(result.stderr.contains("disconnected: \(server.rawAddress)"), "\(result.stderr)")
+    }
+
     @Test func aRemotePortNobodyServesIsAnIOError() throws {
         let port = try Ser2net.freePort()
         let result = try Subprocess.run("tether", ["query", "tcp://127.0.0.1:\(port)", "*IDN?"])

@@ -70,7 +70,12 @@ enum QueryCommand: Command {
         var code = ExitCode.success
         var results = outcomes.makeAsyncIterator()
         for _ in commands {
-            guard let result = await results.next() else { break }
+            // The device ended before every command had an outcome (it hung up while
+            // tether took in what was waiting at open): a disconnect, not success.
+            guard let result = await results.next() else {
+                code = max(code, .ioError)
+                break
+            }
             code = max(code, result)
         }
         await Self.lingerForTrailingLines(since: lastRecord)
