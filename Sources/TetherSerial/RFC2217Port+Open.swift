@@ -66,13 +66,33 @@ extension RFC2217Port {
             self.state = state
         }
 
+        /// Sends `bytes`, waiting up to ``answerTimeout`` ms for room.
+        private mutating func send(_ bytes: [UInt8]) throws(SerialError) {
+            do throws(SerialError) {
+                try connection.transmitAll(bytes, timeout: answerTimeout)
+            } catch .disconnected {
+                throw closedFailure()
+            }
+        }
+
+        /// The server closed the connection during the open: a disconnect, with what it
+        /// said first, if anything (ser2net: `Port already in use`).
+        private func closedFailure() -> SerialError {
+            let words = state.early.prefix(120).split(whereSeparator: { $0 < 0x20 || $0 == 0x7F })
+            let said = words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            guard !said.isEmpty else {
+                return .disconnected(path: name)
+            }
+            return .io(path: name, function: "open", errno: 0, message: "the server closed the connection: \(said)")
+        }
+
         /// The values of every answer with `code` so far, in order.
         func answersReceived(_ code: UInt8) -> [[UInt8]] { log.filter { $0.code == code }.map(\.value) }
 
         /// Offers the options and waits for the server to accept or refuse
         /// COM-PORT-OPTION.
         mutating func negotiate(warn: (String) -> Void) throws(SerialError) {
-            try connection.transmitAll(state.negotiation.opening(), timeout: answerTimeout)
+            try send(state.negotiation.opening())
             let deadline = Deadline(milliseconds: answerTimeout)
             while !state.negotiation.isComPortAccepted && !state.negotiation.isComPortRefused {
                 guard try readOnce(until: deadline) != nil else { break }
@@ -142,7 +162,7 @@ extension RFC2217Port {
                 expected[setting.command.rawValue + ComPortOption.replyOffset, default: 0] += 1
             }
             for code in also { expected[code, default: 0] += 1 }
-            try connection.transmitAll(settings.flatMap(\.message), timeout: answerTimeout)
+            try send(settings.flatMap(\.message))
             let deadline = Deadline(milliseconds: answerTimeout)
             while expected.values.contains(where: { $0 > 0 }) {
                 guard let codes = try readOnce(until: deadline) else { break }
@@ -164,7 +184,7 @@ extension RFC2217Port {
             let count = try buffer.withMutableBytes { (bytes) throws(SerialError) in
                 try connection.receive(into: bytes)
             }
-            if count == 0 { throw .disconnected(path: name) }
+            if count == 0 { throw closedFailure() }
             guard count > 0 else { return [] }
             state.commands.removeAll(keepingCapacity: true)
             let data = buffer.withUnsafeMutableBytes { bytes in
@@ -185,7 +205,7 @@ extension RFC2217Port {
                     break
                 }
             }
-            if !replies.isEmpty { try connection.transmitAll(replies, timeout: answerTimeout) }
+            if !replies.isEmpty { try send(replies) }
             return codes
         }
     }

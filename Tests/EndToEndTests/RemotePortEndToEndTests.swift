@@ -177,6 +177,14 @@ import TetherSimulator
         #expect(result.status == 74, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("Port already in use"), "\(result.stdout)")
         #expect(result.stderr.contains("disconnected: \(server.rawAddress)"), "\(result.stderr)")
+
+        let telnet = try Subprocess.run("tether", ["query", server.telnetAddress, "*IDN?"])
+        #expect(telnet.status == 74, "\(telnet.stdout)\(telnet.stderr)")
+        #expect(
+            telnet.stderr.contains(
+                "Error: \(server.telnetAddress): open failed: the server closed the connection: Port"),
+            "\(telnet.stderr)")
+        #expect(telnet.stderr.contains("already in use"), "\(telnet.stderr)")
     }
 
     @Test func aRemotePortNobodyServesIsAnIOError() throws {
