@@ -60,16 +60,20 @@ extension RFC2217Port {
         private var log: [(code: UInt8, value: [UInt8])] = []
         private var buffer = [UInt8](repeating: 0, count: 4096)
 
-        init(name: String, connection: TCPPort, state: Receiving = Receiving()) {
+        /// The longest wait for each answer, in ms.
+        let timeout: Int
+
+        init(name: String, connection: TCPPort, state: Receiving = Receiving(), timeout: Int = answerTimeout) {
             self.name = name
             self.connection = connection
             self.state = state
+            self.timeout = timeout
         }
 
-        /// Sends `bytes`, waiting up to ``answerTimeout`` ms for room.
+        /// Sends `bytes`, waiting up to ``timeout`` ms for room.
         private mutating func send(_ bytes: [UInt8]) throws(SerialError) {
             do throws(SerialError) {
-                try connection.transmitAll(bytes, timeout: answerTimeout)
+                try connection.transmitAll(bytes, timeout: timeout)
             } catch .disconnected {
                 throw closedFailure()
             }
@@ -141,33 +145,43 @@ extension RFC2217Port {
                     warn("\(name): the server set the \(field) to \(applied), not \(wanted)")
                 }
             }
-            if let pulse = setup.pulseDTR {
-                try exchange([.control(.dtrOff)])
-                usleep(UInt32(clamping: pulse * 1000))
-                try exchange([.control(.dtrOn)])
-            }
-            if let length = setup.breakLength {
-                try exchange([.control(.breakOn)])
-                usleep(UInt32(clamping: length * 1000))
-                try exchange([.control(.breakOff)])
-            }
+            if let pulse = setup.pulseDTR { try pulseDTR(milliseconds: pulse) }
+            if let length = setup.breakLength { try sendBreak(milliseconds: length) }
+        }
+
+        /// DTR off for `milliseconds` ms, then on.
+        mutating func pulseDTR(milliseconds: Int) throws(SerialError) {
+            try exchange([.control(.dtrOff)], settles: false)
+            usleep(UInt32(clamping: milliseconds * 1000))
+            try exchange([.control(.dtrOn)])
+        }
+
+        /// A break of `milliseconds` ms (`SET-CONTROL` BREAK-ON, then BREAK-OFF).
+        mutating func sendBreak(milliseconds: Int) throws(SerialError) {
+            try exchange([.control(.breakOn)], settles: false)
+            usleep(UInt32(clamping: milliseconds * 1000))
+            try exchange([.control(.breakOff)])
         }
 
         /// Sends `settings` and waits for an answer to each (masks excepted: not every
-        /// server answers those) and for the answers in `also` (codes), then for the
-        /// line to settle.
-        mutating func exchange(_ settings: [ComPortOption.Setting], also: [UInt8] = []) throws(SerialError) {
+        /// server answers those) and for the answers in `also` (codes); then, when
+        /// `settles`, for the line to be quiet (at open: a late notification is taken
+        /// here rather than by the port loop).
+        mutating func exchange(
+            _ settings: [ComPortOption.Setting], also: [UInt8] = [], settles: Bool = true
+        ) throws(SerialError) {
             var expected: [UInt8: Int] = [:]
             for setting in settings where setting.command.rawValue <= ComPortOption.Command.setControl.rawValue {
                 expected[setting.command.rawValue + ComPortOption.replyOffset, default: 0] += 1
             }
             for code in also { expected[code, default: 0] += 1 }
             try send(settings.flatMap(\.message))
-            let deadline = Deadline(milliseconds: answerTimeout)
+            let deadline = Deadline(milliseconds: timeout)
             while expected.values.contains(where: { $0 > 0 }) {
                 guard let codes = try readOnce(until: deadline) else { break }
                 for code in codes { expected[code]? -= 1 }
             }
+            guard settles else { return }
             let settled = ContinuousClock.now + .milliseconds(RFC2217Port.settleLimit)
             while ContinuousClock.now < settled,
                 try readOnce(until: Deadline(milliseconds: RFC2217Port.settleTime)) != nil

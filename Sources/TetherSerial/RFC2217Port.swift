@@ -14,10 +14,11 @@ import Synchronization
 /// returns ``SerialTransport/nothingReceived`` when nothing else came.
 ///
 /// Device data that arrives during the open (a boot banner sent when the server
-/// opened the port) is kept and returned by the first reads. Until it has been, the
-/// ``descriptor`` is a pipe that is always readable, not the socket, so the port loop
-/// reads it at once (as the input waiting at open, never as the reply to a command);
-/// the loop reads ``descriptor`` before every `poll`.
+/// opened the port), or while a line control exchange waits for the server's answer,
+/// is kept and returned by the next reads. Until it has been, the ``descriptor`` is a
+/// pipe that is always readable, not the socket, so the port loop reads it at once
+/// (at open: as the input waiting there, never as the reply to a command); the loop
+/// reads ``descriptor`` before every `poll`.
 public final class RFC2217Port: SerialTransport {
     /// What to apply on open.
     public struct Setup: Sendable {
@@ -48,16 +49,17 @@ public final class RFC2217Port: SerialTransport {
     /// Whether the server accepted RFC 2217 serial port control; when false the port
     /// carries raw data at the server's settings.
     public let controlsPort: Bool
-    /// The socket, or while data from the open waits, a pipe that is always readable.
+    /// The socket, or while data read ahead (during the open or a line control
+    /// exchange) waits, a pipe that is always readable.
     public var descriptor: Int32 {
-        guard let earlyData, holdsEarlyData.load(ordering: .acquiring) else { return connection.descriptor }
-        return earlyData.readEnd
+        holdsEarlyData.load(ordering: .acquiring) ? earlyData.readEnd : connection.descriptor
     }
 
     let connection: TCPPort
-    /// Readable (signalled once, never drained) while ``Receiving/early`` holds data.
-    private let earlyData: WakeUpPipe?
-    private let holdsEarlyData: Atomic<Bool>
+    /// Always readable (signalled once, never drained): the ``descriptor`` while
+    /// ``Receiving/early`` holds data.
+    private let earlyData: WakeUpPipe
+    let holdsEarlyData: Atomic<Bool>
     private let isClosed = Atomic(false)
     let receiving: Mutex<Receiving>
     let sending: Mutex<TelnetWriter>
@@ -74,18 +76,13 @@ public final class RFC2217Port: SerialTransport {
     /// Wraps a connection the open has negotiated.
     ///
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when
-    ///   data from the open waits and no pipe can be made.
+    ///   the process is out of descriptors.
     init(name: String, connection: TCPPort, controlsPort: Bool, receiving: Receiving) throws(SerialError) {
         self.name = name
         self.connection = connection
         self.controlsPort = controlsPort
-        if receiving.early.isEmpty {
-            earlyData = nil
-        } else {
-            let pipe = try WakeUpPipe(for: name)
-            pipe.signal()
-            earlyData = pipe
-        }
+        earlyData = try WakeUpPipe(for: name)
+        earlyData.signal()
         holdsEarlyData = Atomic(!receiving.early.isEmpty)
         self.receiving = Mutex(receiving)
         self.sending = Mutex(TelnetWriter())
@@ -145,6 +142,6 @@ public final class RFC2217Port: SerialTransport {
     public func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         connection.close()
-        earlyData?.close()
+        earlyData.close()
     }
 }

@@ -110,6 +110,35 @@ import TetherSimulator
         #expect(result.stdout.contains(#""line_hex":"424f4f54ff""#), "\(result.stdout)")
     }
 
+    /// connect's escape keys act on a remote port through RFC 2217 during the session:
+    /// a baud rate change reaches the pty, DTR and break are answered, and the
+    /// session goes on (commands still get their replies).
+    @Test func connectChangesTheBaudRateOfARemotePortDuringTheSession() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", server.telnetAddress], environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("C-t", "B")
+        #expect(terminal.waitForScreen(containing: "baud rate:"))
+        terminal.type("57600")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "baud rate 57600"), "\(terminal.screen)")
+        #expect(
+            Ser2net.waitUntil { simulator.clientAttributes.map { cfgetospeed([$0]) } == speed_t(B57600) },
+            "the pty's termios: \(String(describing: simulator.clientAttributes))")
+        terminal.press("C-t", "b")
+        #expect(terminal.waitForScreen(containing: "break sent (250 ms)"), "\(terminal.screen)")
+        terminal.type("*IDN?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "*IDN? → TETHER,ENV-1"), "\(terminal.screen)")
+        #expect(!terminal.screen.contains("disconnected"), "\(terminal.screen)")
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     /// ser2net killed mid-session: monitor reports the disconnect, keeps trying while
     /// nothing listens, and reconnects when ser2net is back.
     @Test func monitorReconnectsWhenSer2netComesBack() throws {
