@@ -6,8 +6,9 @@ extension RFC2217Port: LineControl {
     static let controlTimeout = 1_000
 
     /// Runs an exchange with the server on the caller's thread (the port loop, between
-    /// reads and writes): telnet commands still queued go out first, and device data
-    /// read meanwhile is kept for the next ``receive(into:)``.
+    /// reads and writes): telnet commands still queued go out first, data writes from
+    /// other threads wait until it is over (so a command is never torn by them), and
+    /// device data read meanwhile is kept for the next ``receive(into:)``.
     ///
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` when the server
     ///   refused RFC 2217; what `body` throws.
@@ -18,7 +19,7 @@ extension RFC2217Port: LineControl {
             throw .io(path: name, function: what, errno: 0, message: "the server refused RFC 2217 serial port control")
         }
         return try receiving.withLock { (state) throws(SerialError) -> Value in
-            try sending.withLock { (writer) throws(SerialError) in
+            try sending.withLock { (writer) throws(SerialError) -> Value in
                 let deadline = Deadline(milliseconds: Self.controlTimeout)
                 let connection = self.connection
                 let write: TelnetWriter.Write = { (chunk) throws(SerialError) in try connection.transmit(chunk) }
@@ -27,13 +28,14 @@ extension RFC2217Port: LineControl {
                         throw .io(path: name, function: what, errno: ETIMEDOUT, message: "the server takes no data")
                     }
                 }
+                var handshake = Handshake(
+                    name: name, connection: connection, state: state, timeout: Self.controlTimeout)
+                defer {
+                    state = handshake.state
+                    holdsEarlyData.store(!state.early.isEmpty, ordering: .releasing)
+                }
+                return try body(&handshake)
             }
-            var handshake = Handshake(name: name, connection: connection, state: state, timeout: Self.controlTimeout)
-            defer {
-                state = handshake.state
-                holdsEarlyData.store(!state.early.isEmpty, ordering: .releasing)
-            }
-            return try body(&handshake)
         }
     }
 

@@ -69,7 +69,7 @@ public final class RFC2217Port: SerialTransport {
         var decoder = TelnetDecoder()
         var negotiation = TelnetNegotiation()
         var commands: [TelnetDecoder.Command] = []
-        /// Data that arrived during the open, handed out first.
+        /// Data read during the open or a line control exchange, handed out first.
         var early: [UInt8] = []
     }
 
