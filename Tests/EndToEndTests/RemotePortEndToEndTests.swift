@@ -87,29 +87,6 @@ import TetherSimulator
         #expect(!monitor.stderrSoFar.contains("Warning"), "\(monitor.stderrSoFar)")
     }
 
-    /// A boot banner the device sends when ser2net opens it arrives while tether is
-    /// still negotiating; it is a notification, shown before the reply, never the reply
-    /// to the first command (0xFF in it arrives as one 0xFF).
-    @Test func aBannerSentDuringTheNegotiationIsANotificationNotTheReply() throws {
-        let folder = try TemporaryFolder()
-        let device = ScriptedDevice(
-            onOpen: [.init([0x42, 0x4F, 0x4F, 0x54, 0xFF, 0x0D, 0x0A])],
-            rules: [.init(on: "PING\n", send: [.init("PONG\r\n")])])
-        let simulator = try Simulator(device: device)
-        defer { simulator.stop() }
-        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
-        let result = try Subprocess.run(
-            "tether", ["query", server.telnetAddress, "PING", "--format", "json", "--timeout", "3000"])
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let records = try JSONLines.parse(result.stdout)
-        let reply = try #require(records.first { $0["type"] as? String == "reply" })
-        #expect(reply["lines"] as? [String] == ["PONG"], "\(result.stdout)")
-        let banner = records.firstIndex { $0["type"] as? String == "notification" }
-        let replied = records.firstIndex { $0["type"] as? String == "reply" }
-        #expect(banner != nil && banner! < replied!, "\(result.stdout)")
-        #expect(result.stdout.contains(#""line_hex":"424f4f54ff""#), "\(result.stdout)")
-    }
-
     /// connect's escape keys act on a remote port through RFC 2217 during the session:
     /// a baud rate change reaches the pty, DTR and break are answered, and the
     /// session goes on (commands still get their replies).

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 
+import TetherModel
 @testable import TetherSerial
 
 /// RFC2217Port against a scripted server on loopback.
@@ -121,6 +122,38 @@ struct RFC2217PortTests {
         #expect(server.read(7) == [255, 250, 44, 11, 0, 255, 240])
         done.wait()
         #expect(try result.withLock { $0! }.get() == [.dtr, .cts, .dcd])
+    }
+
+    /// A banner that arrives while the open waits for the server's answers (ser2net
+    /// opens the device when the client connects) is the input waiting at open: a
+    /// notification, never the reply to the first command. It used to be handed out
+    /// only with the next socket data, the reply, and taken as that reply.
+    @Test func aBannerReadDuringTheOpenIsANotificationNotTheFirstReply() async throws {
+        let server = try LoopbackServer()
+        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            #expect(server.read(Self.opening.count) == Self.opening)
+            server.write([255, 253, 44] + [0x42, 0x4F, 0x4F, 0x54, 255, 255, 0x0D, 0x0A])
+            _ = server.read(14 + 10 + 4 * 7)
+            server.write(
+                [255, 250, 44, 101, 0, 0, 0x25, 0x80, 255, 240, 255, 250, 44, 102, 8, 255, 240]
+                    + [255, 250, 44, 103, 1, 255, 240, 255, 250, 44, 104, 1, 255, 240]
+                    + [255, 250, 44, 105, 1, 255, 240])
+        }
+        #expect(port.descriptor != port.connection.descriptor, "the kept banner makes the port readable")
+        let device = try Device(transport: port, dialect: LineDialect(), settings: "9600 8N1")
+        let events = device.events(.lossless)
+        await device.start()
+        let query = Task { try await device.query("PING", timeout: .seconds(10)) }
+        #expect(server.read(5) == Array("PING\n".utf8))
+        server.write(Array("PONG\r\n".utf8))
+        #expect(try await query.value.lines.map(\.text) == ["PONG"])
+        #expect(port.descriptor == port.connection.descriptor)
+        await device.close()
+        var notifications: [[UInt8]] = []
+        for await event in events {
+            if case .session(.notification(let line)) = event.kind { notifications.append(line.bytes) }
+        }
+        #expect(notifications == [[0x42, 0x4F, 0x4F, 0x54, 0xFF]])
     }
 
     @Test func aServerThatRefusesIsAWarningAndTheLineCarriesOnRaw() throws {
