@@ -125,6 +125,9 @@ final class Subprocess: @unchecked Sendable {
     /// Standard output so far.
     var stdoutSoFar: String { collected.stdout }
 
+    /// Standard error so far.
+    var stderrSoFar: String { collected.stderr }
+
     /// Waits until standard output contains `text` (at most `timeout` seconds).
     @discardableResult
     func waitForOutput(containing text: String, timeout: Double = 30) -> Bool {

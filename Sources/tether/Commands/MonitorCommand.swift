@@ -26,7 +26,7 @@ enum MonitorCommand: Command {
             """,
         arguments: [
             ArgumentSpec(
-                name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
+                name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
         // Monitor sends nothing: the options about commands and their replies do not apply.

@@ -17,9 +17,10 @@ enum QueryCommand: Command {
             EXAMPLES:
               tether query --sim '*IDN?' 'TEMP?'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
+              tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net, see README)
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match)."),
+            ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
         options: ConnectionOptions.specs,
@@ -69,7 +70,12 @@ enum QueryCommand: Command {
         var code = ExitCode.success
         var results = outcomes.makeAsyncIterator()
         for _ in commands {
-            guard let result = await results.next() else { break }
+            // The device ended before every command had an outcome (it hung up while
+            // tether took in what was waiting at open): a disconnect, not success.
+            guard let result = await results.next() else {
+                code = max(code, .ioError)
+                break
+            }
             code = max(code, result)
         }
         await Self.lingerForTrailingLines(since: lastRecord)

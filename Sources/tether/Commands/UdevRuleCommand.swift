@@ -62,6 +62,9 @@ enum UdevRuleCommand: Command {
         guard let path = arguments.positionals.first else {
             throw UsageError("Missing expected argument '<port>' (or give '--match')")
         }
+        if try ConnectionOptions.address(path).isRemote {
+            throw UsageError("A udev rule names an adapter on this machine; '\(path)' is a network address")
+        }
         guard let resolved = realpath(path, nil) else { throw CommandFailure(SerialError.notFound(path: path)) }
         defer { free(resolved) }
         let node = String(cString: resolved)

@@ -36,8 +36,8 @@ final class Connection {
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
-        } else if let port = options.port {
-            target = .path(port)
+        } else if let address = options.address {
+            target = .port(address)
         } else if options.hardware.match != nil {
             target = .match
         } else {
