@@ -181,7 +181,8 @@ final class DeviceLoop: Sendable {
         } catch {
             return .hungUp(error.description)
         }
-        guard count > 0 else { return .hungUp("device hung up") }
+        guard count != 0 else { return .hungUp("device hung up") }
+        guard count > 0 else { return nil }  // the transport's own traffic: poll again
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         state.withLock { state in
             let now = ContinuousClock.now
