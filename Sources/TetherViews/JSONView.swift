@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 /// The view for programs: JSON Lines on standard output, one object per record,
@@ -15,13 +15,10 @@ public struct JSONView: DeviceView {
     public static let schemaVersion = 1
 
     private let output: any OutputSink
-    private let encoder: JSONEncoder
 
     /// Creates a JSON view writing to `output`.
     public init(output: any OutputSink = FileSink.standardOutput) {
         self.output = output
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
@@ -33,10 +30,10 @@ public struct JSONView: DeviceView {
         write(object)
     }
 
-    /// Writes one extra object (e.g. a run summary) with the common fields.
+    /// Writes one extra object (e.g. a run summary) with the common fields, as one
+    /// line (``JSONWriter``; writing never fails to produce the line).
     public func write(_ object: [String: JSONValue]) {
-        guard let data = try? encoder.encode(object) else { return }
-        output.write(String(decoding: data, as: UTF8.self) + "\n")
+        output.write(bytes: JSONWriter.line(.object(object)))
     }
 
     static func fields(for event: ViewEvent) -> [String: JSONValue] {
@@ -51,8 +48,7 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "notification"]
             object.merge(lineFields("line", line)) { $1 }
             if !readings.isEmpty {
-                object["readings"] = .object(
-                    Dictionary(readings.map { ($0.name, $0.number.map(JSONValue.double) ?? .string($0.value)) }) { $1 })
+                object["readings"] = .object(Dictionary(readings.map { ($0.name, reading($0)) }) { $1 })
             }
             return object
         case .partialReply(let command, let lines):
@@ -122,10 +118,16 @@ public struct JSONView: DeviceView {
         return object
     }
 
-    /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(iso8601)
+    /// A reading's value: a JSON number when it is a finite number; otherwise, also
+    /// for `nan`, `inf`, `-infinity` or `1e999` (which JSON cannot hold), the device's
+    /// text as a string.
+    private static func reading(_ reading: Reading) -> JSONValue {
+        if let number = reading.number, number.isFinite { return .double(number) }
+        return .string(reading.value)
     }
 
-    private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.
+    static func timestamp(_ date: Date) -> String {
+        ISO8601Timestamp.string(date)
+    }
 }
