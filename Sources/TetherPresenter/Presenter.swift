@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherModel
 
 /// Turns the Model's events into view state and view records: a pure reducer, no

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 extension TextView: RunView {
@@ -51,7 +51,8 @@ extension TextView: RunView {
         var counts =
             "\(summary.passed) passed, \(summary.failed) failed, \(summary.timedOut) timed out, \(summary.notRun) not run"
         if summary.unhandled > 0 { counts += ", \(summary.unhandled) unhandled" }
-        let seconds = String(format: "%.2f s", Double(summary.duration.milliseconds) / 1000)
+        let hundredths = (summary.duration.milliseconds + 5) / 10
+        let seconds = "\(hundredths / 100).\(Self.padded(Int(hundredths % 100), 2)) s"
         let outcome = summary.outcome.rawValue.uppercased().replacingOccurrences(of: "_", with: " ")
         let shown = summary.outcome == .passed ? style.success(outcome) : style.error(outcome)
         return "summary: \(counts)  \(style.dim("(\(seconds))"))  \(shown)"

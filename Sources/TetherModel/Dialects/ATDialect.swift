@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `at` dialect: Hayes / 3GPP AT commands (ITU-T V.250, 3GPP TS 27.007 and 27.005).
 ///

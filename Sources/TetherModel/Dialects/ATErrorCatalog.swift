@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The meanings of the numeric AT error result codes: `+CME ERROR: <n>` (mobile
 /// equipment errors, 3GPP TS 27.007 § 9.2) and `+CMS ERROR: <n>` (message service

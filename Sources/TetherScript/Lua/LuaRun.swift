@@ -1,5 +1,5 @@
 import CLua
-import Foundation
+import FoundationEssentials
 import TetherModel
 import TetherPresenter
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TetherPresenter
 import TetherScript
 import TetherViews
@@ -128,19 +129,36 @@ enum RunCommand: Command {
         return ports
     }
 
+    /// Everything on standard input up to its end, or `nil` on a read error.
+    private static func readStandardInput() -> Data? {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: chunk[..<count])
+            } else if count == 0 {
+                return data
+            } else if errno != EINTR {
+                return nil
+            }
+        }
+    }
+
     /// Reads the script at `path` (`-`: standard input, named `stdin`).
     private static func read(_ path: String, forcingLua: Bool) throws(CommandFailure) -> Script {
         let name = path == "-" ? "stdin" : path
         let data: Data?
         if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = readStandardInput()
         } else {
             data = FileManager.default.contents(atPath: path)
         }
         guard let data else {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let reason = !exists ? "no such file" : isFolder.boolValue ? "is a directory" : "cannot be read"
+            var status = stat()
+            let exists = stat(path, &status) == 0
+            let isFolder = exists && (status.st_mode & S_IFMT) == S_IFDIR
+            let reason = !exists ? "no such file" : isFolder ? "is a directory" : "cannot be read"
             throw CommandFailure("\(path): \(reason)", code: .portNotFound)
         }
         // A binary file given by mistake must not be sent to a device line by line.
