@@ -46,11 +46,11 @@ func measureRoundTrips(port: String, count: Int) async throws {
 /// Asks for a stream of `milliseconds` and counts every notification up to `END n`.
 func measureStream(port: String, milliseconds: Int) async throws {
     let device = try Device.open(port, dialect: SCPIDialect())
-    let events = device.events()
+    let events = device.events(.lossless)
     await device.start()
     let clock = ContinuousClock()
     let began = clock.now
-    await device.send("STREAM \(milliseconds)", timeout: nil)
+    device.send("STREAM \(milliseconds)", timeout: nil)
     // Ends the event stream if `END n` itself is lost.
     let watchdog = Task {
         try await Task.sleep(for: .milliseconds(milliseconds) + .seconds(30))

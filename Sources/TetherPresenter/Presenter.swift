@@ -103,7 +103,7 @@ public struct Presenter: Sendable {
 
     /// `*IDN?` (IEEE 488.2) in any letter case.
     static func isIdentityQuery(_ command: String) -> Bool {
-        command.trimmingCharacters(in: .whitespaces).uppercased() == "*IDN?"
+        command.trimmingWhitespace().uppercased() == "*IDN?"
     }
 
     /// The `name=value` fields of a notification, e.g. `temp=22.87` in

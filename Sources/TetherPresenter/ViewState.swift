@@ -80,7 +80,7 @@ public struct DeviceIdentity: Sendable, Equatable {
     public init(parsing raw: String) {
         self.raw = raw
         let fields = raw.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
+            $0.trimmingWhitespace()
         }
         func field(_ index: Int) -> String? {
             index < fields.count && !fields[index].isEmpty ? fields[index] : nil

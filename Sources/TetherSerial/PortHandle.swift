@@ -15,7 +15,7 @@ final class PortHandle: @unchecked Sendable {
     /// The port's file descriptor (`sp_get_port_handle`), valid until ``close()``.
     let descriptor: Int32
     /// The read end of the self-pipe: readable once ``close()`` has begun.
-    let wakeDescriptor: Int32
+    var wakeDescriptor: Int32 { wakeUp.readEnd }
 
     private struct State {
         var isClosing = false
@@ -25,20 +25,14 @@ final class PortHandle: @unchecked Sendable {
     private let port: OpaquePointer
     private let state = Mutex(State())
     private let callsInFlight = DispatchGroup()
-    private let wakeWriteDescriptor: Int32
+    private let wakeUp: WakeUpPipe
     private let lockDescriptor: Int32?
 
     /// Takes ownership of an open port and its exclusive-lock descriptor (if any).
     init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?, portName: String) throws(SerialError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw .io(path: portName, function: "pipe", errno: errno, message: String(cString: strerror(errno)))
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        self.wakeUp = try WakeUpPipe(for: portName)
         self.port = port
         self.descriptor = descriptor
-        self.wakeDescriptor = ends[0]
-        self.wakeWriteDescriptor = ends[1]
         self.lockDescriptor = lockDescriptor
     }
 
@@ -75,14 +69,12 @@ final class PortHandle: @unchecked Sendable {
             return !state.isClosing
         }
         guard first else { return }
-        var byte: UInt8 = 1
-        _ = Glibc.write(wakeWriteDescriptor, &byte, 1)
+        wakeUp.signal()
         callsInFlight.wait()
 
         sp_close(port)
         sp_free_port(port)
         if let lockDescriptor { Glibc.close(lockDescriptor) }
-        Glibc.close(wakeDescriptor)
-        Glibc.close(wakeWriteDescriptor)
+        wakeUp.close()
     }
 }

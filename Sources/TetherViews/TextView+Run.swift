@@ -53,7 +53,7 @@ extension TextView: RunView {
         if summary.unhandled > 0 { counts += ", \(summary.unhandled) unhandled" }
         let hundredths = (summary.duration.milliseconds + 5) / 10
         let seconds = "\(hundredths / 100).\(Self.padded(Int(hundredths % 100), 2)) s"
-        let outcome = summary.outcome.rawValue.uppercased().replacingOccurrences(of: "_", with: " ")
+        let outcome = String(summary.outcome.rawValue.uppercased().map { $0 == "_" ? " " : $0 })
         let shown = summary.outcome == .passed ? style.success(outcome) : style.error(outcome)
         return "summary: \(counts)  \(style.dim("(\(seconds))"))  \(shown)"
     }

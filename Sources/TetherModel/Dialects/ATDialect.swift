@@ -59,7 +59,7 @@ public struct ATDialect: Dialect {
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
         if notificationPattern?.matches(line) ?? false { return true }
-        let text = line.text.trimmingCharacters(in: .whitespaces)
+        let text = line.text.trimmingWhitespace()
         if Self.standardUnsolicitedLines.contains(text) { return true }
         guard unsolicitedPrefixes.contains(where: { text.hasPrefix($0) }) else { return false }
         if let prefix = Self.prefix(of: text), let pending, CommandShape(pending).prefixes.contains(prefix) {
@@ -94,10 +94,10 @@ public struct ATDialect: Dialect {
         var reads: Set<String> = []
 
         init(_ command: String) {
-            var body = Substring(command.trimmingCharacters(in: .whitespaces).uppercased())
+            var body = Substring(command.trimmingWhitespace().uppercased())
             if body.hasPrefix("AT") { body = body.dropFirst(2) }
             for part in body.split(separator: ";") {
-                let part = part.trimmingCharacters(in: .whitespaces)
+                let part = part.trimmingWhitespace()
                 guard part.hasPrefix("+") else { continue }
                 let name = part.dropFirst().prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 guard !name.isEmpty else { continue }
@@ -115,12 +115,12 @@ public struct ATDialect: Dialect {
         var linesSoFar: [Line] { lines }
 
         init(command: String) {
-            self.command = command.trimmingCharacters(in: .whitespaces).uppercased()
+            self.command = command.trimmingWhitespace().uppercased()
             self.shape = CommandShape(command)
         }
 
         mutating func offer(_ line: Line) -> MatchStep {
-            let text = line.text.trimmingCharacters(in: .whitespaces)
+            let text = line.text.trimmingWhitespace()
             if text.isEmpty { return .notMine }
             if text.uppercased() == command { return .echo }
             if let isError = ATDialect.finalResultIsError(text) {
@@ -146,7 +146,7 @@ public struct ATDialect: Dialect {
             guard let colon = text.firstIndex(of: ":") else { return true }
             let fields = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count >= 2 else { return true }
-            return fields[1].trimmingCharacters(in: .whitespaces).hasPrefix("\"")
+            return fields[1].trimmingWhitespace().hasPrefix("\"")
         }
     }
 }

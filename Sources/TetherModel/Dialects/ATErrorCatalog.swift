@@ -42,7 +42,7 @@ public enum ATErrorCatalog {
     public static func description(of finalResult: String) -> String? {
         for (prefix, table) in [("+CME ERROR:", mobileEquipment), ("+CMS ERROR:", messageService)]
         where finalResult.hasPrefix(prefix) {
-            let code = finalResult.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+            let code = finalResult.dropFirst(prefix.count).trimmingWhitespace()
             return Int(code).flatMap { table[$0] }
         }
         return nil

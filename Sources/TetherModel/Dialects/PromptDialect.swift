@@ -48,7 +48,7 @@ public struct PromptDialect: Dialect {
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
         Matcher(
-            command: command.trimmingCharacters(in: .whitespaces), prompt: Array(prompt.utf8),
+            command: command.trimmingWhitespace(), prompt: Array(prompt.utf8),
             errorPattern: errorPattern)
     }
 
@@ -94,10 +94,10 @@ public struct PromptDialect: Dialect {
 
         /// The command as typed, possibly after the prompt (`> ver`).
         func isEcho(_ line: Line) -> Bool {
-            let text = line.text.trimmingCharacters(in: .whitespaces)
+            let text = line.text.trimmingWhitespace()
             guard text.hasSuffix(command) else { return false }
-            let before = text.dropLast(command.count).trimmingCharacters(in: .whitespaces)
-            let promptText = String(decoding: prompt, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let before = text.dropLast(command.count).trimmingWhitespace()
+            let promptText = String(decoding: prompt, as: UTF8.self).trimmingWhitespace()
             return before.isEmpty || (!promptText.isEmpty && before.hasSuffix(promptText))
         }
     }

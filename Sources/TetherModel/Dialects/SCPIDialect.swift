@@ -86,7 +86,7 @@ public struct SCPIDialect: Dialect {
     /// The code of an error queue entry such as `-113,"Undefined header"`, or `nil`.
     static func errorCode(in text: String) -> Int? {
         guard let comma = text.firstIndex(of: ",") else { return nil }
-        return Int(text[..<comma].trimmingCharacters(in: .whitespaces))
+        return Int(text[..<comma].trimmingWhitespace())
     }
 
     private struct Matcher: ReplyMatcher {

@@ -205,27 +205,34 @@ enum LuaPrelude {
           return true
         end
 
-        local function scan(dev, pattern, notifications_only)
+        -- Looks for the first buffered line at or after position `from` that matches;
+        -- returns the match (consuming the lines up to it) and where to look next, so
+        -- a wait looks at each arriving line once.
+        local function scan(dev, pattern, notifications_only, from)
           local buffer = buffers[dev]
-          for i = buffer.head, buffer.tail do
+          if from < buffer.head then from = buffer.head end
+          for i = from, buffer.tail do
             local item = buffer[i]
             if not notifications_only or item.kind == "notification" then
               local found = pack(find(item.text, pattern))
               if found[1] then
                 for j = buffer.head, i do buffer[j] = nil end
                 buffer.head = i + 1
-                return { item.text, unpack(found, 3, found.n) }
+                return { item.text, unpack(found, 3, found.n) }, i + 1
               end
             end
           end
+          return nil, buffer.tail + 1
         end
 
         local function match_line(what, dev, pattern, timeout, notifications_only, file, line)
           checked_pattern(pattern, what, file, line)
           timeout = checked_timeout(timeout, what, file, line)
           local deadline = timeout > 0 and core.now() + timeout or nil
+          local from = buffers[dev].head
           local found = wait_until(function()
-            local match = scan(dev, pattern, notifications_only)
+            local match
+            match, from = scan(dev, pattern, notifications_only, from)
             if match then return match end
             if ended[dev] then return false end
           end, deadline)

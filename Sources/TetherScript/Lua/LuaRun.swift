@@ -144,7 +144,7 @@ final class LuaRun {
                 switch failure {
                 case .timedOut: lua.push("timeout")
                 case .disconnected: lua.push("disconnected")
-                case .notSent: lua.push("not_sent")
+                case .notSent, .cancelled: lua.push("not_sent")
                 }
                 lua_pushnil(pointer)
                 lua.push(failure.description)
@@ -196,7 +196,7 @@ final class LuaRun {
         guard location.file == script.name, let line = location.line, sourceLines.indices.contains(line - 1) else {
             return nil
         }
-        let text = sourceLines[line - 1].trimmingCharacters(in: .whitespaces)
+        let text = sourceLines[line - 1].trimmingWhitespace()
         return text.isEmpty ? nil : text
     }
 }

@@ -45,7 +45,7 @@ final class Connection {
     func startPresenting(
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in }
     ) -> Task<ViewState, Never> {
-        let events = device.events()
+        let events = device.events(.lossless)
         let view = self.view
         let name = displayName
         return Task {

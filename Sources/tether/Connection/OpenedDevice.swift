@@ -67,9 +67,15 @@ final class OpenedDevice {
             simulator = nil
             displayName = path ?? port.name
         }
-        device = Device(
-            transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
-            reopener: reopener)
+        do {
+            device = try Device(
+                transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+                reopener: reopener)
+        } catch {
+            port.close()
+            simulator?.stop()
+            throw CommandFailure(error)
+        }
     }
 
     /// Closes the device and stops the simulator, if any.
