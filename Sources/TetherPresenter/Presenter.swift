@@ -81,7 +81,8 @@ public struct Presenter: Sendable {
             return [record(Exchange(command: command, outcome: outcome, time: time))]
         case .notification(let line):
             state.counts.notifications += 1
-            let readings = Self.readings(in: line.text, at: time)
+            // Most lines hold no `name=value` field: skip decoding and splitting them.
+            let readings = line.bytes.contains(UInt8(ascii: "=")) ? Self.readings(in: line.text, at: time) : []
             for reading in readings { state.readings[reading.name] = reading }
             return [ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))]
         case .partialReply(_, let command, let lines):

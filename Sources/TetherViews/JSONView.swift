@@ -104,8 +104,10 @@ public struct JSONView: DeviceView {
     }
 
     private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
-        var object: [String: JSONValue] = [key: .string(line.text)]
-        if !line.isValidUTF8 { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
+        // One decoding tells both the text and whether the bytes are valid UTF-8.
+        let valid = String(validating: line.bytes, as: UTF8.self)
+        var object: [String: JSONValue] = [key: .string(valid ?? line.text)]
+        if valid == nil { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
         return object
     }
