@@ -81,7 +81,13 @@ import Testing
     }
 
     @Test func fuzzedLinesAreWrittenAsJSONEncoderWritesThem() throws {
-        var generator = SplitMix64(seed: 0x7E7E_0010)
+        // A seeded linear congruential generator (Knuth's MMIX constants): a failing
+        // case replays.
+        var state: UInt64 = 0x7E7E_0010
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
         let alphabet: [[UInt8]] = [
             [0x00], [0x01], [0x08], [0x09], [0x0A], [0x0C], [0x0D], [0x1B], [0x1F], [0x7F], [0x22], [0x5C], [0x2F],
             [0x41], [0x7A], [0x20], [0x3D], [0x80], [0xBF], [0xC0], [0xC3], [0xE2, 0x80], [0xF0, 0x9F], [0xFF], [0xFE],
@@ -90,8 +96,8 @@ import Testing
         ]
         for _ in 0..<2000 {
             var bytes: [UInt8] = []
-            for _ in 0..<Int(generator.next() % 24) {
-                bytes += alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            for _ in 0..<Int(next() % 24) {
+                bytes += alphabet[Int(next() % UInt64(alphabet.count))]
             }
             let viewLine = ViewLine(bytes: bytes)
             let readings = Presenter.readings(in: viewLine.text, at: Self.time)
@@ -132,18 +138,5 @@ private enum DecodedJSON: Decodable, Equatable {
         } else {
             self = .object(try container.decode([String: DecodedJSON].self))
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing case can be replayed.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
