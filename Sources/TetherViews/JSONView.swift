@@ -48,7 +48,7 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "notification"]
             object.merge(lineFields("line", line)) { $1 }
             if !readings.isEmpty {
-                object["readings"] = .object(Dictionary(readings.map { ($0.name, reading($0)) }) { $1 })
+                object["readings"] = .object(Dictionary(readings.map { ($0.name, eventValue($0)) }) { $1 })
             }
             return object
         case .partialReply(let command, let lines):
@@ -75,7 +75,7 @@ public struct JSONView: DeviceView {
         }
     }
 
-    private static func fields(for exchange: Exchange) -> [String: JSONValue] {
+    static func fields(for exchange: Exchange) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["command": .string(exchange.command)]
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
@@ -85,14 +85,7 @@ public struct JSONView: DeviceView {
             object.merge(linesFields("lines", lines)) { $1 }
             if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
             if let meaning = exchange.errorDescription { object["error_description"] = .string(meaning) }
-            if let identity = exchange.identity {
-                let fields = [
-                    ("manufacturer", identity.manufacturer), ("model", identity.model),
-                    ("serial", identity.serialNumber), ("firmware", identity.firmware),
-                ]
-                object["identity"] = .object(
-                    Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
-            }
+            if let identity = exchange.identity { object["identity"] = identityObject(identity) }
         case .timedOut(let timeout):
             object["type"] = "timeout"
             object["timeout_ms"] = .int(Int(timeout.milliseconds))
@@ -103,7 +96,29 @@ public struct JSONView: DeviceView {
         return object
     }
 
-    private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
+    /// A notification field in an event record: a JSON number when the value is just a
+    /// finite number, else the text as sent (`"5.00V"` keeps its unit, `"ON"` stays
+    /// text, and `nan`, `inf`, `-infinity` or `1e999`, which JSON cannot hold as
+    /// numbers, stay the device's text).
+    private static func eventValue(_ reading: Reading) -> JSONValue {
+        guard let number = reading.number, number.isFinite,
+            !(reading.unit.map(reading.value.hasSuffix) ?? false)
+        else {
+            return .string(reading.value)
+        }
+        return .double(number)
+    }
+
+    /// An identity as `{"manufacturer","model","serial","firmware"}`, absent fields `null`.
+    static func identityObject(_ identity: DeviceIdentity) -> JSONValue {
+        let fields = [
+            ("manufacturer", identity.manufacturer), ("model", identity.model),
+            ("serial", identity.serialNumber), ("firmware", identity.firmware),
+        ]
+        return .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
+    }
+
+    static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
         // One decoding tells both the text and whether the bytes are valid UTF-8.
         let valid = String(validating: line.bytes, as: UTF8.self)
         var object: [String: JSONValue] = [key: .string(valid ?? line.text)]
@@ -118,14 +133,6 @@ public struct JSONView: DeviceView {
             object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.bytes, separator: "")) })
         }
         return object
-    }
-
-    /// A reading's value: a JSON number when it is a finite number; otherwise, also
-    /// for `nan`, `inf`, `-infinity` or `1e999` (which JSON cannot hold), the device's
-    /// text as a string.
-    private static func reading(_ reading: Reading) -> JSONValue {
-        if let number = reading.number, number.isFinite { return .double(number) }
-        return .string(reading.value)
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.

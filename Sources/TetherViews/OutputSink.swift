@@ -17,25 +17,32 @@ extension OutputSink {
     public func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
-/// A sink over an open file descriptor (`STDOUT_FILENO`, `STDERR_FILENO`, a file).
-///
-/// Output that cannot be written is never skipped silently: when `write(2)` fails
-/// (disk full, an I/O error, a closed pipe with SIGPIPE ignored) the process ends
-/// with exit code 74 (`EX_IOERR`) after one `Error:` line on standard error.
+/// A sink over an open file descriptor (`STDOUT_FILENO`, `STDERR_FILENO`, a file),
+/// written with `write(2)`: no Foundation, no `Data` copy.
 public struct FileSink: OutputSink {
     private let descriptor: Int32
     private let name: String
+    private let endsOnFailure: Bool
     public let isTerminal: Bool
 
-    /// Standard output.
-    public static let standardOutput = FileSink(descriptor: STDOUT_FILENO, name: "standard output")
-    /// Standard error (diagnostics).
+    /// Standard output. A write that fails (a full disk, `/dev/full`, an I/O error)
+    /// ends the process with `EX_IOERR` (74) after a one-line message on standard
+    /// error: output that cannot be written must not be lost silently. A closed pipe
+    /// ends it by `SIGPIPE` (141) before the write returns.
+    public static let standardOutput = FileSink(
+        descriptor: STDOUT_FILENO, name: "standard output", endsOnFailure: true)
+    /// Standard error (diagnostics); a failed write is ignored, as there is nowhere
+    /// left to report it.
     public static let standardError = FileSink(descriptor: STDERR_FILENO, name: "standard error")
 
     /// Wraps the open file descriptor `descriptor`, called `name` in an error.
-    public init(descriptor: Int32, name: String) {
+    ///
+    /// - Parameter endsOnFailure: whether a failed write ends the process with exit
+    ///   code 74 (`EX_IOERR`) after a message on standard error; otherwise it is ignored.
+    public init(descriptor: Int32, name: String, endsOnFailure: Bool = false) {
         self.descriptor = descriptor
         self.name = name
+        self.endsOnFailure = endsOnFailure
         self.isTerminal = isatty(descriptor) == 1
     }
 
@@ -48,23 +55,30 @@ public struct FileSink: OutputSink {
         bytes.withUnsafeBufferPointer { writeAll($0) }
     }
 
+    /// Writes all of `buffer` with `write(2)`, retrying after `EINTR` and waiting for
+    /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(descriptor:name:endsOnFailure:)`` says.
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
         var offset = 0
         while offset < buffer.count {
-            let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written >= 0 {
+            let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            if written > 0 {
                 offset += written
-            } else if errno != EINTR {
-                fail(errno)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else if written < 0, errno == EAGAIN {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+            } else {
+                fail(errno: written == 0 ? EIO : errno)
+                return
             }
         }
     }
 
-    private func fail(_ code: Int32) -> Never {
-        if descriptor != STDERR_FILENO {
-            let message = "Error: cannot write to \(name): \(String(cString: strerror(code)))\n"
-            _ = message.utf8CString.withUnsafeBufferPointer { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
-        }
+    private func fail(errno code: Int32) {
+        guard endsOnFailure else { return }
+        FileSink.standardError.write("Error: cannot write to \(name): \(String(cString: strerror(code)))\n")
         exit(74)
     }
 }

@@ -39,13 +39,16 @@ public struct TextView: DeviceView {
     public func render(_ record: ViewRecord, state: ViewState) {
         let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
         let stamp = time + (state.device.map { style.dim("[\($0)]") + " " } ?? "")
+        // The stamp's width on screen (without colour codes), so a reply's further
+        // lines line up under its first.
+        let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { $0.count + 3 } ?? 0)
         switch record.event {
         case .connected(let port, let settings):
-            diagnostics.write("connected to \(port) (\(settings))\n")
+            diagnostics.write("\(Self.who(state))connected to \(port) (\(settings))\n")
         case .sent:
             break
         case .exchanged(let exchange):
-            output.write(stamp + describe(exchange) + "\n")
+            output.write(stamp + describe(exchange, indent: stampWidth) + "\n")
         case .notification(let line, _):
             output.write(stamp + style.notification(show(line)) + "\n")
         case .partialReply(let command, let lines):
@@ -55,11 +58,12 @@ public struct TextView: DeviceView {
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write("disconnected: \(port): \(reason)\n")
+            diagnostics.write("\(Self.who(state))disconnected: \(port): \(reason)\n")
         case .reconnecting(let port):
-            diagnostics.write("reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
+            diagnostics.write("\(Self.who(state))reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
-            diagnostics.write("reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
+            diagnostics.write(
+                "\(Self.who(state))reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
         case .missed(let count):
             diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
@@ -67,13 +71,20 @@ public struct TextView: DeviceView {
         }
     }
 
-    private func describe(_ exchange: Exchange) -> String {
+    /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.
+    private static func who(_ state: ViewState) -> String {
+        state.device.map { "[\($0)] " } ?? ""
+    }
+
+    /// An exchange on one or more lines; further reply lines are indented by `indent`
+    /// more columns than the command (the width of what precedes it).
+    private func describe(_ exchange: Exchange, indent lead: Int) -> String {
         let command = ByteEscaping.escaped(Array(exchange.command.utf8))
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)
             let arrow = isError ? style.error("✗") : "→"
-            let indent = String(repeating: " ", count: command.count + 3)
+            let indent = String(repeating: " ", count: lead + command.count + 3)
             let meaning = exchange.errorDescription.map { " (\($0))" } ?? ""
             let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body

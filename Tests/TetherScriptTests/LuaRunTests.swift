@@ -52,7 +52,7 @@ import TetherSimulator
               emit({ alarm = kind })
             end)
             devices.chamber.send("ALARM:TEST")
-            sleep(500)
+            devices.chamber.await("^!ALARM", 10000)
             check(devices.cooler.query("SETP?")[1] == "5.0", "cooler switched")
             """)
         #expect(summary.outcome == .passed, "\(harness.view.problems)")

@@ -38,10 +38,11 @@ import Testing
         .notification(
             ViewLine("!READING temp=22.87 hum=41 big=1e300"),
             readings: [
-                Reading(name: "temp", value: "22.87", number: 22.87, time: time),
-                Reading(name: "hum", value: "41", number: 41, time: time),
-                Reading(name: "big", value: "1e300", number: 1e300, time: time),
-                Reading(name: "mode", value: "auto", number: nil, time: time),
+                Reading(name: "temp", value: "22.87", time: time),
+                Reading(name: "hum", value: "41", time: time),
+                Reading(name: "big", value: "1e300", time: time),
+                Reading(name: "mode", value: "auto", time: time),
+                Reading(name: "v", value: "5.00V", time: time, describedUnit: "V"),
             ]),
         .notification(line(Array("Blorp".utf8), .unterminated), readings: []),
         .notification(line([0x41, 0x00, 0xFF], .overlong), readings: []),
@@ -100,7 +101,7 @@ import Testing
                 bytes += alphabet[Int(next() % UInt64(alphabet.count))]
             }
             let viewLine = ViewLine(bytes: bytes)
-            let readings = Presenter.readings(in: viewLine.text, at: Self.time)
+            let readings = Reading.fields(in: viewLine.text, at: Self.time, units: [:])
             try expectSameAsFoundation(JSONView.fields(for: .notification(viewLine, readings: readings)))
             try expectSameAsFoundation(JSONView.fields(for: .lateReply(command: viewLine.text, lines: [viewLine])))
         }

@@ -117,13 +117,37 @@ import TetherViews
         #expect(readings["temp"] as? String == value)
     }
 
+    /// `Double("nan")` and `Double("1e999")` (infinity) were taken as numbers, and JSON
+    /// cannot encode them, so the whole notification record was dropped.
+    @Test func notificationWithNanOrHugeValuesIsStillWritten() throws {
+        let (json, _) = render([.session(.notification(Line("!R a=nan b=1e999 c=2")))]) { output, _ in
+            JSONView(output: output)
+        }
+        let object = try #require(jsonObjects(json).first)
+        let readings = try #require(object["readings"] as? [String: Any])
+        #expect(readings["a"] as? String == "nan")
+        #expect(readings["b"] as? String == "1e999")
+        #expect(readings["c"] as? Double == 2)
+    }
+
+    /// A unit written in the value stays in the notification record's text.
+    @Test func notificationValuesWithAUnitKeepTheirText() throws {
+        let (json, _) = render([.session(.notification(Line("!R v=5.00V t=-1.5e-3 s=ON")))]) { output, _ in
+            JSONView(output: output)
+        }
+        let readings = try #require(jsonObjects(json).first?["readings"] as? [String: Any])
+        #expect(readings["v"] as? String == "5.00V")
+        #expect(readings["t"] as? Double == -0.0015)
+        #expect(readings["s"] as? String == "ON")
+    }
+
     @Test func presenterTracksIdentityReadingsAndCounts() {
         var presenter = Presenter(port: "p")
         _ = presenter.handle(DeviceEvent(time: time, kind: Self.reply))
         _ = presenter.handle(DeviceEvent(time: time, kind: .session(.notification(Line("!READING temp=22.87")))))
         #expect(presenter.state.identity?.manufacturer == "TETHER")
         #expect(presenter.state.identity?.firmware == "1.0")
-        #expect(presenter.state.readings["temp"]?.number == 22.87)
+        #expect(presenter.state.reading(named: "temp")?.latest.number == 22.87)
         #expect(presenter.state.counts.replies == 1)
         #expect(presenter.state.counts.notifications == 1)
         #expect(presenter.state.recentExchanges.map(\.command) == ["*IDN?"])

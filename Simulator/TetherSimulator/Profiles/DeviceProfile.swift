@@ -26,6 +26,12 @@ public struct DeviceProfile: Sendable {
     public let description: String
     /// The `{identity}` text, e.g. an `*IDN?` answer.
     public let identity: String
+
+    /// The identity of a device with serial number `serialNumber`: ``identity`` with
+    /// `{serial}` filled in.
+    public func identity(serialNumber: String) -> String {
+        identity.replacingOccurrences(of: "{serial}", with: serialNumber)
+    }
     /// The tether dialect that speaks to this device: `line`, `at`, `scpi` or `prompt`.
     public let dialect: String
     /// The console prompt, sent without a line end after every reply; `nil` for none.
@@ -66,11 +72,15 @@ public struct DeviceProfile: Sendable {
     /// - Parameter path: The file's path; messages name it as given.
     /// - Throws: ``ProfileError`` when the file cannot be read or has a mistake.
     public static func load(path: String) throws(ProfileError) -> DeviceProfile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ProfileError(file: path, field: "", message: "cannot read the file: \(error.localizedDescription)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ProfileError(file: path, field: "", message: "no such file")
+        }
+        if isFolder.boolValue {
+            throw ProfileError(file: path, field: "", message: "is a directory; give a profile file (docs/PROFILES.md)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProfileError(file: path, field: "", message: "cannot be read (permission denied?)")
         }
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return try DeviceProfile(data: data, file: path, defaultName: baseName)

@@ -11,14 +11,32 @@ public final class ProfileDevice: SimulatedDevice {
 
     /// The profile this device runs.
     public let profile: DeviceProfile
+    /// The profile's identity as this device gives it (`{serial}` filled in), e.g.
+    /// `TETHER,ENV-1,SIM0001,1.0`.
+    public let identity: String
     private let machine: Locked<ProfileMachine>
+
+    /// The serial number of a device when none is given (the first of `tether-sim --count`).
+    public static let defaultSerialNumber = serialNumber(ofDevice: 0)
+
+    /// The serial number of device `index` (from 0) of several: `SIM0001`, `SIM0002`…
+    public static func serialNumber(ofDevice index: Int) -> String {
+        let digits = String(index + 1)
+        return "SIM" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
 
     /// Creates a device at the profile's initial values.
     ///
-    /// - Parameter seed: Fixes the noise and drift; equal seeds give equal sequences.
-    public init(profile: DeviceProfile, seed: UInt64 = ProfileDevice.defaultSeed) {
+    /// - Parameters:
+    ///   - seed: Fixes the noise and drift; equal seeds give equal sequences.
+    ///   - serialNumber: The `{serial}` field, and `{serial}` in the profile's identity.
+    public init(
+        profile: DeviceProfile, seed: UInt64 = ProfileDevice.defaultSeed,
+        serialNumber: String = ProfileDevice.defaultSerialNumber
+    ) {
         self.profile = profile
-        machine = Locked(ProfileMachine(profile: profile, seed: seed))
+        identity = profile.identity(serialNumber: serialNumber)
+        machine = Locked(ProfileMachine(profile: profile, seed: seed, serialNumber: serialNumber))
     }
 
     public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {

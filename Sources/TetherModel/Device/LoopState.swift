@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TetherSerial
 
 /// Everything a device's port loop shares with the threads and tasks that call the
@@ -90,6 +91,8 @@ struct LoopState {
         var events: [DeviceEvent] = []
         events.reserveCapacity(actions.count)
         var wrote = false
+        // One time stamp for what one call observed (e.g. every line of one read).
+        let time = Date()
         for action in actions {
             switch action {
             case .write(let bytes):
@@ -97,7 +100,7 @@ struct LoopState {
                 wrote = true
             case .emit(let event):
                 resolveWaiter(for: event)
-                events.append(DeviceEvent(kind: .session(event)))
+                events.append(DeviceEvent(time: time, kind: .session(event)))
             }
         }
         publish(events)

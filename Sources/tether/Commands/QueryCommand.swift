@@ -116,13 +116,9 @@ enum QueryCommand: Command {
     /// Refuses a command that cannot be sent as one: an empty one, or one holding a
     /// line terminator (it would reach the device as several commands).
     static func validate(_ command: String) throws(UsageError) {
-        if command.trimmingWhitespace().isEmpty {
-            throw UsageError("The command '\(command)' is empty")
-        }
-        if command.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
-            let shown = command.unicodeScalars.map { $0 == "\r" ? "\\r" : $0 == "\n" ? "\\n" : String($0) }.joined()
-            throw UsageError("The command '\(shown)' contains a line break; give each command as its own argument")
-        }
+        guard let problem = CommandText.problem(in: command) else { return }
+        let advice = problem == .lineBreak ? "; give each command as its own argument" : ""
+        throw UsageError(CommandText.message(problem, in: command) + advice)
     }
 
     /// The exit code for how a command ended.

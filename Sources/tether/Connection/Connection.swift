@@ -9,19 +9,19 @@ import TetherViews
 final class Connection {
     /// The device (Model).
     var device: Device { opened.device }
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
-    /// The view chosen by `--format`.
+    /// The view chosen by `--format`, or the one the command gave.
     let view: any DeviceView
     private let opened: OpenedDevice
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
-    /// disconnect.
+    /// disconnect. Events go to `view`, by default the event log `--format` chooses.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
-    init(_ options: ConnectionOptions) async throws(CommandFailure) {
+    init(_ options: ConnectionOptions, view: (any DeviceView)? = nil) async throws(CommandFailure) {
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
@@ -33,10 +33,12 @@ final class Connection {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
         opened = try await OpenedDevice(
-            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect)
-        switch options.format {
-        case .text: view = TextView(showsTimestamps: options.showsTimestamps)
-        case .json: view = JSONView()
+            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
+            faults: options.simulatorFaults)
+        switch (view, options.format) {
+        case (let view?, _): self.view = view
+        case (nil, .text): self.view = TextView(showsTimestamps: options.showsTimestamps)
+        case (nil, .json): self.view = JSONView()
         }
     }
 
@@ -48,8 +50,9 @@ final class Connection {
         let events = device.events(.lossless)
         let view = self.view
         let name = displayName
+        let facts = opened.facts
         return Task {
-            var presenter = Presenter(port: name)
+            var presenter = Presenter(port: name, facts: facts)
             return await presenter.present(events, to: view, observe: observe)
         }
     }

@@ -1,4 +1,5 @@
 import TetherModel
+import TetherPresenter
 import TetherSerial
 import TetherSimulator
 
@@ -11,6 +12,11 @@ enum PortTarget: Equatable {
     case match
     /// An in-process simulator running a ``SimulatorProfile``.
     case simulator(profile: String)
+
+    /// Whether this is an in-process simulator.
+    var isSimulator: Bool {
+        if case .simulator = self { true } else { false }
+    }
 }
 
 /// One device opened for a command, with the simulator behind it, if any — the one
@@ -22,20 +28,24 @@ enum PortTarget: Equatable {
 final class OpenedDevice {
     /// The device (Model), not yet started.
     let device: Device
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
+    /// What is known of the device before it speaks: a simulator profile's identity and
+    /// the units of its readings; nothing for hardware.
+    let facts: DeviceFacts
     private let simulator: Simulator?
 
     /// Opens `target`.
     ///
-    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's.
+    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's; a
+    /// simulator runs with `faults`.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions
+        dialect options: DialectOptions, faults: FaultPlan = FaultPlan()
     ) async throws(CommandFailure) {
         let dialect: any Dialect
         let port: any SerialTransport
@@ -45,8 +55,9 @@ final class OpenedDevice {
             let profile = try SimulatorProfile.load(name)
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
+            let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile))
+                started = try Simulator(device: simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -57,15 +68,21 @@ final class OpenedDevice {
                 throw CommandFailure(error)
             }
             simulator = started
-            displayName = "sim (\(started.devicePath))"
+            displayName = "sim:\(name) (\(started.devicePath))"
+            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
             let opener = hardware.opener(path: path, configuration: configuration)
-            port = try await hardware.openFirst(with: opener, path: path)
+            do {
+                port = try await hardware.openFirst(with: opener, path: path)
+            } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
+                throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
+            }
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
+            facts = DeviceFacts()
         }
         do {
             device = try Device(
