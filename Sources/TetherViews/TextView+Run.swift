@@ -70,7 +70,7 @@ extension TextView: RunView {
         case .string(let text):
             let plain = !text.isEmpty && !text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
             if topLevel || plain { return ByteEscaping.escaped(Array(text.utf8)) }
-            let escaped = ByteEscaping.escaped(Array(text.utf8)).replacingOccurrences(of: "\"", with: "\\\"")
+            let escaped = ByteEscaping.escaped(Array(text.utf8)).map { $0 == "\"" ? "\\\"" : String($0) }.joined()
             return "\"" + escaped + "\""
         case .integer(let number): return String(number)
         case .number(let number): return String(number)
