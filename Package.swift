@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "CScreenRestore"),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
+        // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", path: "Simulator/TetherSimulator",
@@ -50,6 +52,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
+                "CEditLine",
             ]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.

@@ -3,9 +3,9 @@ import Glibc
 /// printf-style formatting of numbers through the C library's `vsnprintf`, where
 /// Foundation's `String(format:)` would link full Foundation (and its ICU) into the
 /// executables.
-enum CFormat {
+public enum CFormat {
     /// `arguments` formatted by `format` (C `printf` conversions, e.g. `%.2f`, `%.3e`).
-    static func string(_ format: String, _ arguments: CVarArg...) -> String {
+    public static func string(_ format: String, _ arguments: CVarArg...) -> String {
         withVaList(arguments) { list in
             var buffer = [CChar](repeating: 0, count: 64)
             let needed = Int(vsnprintf(&buffer, buffer.count, format, list))

@@ -162,9 +162,9 @@ import TetherSimulator
         let summary = try await harness.run(
             """
             device.send("dump")
-            device.expect("line2", 3000)
-            device.expect("Blorp", 3000)
-            device.expect("never", 3000)
+            device.expect("line2", 30000)
+            device.expect("Blorp", 30000)
+            device.expect("never", 30000)
             emit({ unreachable = true })
             """)
         #expect(summary.outcome == .deviceError)

@@ -13,7 +13,7 @@ final class SignalTrap {
     let received: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
-    /// Starts trapping; the default actions are suspended while the trap lives.
+    /// Starts trapping; the default actions are suspended from now on.
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         received = stream
@@ -26,10 +26,12 @@ final class SignalTrap {
         }
     }
 
-    /// Stops trapping and restores the default actions.
+    /// Stops trapping. The signals stay ignored: the command is ending, and a second
+    /// signal (or the SIGHUP that follows a terminal's hang-up, which tether may notice
+    /// first as the end of its input) must not kill it before it has put the terminal
+    /// back and written its last lines.
     func cancel() {
         for source in sources { source.cancel() }
-        for number in Self.signals { signal(number, SIG_DFL) }
     }
 
     /// The exit code for ending on `signal` (128 + its number).

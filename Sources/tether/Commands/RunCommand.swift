@@ -52,7 +52,9 @@ enum RunCommand: Command {
                 repeatable: true),
             .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
             .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),
-        ] + ConnectionOptions.specs,
+        ]
+            // run's records have no transcript or hex rendering yet
+            + ConnectionOptions.specs.filter { !["--log", "--hex"].contains($0.key) },
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 
