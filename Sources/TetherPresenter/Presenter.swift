@@ -83,7 +83,7 @@ public struct Presenter: Sendable {
                 record(
                     Exchange(
                         command: command, outcome: outcome, time: time, errorDescription: reply.errorDescription,
-                        identity: identity))
+                        identity: identity, isInDoubt: reply.isInDoubt))
             ]
         case .failed(_, let command, let failure):
             let outcome: Exchange.Outcome
@@ -147,6 +147,6 @@ extension ViewLine {
             case .overlong: .overlong
             case .unterminated: .unterminated
             }
-        self.init(bytes: line.bytes, ending: ending)
+        self.init(bytes: line.bytes, ending: ending, exactBytes: line.exactBytes)
     }
 }

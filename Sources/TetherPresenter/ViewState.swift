@@ -90,6 +90,9 @@ public struct Exchange: Sendable, Equatable {
     public var errorDescription: String? = nil
     /// The identity parsed from a successful `*IDN?` reply.
     public var identity: DeviceIdentity? = nil
+    /// Whether the reply may not be this command's (a stray line may have been taken
+    /// for it; see docs/DIALECTS.md, "Replies in doubt").
+    public var isInDoubt = false
 
     /// How a request ended.
     public enum Outcome: Sendable, Equatable {

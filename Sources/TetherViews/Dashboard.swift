@@ -134,6 +134,7 @@ struct Dashboard {
             line.append(
                 shown.isEmpty ? "(no reply)" : shown.joined(separator: " | ") + meaning, isError ? .bad : .plain)
             line.append("  \(roundTrip.milliseconds) ms", .dim)
+            if exchange.isInDoubt { line.append("  [in doubt]", .bad) }
         case .timedOut(let timeout):
             line.append("✗ no reply within \(timeout.milliseconds) ms", .bad)
         case .failed(let reason):

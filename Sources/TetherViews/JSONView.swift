@@ -8,8 +8,9 @@ import TetherPresenter
 /// Every device record has `v` (schema version), `type`, `time` (ISO 8601, UTC, ms)
 /// and `port` (plus `device` in a run, for a named device); a run's own records are
 /// described in `docs/SCRIPTING.md`. Keys are sorted so output is stable. A line of device text is a JSON
-/// string; when its bytes are not valid UTF-8, the string shows U+FFFD for the bad
-/// bytes and a sibling `…_hex` field holds the exact bytes (lossless).
+/// string (terminal control sequences removed); when that string is not exactly the
+/// bytes received — they are not valid UTF-8 (U+FFFD for the bad bytes) or control
+/// sequences were removed — a sibling `…_hex` field holds the exact bytes (lossless).
 public struct JSONView: DeviceView {
     /// The version of the JSON Lines schema; bumped on incompatible change.
     public static let schemaVersion = 1
@@ -85,6 +86,7 @@ public struct JSONView: DeviceView {
             object.merge(linesFields("lines", lines)) { $1 }
             if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
             if let meaning = exchange.errorDescription { object["error_description"] = .string(meaning) }
+            if exchange.isInDoubt { object["in_doubt"] = .bool(true) }
             if let identity = exchange.identity { object["identity"] = identityObject(identity) }
         case .timedOut(let timeout):
             object["type"] = "timeout"
@@ -119,18 +121,16 @@ public struct JSONView: DeviceView {
     }
 
     static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
-        // One decoding tells both the text and whether the bytes are valid UTF-8.
-        let valid = String(validating: line.bytes, as: UTF8.self)
-        var object: [String: JSONValue] = [key: .string(valid ?? line.text)]
-        if valid == nil { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
+        var object: [String: JSONValue] = [key: .string(line.text)]
+        if !line.isExact { object[key + "_hex"] = .string(ByteEscaping.hex(line.receivedBytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
         return object
     }
 
     private static func linesFields(_ key: String, _ lines: [ViewLine]) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .array(lines.map { .string($0.text) })]
-        if lines.contains(where: { !$0.isValidUTF8 }) {
-            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.bytes, separator: "")) })
+        if lines.contains(where: { !$0.isExact }) {
+            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.receivedBytes, separator: "")) })
         }
         return object
     }

@@ -93,7 +93,8 @@ public struct TextView: DeviceView {
             let meaning = exchange.errorDescription.map { " (\($0))" } ?? ""
             let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body
-            return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)")
+            let doubt = exchange.isInDoubt ? "  " + style.error("[in doubt: may not be this command's reply]") : ""
+            return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)") + doubt
         case .timedOut(let timeout):
             return "\(command) \(style.error("✗ no reply within \(timeout.milliseconds) ms"))"
         case .failed(let reason):

@@ -84,6 +84,25 @@ import TetherViews
         #expect(text == "AB\\x00CD\n-\\x87D\\x99/\n")
     }
 
+    /// A reply in doubt is marked in text and JSON (`in_doubt`); a line whose control
+    /// sequences were removed shows its text, and JSON keeps the exact bytes.
+    @Test func replyInDoubtAndControlSequences() throws {
+        let cleaned = ControlSequences.cleaned(Line(Array("\u{1B}[1;31mFAIL\u{1B}[0m".utf8)))
+        let event = DeviceEvent.Kind.session(
+            .replied(
+                RequestID(value: 1), command: "TEST", reply: Reply(lines: [cleaned], isInDoubt: true),
+                roundTrip: .milliseconds(3)))
+        let (text, _) = render([event]) { TextView(output: $0, diagnostics: $1, environment: [:]) }
+        #expect(text == "TEST → FAIL  (3 ms)  [in doubt: may not be this command's reply]\n")
+        let (json, _) = render([event]) { output, _ in JSONView(output: output) }
+        let object = try #require(jsonObjects(json).first)
+        #expect(object["in_doubt"] as? Bool == true)
+        #expect(object["lines"] as? [String] == ["FAIL"])
+        #expect(object["lines_hex"] as? [String] == ["1b5b313b33316d4641494c1b5b306d"])
+        let (plain, _) = render([Self.reply]) { output, _ in JSONView(output: output) }
+        #expect(try #require(jsonObjects(plain).first)["in_doubt"] == nil)
+    }
+
     @Test func notificationReadingsAndUnterminatedTail() throws {
         let events: [DeviceEvent.Kind] = [
             .session(.notification(Line("!READING temp=22.87 hum=41.3 mode=auto"))),
