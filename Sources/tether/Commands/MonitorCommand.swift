@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `tether monitor`: print notifications as they arrive.
 enum MonitorCommand: Command {
