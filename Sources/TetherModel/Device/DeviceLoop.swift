@@ -66,7 +66,7 @@ final class DeviceLoop: Sendable {
     /// - Returns: `false` when no thread could be started (the device has then ended
     ///   with that reason).
     func start() -> Bool {
-        let started = LoopThread.start { [self] in run() }
+        let started = DedicatedThread.start { [self] in run() }
         if !started { finish(reason: "cannot start the port loop thread") }
         return started
     }
