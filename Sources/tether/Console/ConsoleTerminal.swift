@@ -209,40 +209,69 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
         while !isStopping && mode == .raw {
             guard let bytes = waitForKeys(.inline) else { continue }
-            for output in escapeFilter.feed(bytes) {
-                switch output {
-                case .bytes(let keys):
-                    continuation.yield(.keystrokes(keys))
-                    if echoesLocally { writeBytes(Array(Self.echo(of: keys).utf8)) }
-                case .command(let key):
+            feed(bytes) { keys in
+                continuation.yield(.keystrokes(keys))
+                if echoesLocally { writeBytes(Array(Self.echo(of: keys).utf8)) }
+            }
+        }
+    }
+
+    /// Passes typed bytes through the escape key's filter: keys go to `keys`, local
+    /// commands run. A command that asks a question (`f`, `B`) takes the keys typed
+    /// right after it — a paste, fast typing — as the start of its answer, so they
+    /// never reach the device; what follows the answer is fed again.
+    private func feed(_ bytes: [UInt8], keys: ([UInt8]) -> Void) {
+        var outputs = escapeFilter.feed(bytes)[...]
+        while let output = outputs.popFirst() {
+            switch output {
+            case .bytes(let typed):
+                keys(typed)
+            case .command(let key):
+                guard LocalCommand(key: key)?.asksForAnswer == true else {
                     command(key)
+                    continue
                 }
+                let typedAhead = outputs.flatMap { output -> [UInt8] in
+                    if case .bytes(let typed) = output { typed } else { [] }
+                }
+                let leftover = command(key, typedAhead: typedAhead)
+                if !leftover.isEmpty { feed(leftover, keys: keys) }
+                return
             }
         }
     }
 
     /// Passes on a local command's key. The mode switches here at once, so keys typed
     /// right after it are read in the new mode; `f` asks for the file first, `B` for the
-    /// baud rate.
-    private func command(_ key: UInt8) {
+    /// baud rate, starting with `typedAhead`.
+    ///
+    /// - Returns: the typed-ahead bytes left after the answer.
+    @discardableResult
+    private func command(_ key: UInt8, typedAhead: [UInt8] = []) -> [UInt8] {
+        var leftover: [UInt8] = []
         switch LocalCommand(key: key) {
         case .switchMode:
             shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw }
             continuation.yield(.command(key: key))
         case .sendFile:
-            if let path = ask("send file: "), !path.isEmpty { continuation.yield(.sendFile(path: path)) }
+            let (path, rest) = ask("send file: ", typedAhead: typedAhead)
+            leftover = rest
+            if let path, !path.isEmpty { continuation.yield(.sendFile(path: path)) }
             if mode == .line { editor?.redraw() }
         case .changeBaudRate:
-            if let rate = ask("baud rate: "), !rate.isEmpty { continuation.yield(.changeBaudRate(rate)) }
+            let (rate, rest) = ask("baud rate: ", typedAhead: typedAhead)
+            leftover = rest
+            if let rate, !rate.isEmpty { continuation.yield(.changeBaudRate(rate)) }
             if mode == .line { editor?.redraw() }
         default:
             continuation.yield(.command(key: key))
         }
+        return leftover
     }
 
     /// Reads one answer on its own line: printable text, Backspace; Enter ends it,
     /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`).
-    private func ask(_ prompt: String) -> String? {
+    private func ask(_ prompt: String, typedAhead: [UInt8]) -> (answer: String?, leftover: [UInt8]) {
         writeAll(Array(((isAtLineStart && mode == .raw ? "" : "\r\n") + prompt).utf8))
         var answer: [UInt8] = []
         var decoder = UTF8Decoder()
@@ -251,14 +280,14 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             isAtLineStart = true
             flushOutput(aboveLine: false)
         }
+        var bytes = typedAhead
         while !isStopping {
-            guard let bytes = waitForKeys(.held) else { continue }
-            for byte in bytes {
+            for (index, byte) in bytes.enumerated() {
                 switch byte {
                 case 0x0D, 0x0A:
-                    return String(decoding: answer, as: UTF8.self)
+                    return (String(decoding: answer, as: UTF8.self), Array(bytes[(index + 1)...]))
                 case 0x03, 0x07, 0x1B:
-                    return nil
+                    return (nil, Array(bytes[(index + 1)...]))
                 case 0x7F, 0x08:
                     guard !answer.isEmpty else { continue }
                     // Drop one character (its UTF-8 continuation bytes too).
@@ -271,8 +300,13 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
                     continue
                 }
             }
+            guard let typed = waitForKeys(.held) else {
+                bytes = []
+                continue
+            }
+            bytes = typed
         }
-        return nil
+        return (nil, [])
     }
 
     private func runLine() {
@@ -307,12 +341,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             if !pendingScalars.isEmpty { return pendingScalars.removeFirst() }
             if isStopping || mode != .line { return nil }
             guard let bytes = waitForKeys(.aboveLine) else { continue }
-            for output in escapeFilter.feed(bytes) {
-                switch output {
-                case .bytes(let keys): pendingScalars += typed.decode(keys)
-                case .command(let key): command(key)
-                }
-            }
+            feed(bytes) { keys in pendingScalars += typed.decode(keys) }
         }
     }
 

@@ -61,6 +61,9 @@ enum LocalCommand: CaseIterable {
         }
     }
 
+    /// Whether it asks for an answer on the terminal first (a file's path, a baud rate).
+    var asksForAnswer: Bool { self == .sendFile || self == .changeBaudRate }
+
     /// The command for `key`, or `nil`.
     init?(key: UInt8) {
         guard let command = Self.allCases.first(where: { $0.key.asciiValue == key }) else { return nil }
