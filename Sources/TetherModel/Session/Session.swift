@@ -33,7 +33,7 @@
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
 ///   the start with ``Dialect/settlesFromStart``, else once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
-///   not know, a repeated reply), or a reply equal to the one before it, each complete
+///   not know, a repeated reply), or a reply equal to the one before it for another command, each complete
 ///   reply is held for 1.5 times the longest of the last 32 round trips (within
 ///   ``settleMinimum`` and ``settleMaximum``) before it is reported and the next
 ///   request is sent. A line nobody takes during that time marks
@@ -82,7 +82,7 @@ public struct Session: Sendable {
     /// Whether a stray line was seen, so replies of unmarked dialects settle.
     private var settlesReplies = false
     /// The lines of the last reply (unmarked dialects), to recognise a repeat.
-    private var lastReplyLines: [Line] = []
+    private var lastReply: (command: String, lines: [Line]) = ("", [])
     /// Whether the line being framed began before the request in flight was sent.
     private var partialPrecedesRequest = false
     private var lastByteAt: ContinuousClock.Instant?
@@ -358,8 +358,13 @@ public struct Session: Sendable {
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
         if dialect.repliesAreUnmarked {
-            if !reply.lines.isEmpty && reply.lines == lastReplyLines { settlesReplies = true }
-            lastReplyLines = reply.lines
+            // The same answer to another command is a repeat; the same answer to the
+            // same command (a steady reading) is not.
+            let command = flight.request.command
+            if !reply.lines.isEmpty && reply.lines == lastReply.lines && command != lastReply.command {
+                settlesReplies = true
+            }
+            lastReply = (command, reply.lines)
         }
         guard dialect.repliesAreUnmarked, settlesReplies else {
             let event = SessionEvent.replied(
