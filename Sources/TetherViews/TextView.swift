@@ -37,10 +37,10 @@ public struct TextView: DeviceView {
 
     public func render(_ record: ViewRecord, state: ViewState) {
         let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
-        let stamp = time + (state.device.map { style.dim("[\($0)]") + " " } ?? "")
+        let stamp = time + (state.device.map { style.dim("[\(Self.plain($0))]") + " " } ?? "")
         switch record.event {
         case .connected(let port, let settings):
-            diagnostics.write("connected to \(port) (\(settings))\n")
+            diagnostics.write("connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent:
             break
         case .exchanged(let exchange):
@@ -49,39 +49,53 @@ public struct TextView: DeviceView {
             output.write(stamp + style.notification(show(line)) + "\n")
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
-            output.write(stamp + style.warning("received for \(command) before its timeout: ") + text + "\n")
+            output.write(
+                stamp + style.warning("received for \(Self.escaped(command)) before its timeout: ") + text + "\n")
         case .lateReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
-            output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")
+            output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write("disconnected: \(port): \(reason)\n")
+            diagnostics.write("disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
         case .reconnecting(let port):
-            diagnostics.write("reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
+            diagnostics.write("reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
-            diagnostics.write("reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
+            diagnostics.write(
+                "reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n")
         case .missed(let count):
             diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
-            diagnostics.write("warning: \(message)\n")
+            diagnostics.write("warning: \(Self.plain(message))\n")
         }
     }
 
     private func describe(_ exchange: Exchange) -> String {
-        let command = ByteEscaping.escaped(Array(exchange.command.utf8))
+        let command = Self.escaped(exchange.command)
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)
             let arrow = isError ? style.error("✗") : "→"
             let indent = String(repeating: " ", count: command.count + 3)
-            let meaning = exchange.errorDescription.map { " (\($0))" } ?? ""
+            let meaning = exchange.errorDescription.map { " (\(Self.plain($0)))" } ?? ""
             let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body
             return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)")
         case .timedOut(let timeout):
             return "\(command) \(style.error("✗ no reply within \(timeout.milliseconds) ms"))"
         case .failed(let reason):
-            return "\(command) \(style.error("✗ \(reason)"))"
+            return "\(command) \(style.error("✗ \(Self.plain(reason))"))"
         }
+    }
+
+    /// Device text, or a command as the user typed it, escaped as device bytes are (`\`
+    /// doubled, so the bytes can be recovered).
+    static func escaped(_ text: String) -> String {
+        ByteEscaping.escaped(Array(text.utf8))
+    }
+
+    /// Text from the user or the system (a port path, a device name, a reason, a
+    /// message) with its control bytes escaped, so nothing printed can drive the terminal.
+    static func plain(_ text: String) -> String {
+        ByteEscaping.escaped(Array(text.utf8), escapesBackslash: false)
     }
 
     private func show(_ line: ViewLine) -> String {
