@@ -44,6 +44,11 @@ enum RunCommand: Command {
                 repeatable: true),
             .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
             .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),
+            .value(
+                "--lua-memory", name: "MiB",
+                help:
+                    "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line. (default: \(ScriptRunner.defaultLuaMemoryLimit >> 20))"
+            ),
         ] + ConnectionOptions.specs,
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
@@ -53,6 +58,11 @@ enum RunCommand: Command {
         if arguments.positionals.count > 1 { throw UsageError("Unexpected argument '\(arguments.positionals[1])'") }
         let options = try ConnectionOptions(arguments, port: nil)
         let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
+        let luaMemory = try arguments.value(
+            "--lua-memory", expected: "Please provide a whole number of MiB from 1 to 65536."
+        ) {
+            Int($0).flatMap { (1...65536).contains($0) ? $0 << 20 : nil }
+        }
         let script = try read(path, forcingLua: arguments.has("--lua"))
         if script.language == .queries, ports.count > 1 {
             throw UsageError("A query file drives one device; give one '--port' or '--sim' (or write a Lua script)")
@@ -85,7 +95,7 @@ enum RunCommand: Command {
             options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
         let runner = ScriptRunner(
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
-            defaultTimeout: options.timeout)
+            defaultTimeout: options.timeout, luaMemoryLimit: luaMemory ?? ScriptRunner.defaultLuaMemoryLimit)
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
         return exitCode(for: summary.outcome)
