@@ -50,7 +50,7 @@ public struct TextView: DeviceView {
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(
-                stamp + style.warning("received for \(Self.escaped(command)) before its timeout: ") + text + "\n")
+                stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
         case .lateReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")

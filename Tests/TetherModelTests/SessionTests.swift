@@ -178,6 +178,35 @@ import Testing
             ])
     }
 
+    /// Found by the `session` fuzz target: with `--check-errors`, the first error-queue
+    /// entry was taken, then the device hung up before `0,"No error"`; the entry was
+    /// never shown. Lines a request took before a hang-up are a partial reply.
+    @Test func linesTakenBeforeAHangUpAreReported() {
+        var session = Session(dialect: SCPIDialect(checksErrors: true))
+        let (id, _) = session.enqueue("", timeout: nil, now: at(0))
+        _ = session.receive(Array("-113,\"Undefined header\"\r\n".utf8), now: at(0))
+        #expect(
+            events(session.hangUp(reason: "fuzz", now: at(0))) == [
+                .partialReply(id, command: "", lines: [Line("-113,\"Undefined header\"")]),
+                .failed(id, command: "", failure: .disconnected(reason: "fuzz")),
+            ])
+    }
+
+    /// A late reply that begins after its timeout and never completes: the lines it
+    /// took are reported when its wait ends (only those not already in the partial
+    /// reply of the timeout).
+    @Test func aLateReplyThatStopsShortIsReported() {
+        var session = Session(dialect: ATDialect())
+        let (id, _) = session.enqueue("AT+CSQ", timeout: .milliseconds(300), now: at(0))
+        _ = session.receive(Array("+CSQ: 20,99\r\n".utf8), now: at(5))
+        _ = session.expire(now: at(300))
+        _ = session.receive(Array("+CSQ: 21,99\r\n".utf8), now: at(310))
+        #expect(
+            events(session.expire(now: at(10_000))) == [
+                .partialReply(id, command: "AT+CSQ", lines: [Line("+CSQ: 21,99")])
+            ])
+    }
+
     /// A duplicated reply after a later command's answer is a notification, not the
     /// late reply of a command whose reply was dropped (a second trial: `late reply to
     /// SETP 13: OK` was SETP 22's duplicate `OK\r\nOK\r\n`).

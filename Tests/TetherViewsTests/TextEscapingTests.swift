@@ -30,7 +30,7 @@ import TetherViews
 
     @Test func aPartialReplyShowsTheCommandEscaped() {
         let (output, _) = rendered(.partialReply(command: "x\u{07}\u{1B}", lines: [ViewLine(bytes: [0x1B, 0x41])]))
-        #expect(output == "received for x\\x07\\x1b before its timeout: \\x1bA\n")
+        #expect(output == "incomplete reply to x\\x07\\x1b: \\x1bA\n")
     }
 
     static let events: [ViewEvent] = [

@@ -28,6 +28,9 @@
 ///   tail at hang-up are notifications, never replies.
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
+/// - No received line is lost: the lines a request's matcher took before the request
+///   ended without its reply (a timeout, a hang-up, a late reply that never completed)
+///   are reported as ``SessionEvent/partialReply(_:command:lines:)``.
 public struct Session: Sendable {
     /// The shortest quiet time after a timeout before the next request is sent; the
     /// quiet time is twice the timeout, within this and ``resyncQuietMaximum``.
@@ -59,9 +62,18 @@ public struct Session: Sendable {
     }
 
     private struct Owed {
+        var id: RequestID
         var command: String
         var matcher: any ReplyMatcher
         var expiresAt: ContinuousClock.Instant
+        /// How many of the matcher's lines were reported when the request timed out.
+        var linesReported: Int
+
+        /// The lines taken since the timeout, as a partial reply (none when empty).
+        var unreported: [SessionAction] {
+            let lines = Array(matcher.linesSoFar.dropFirst(linesReported))
+            return lines.isEmpty ? [] : [.emit(.partialReply(id, command: command, lines: lines))]
+        }
     }
 
     /// Creates a session speaking `dialect`.
@@ -117,8 +129,8 @@ public struct Session: Sendable {
     /// Times out the request in flight if its deadline has passed, and sends the next
     /// one when a resynchronisation wait is over.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
+        var actions = owed.filter { $0.expiresAt <= now }.flatMap(\.unreported)
         owed.removeAll { $0.expiresAt <= now }
-        var actions: [SessionAction] = []
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
             inFlight = nil
             let timeout = flight.request.timeout ?? .zero
@@ -131,7 +143,10 @@ public struct Session: Sendable {
             resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
             resyncUntil = now + resyncQuiet
             resyncDeadline = now + resyncQuiet + resyncLimit
-            owed.append(Owed(command: flight.request.command, matcher: flight.matcher, expiresAt: resyncDeadline!))
+            owed.append(
+                Owed(
+                    id: flight.request.id, command: flight.request.command, matcher: flight.matcher,
+                    expiresAt: resyncDeadline!, linesReported: soFar.count))
         }
         return actions + sendNext(now: now)
     }
@@ -148,7 +163,10 @@ public struct Session: Sendable {
     public mutating func hangUp(reason: String, now: ContinuousClock.Instant) -> [SessionAction] {
         guard closedReason == nil else { return [] }
         closedReason = reason
-        var actions: [SessionAction] = []
+        var actions = owed.flatMap(\.unreported)
+        if let flight = inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {
+            actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
+        }
         if let tail = framer.finish() { actions.append(.emit(.notification(tail))) }
         if let flight = inFlight {
             actions.append(
