@@ -45,8 +45,10 @@ let package = Package(
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
             ]
         ),
+        // Benchmark: the Model through its public API, driven by scripts/bench.
+        .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
-        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial"]),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "TetherModel"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(

@@ -4,9 +4,9 @@ import Glibc
 /// A symbolic link to the slave (e.g. `/tmp/ttyENV -> /dev/pts/7`), so that a client can
 /// use a stable name, as with a udev `SYMLINK+=` rule.
 ///
-/// An existing symbolic link at the path is replaced (it is stale: the pty it named is
-/// gone or belongs to another simulator); any other kind of file is left untouched and
-/// reported. ``remove()`` deletes the link only while it still points to our slave. Links
+/// An existing symbolic link at the path is replaced when it is stale (the device it
+/// named is gone); one that leads to a device that exists (another simulator's live
+/// pty) is refused, naming the process that serves it, and so is any other kind of file. ``remove()`` deletes the link only while it still points to our slave. Links
 /// are also removed when the process calls `exit` (an `atexit` handler); signals are the
 /// host program's business (`tether-sim` stops the simulator on SIGINT and SIGTERM).
 final class DeviceLink: Sendable {
@@ -22,7 +22,7 @@ final class DeviceLink: Sendable {
     ///     directory and stored as absolute paths.
     ///   - target: The slave's path.
     /// - Throws: ``SimulatorError`` `.linkPathOccupied` when `path` exists and is not a
-    ///   symbolic link, `.linkFailed` (with the errno) when `unlink` or `symlink` fails.
+    ///   symbolic link, or is one to a device that exists (a live simulator's pty), `.linkFailed` (with the errno) when `unlink` or `symlink` fails.
     init(path: String, target: String) throws(SimulatorError) {
         let absolute =
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -33,6 +33,10 @@ final class DeviceLink: Sendable {
                     .linkPathOccupied,
                     "cannot create the link '\(absolute)': a file that is not a symbolic link is in the way"
                 )
+            }
+            var target = stat()
+            if stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFCHR {
+                throw SimulatorError(.linkPathOccupied, Self.liveLinkMessage(absolute))
             }
             guard unlink(absolute) == 0 else {
                 throw SimulatorError(
@@ -47,6 +51,21 @@ final class DeviceLink: Sendable {
         self.target = target
         DeviceLink.registerExitHandler
         DeviceLink.live.withLock { $0[absolute] = target }
+    }
+
+    /// Why the link at `path`, which leads to a device that exists, is not replaced:
+    /// it is another simulator's (or a real port's) link, and taking it over would
+    /// leave that one unreachable.
+    private static func liveLinkMessage(_ path: String) -> String {
+        let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+        var holder = ""
+        if destination.hasPrefix("/dev/pts/"), let index = Int(destination.dropFirst("/dev/pts/".count)),
+            let owner = PseudoTerminalOwner.describe(slave: index)
+        {
+            holder = ", served by \(owner)"
+        }
+        return "cannot create the link '\(path)': it points to \(destination), a live device\(holder); "
+            + "stop that simulator or choose another --link"
     }
 
     /// Deletes the link if it still points to ``target``; idempotent.

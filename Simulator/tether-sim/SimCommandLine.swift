@@ -81,10 +81,12 @@ enum SimCommandLine: Equatable {
                                   A profile with a mistake exits 65.
           --list-profiles         List the built-in profiles and exit.
           --link <path>           Also create a symbolic link to the device at <path>
-                                  (an old link there is replaced; removed on exit).
-                                  Repeat for several devices.
-          --count <n>             Serve n devices, 1 to \(maximumCount). With one --link P they
-                                  are linked as P-1 … P-n.
+                                  (a stale link there is replaced, a live simulator's
+                                  is refused; removed on exit). Repeat for several
+                                  devices.
+          --count <n>             Serve n devices, 1 to \(maximumCount), with serial numbers
+                                  SIM0001 … SIM000n. With one --link P they are linked
+                                  as P-1 … P-n.
           --seed <seed>           Seed of the simulated sensor noise and of the faults, 0
                                   to 18446744073709551615 (default: \(ProfileDevice.defaultSeed)).
                                   Device i (from 1) uses seed + i - 1.
@@ -195,7 +197,11 @@ enum SimCommandLine: Equatable {
                         }
                         value = next
                     }
-                    try request.faults.apply(option, value: value)
+                    do throws(FaultOptions.Mistake) {
+                        try request.faults.apply(option, value: value)
+                    } catch {
+                        throw UsageError(message: error.message)
+                    }
                 } else if argument.hasPrefix("-") {
                     throw UsageError(message: "Unknown option '\(argument)'")
                 } else {
@@ -209,7 +215,11 @@ enum SimCommandLine: Equatable {
                     "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device"
             )
         }
-        _ = try request.faults.plan(seed: 0)
+        do throws(FaultOptions.Mistake) {
+            _ = try request.faults.plan(seed: 0)
+        } catch {
+            throw UsageError(message: error.message)
+        }
         return .serve(request)
     }
 

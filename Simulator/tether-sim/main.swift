@@ -15,9 +15,7 @@ let command: SimCommandLine
 do {
     command = try SimCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    write(
-        "Error: \(error.message)\nUsage: \(SimCommandLine.usage)\n  See 'tether-sim --help' for more information.\n",
-        to: .standardError)
+    write("Error: \(error.message) (see 'tether-sim --help')\n", to: .standardError)
     exit(64)
 }
 
@@ -63,7 +61,8 @@ case .serve(let request):
                 try Transcript(path: path)
             }
             let device = try SimulatorProfiles.device(
-                named: request.profile ?? SimulatorProfiles.defaultName, seed: seed)
+                named: request.profile ?? SimulatorProfiles.defaultName, seed: seed,
+                serialNumber: ProfileDevice.serialNumber(ofDevice: index))
             let simulator = try Simulator(
                 device: device, link: request.link(ofDevice: index),
                 faults: try request.faults.plan(seed: seed), transcript: transcript)
@@ -83,10 +82,20 @@ case .serve(let request):
         exit(64)
     }
     // A device that hangs up for good (a disconnect fault without --reappear-after)
-    // stops its simulator; once all have stopped, end as if signalled.
+    // stops its simulator; once all have stopped, end as if signalled. One that comes
+    // back (--reappear-after) is announced again with its new pty.
     let watched = simulators
     Thread {
-        while watched.contains(where: \.isRunning) { usleep(100_000) }
+        var paths = watched.map(\.devicePath)
+        while watched.contains(where: \.isRunning) {
+            usleep(100_000)
+            for (index, simulator) in watched.enumerated() where simulator.isRunning {
+                let path = simulator.devicePath
+                guard path != paths[index] else { continue }
+                paths[index] = path
+                write("device: \(path)\n", to: .standardOutput)
+            }
+        }
         kill(getpid(), SIGTERM)
     }.start()
     var received: Int32 = 0

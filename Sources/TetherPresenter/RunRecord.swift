@@ -25,8 +25,27 @@ public enum RunEvent: Sendable, Equatable {
     case emitted(RecordValue, location: SourceLocation?)
     /// The script could not go on: a syntax or runtime error, an unknown device name.
     case scriptFailed(ScriptProblem)
+    /// The script was checked and no port opened (`tether run --dry-run`).
+    case checkedOnly(DryRun)
     /// The run is over.
     case finished(RunSummary)
+}
+
+/// What `tether run --dry-run` found: the script is sound for these devices.
+public struct DryRun: Sendable, Equatable {
+    /// The script's name as given (`stdin` for standard input).
+    public var script: String
+    /// How many commands a query file holds; `nil` for Lua.
+    public var commands: Int?
+    /// How many devices the run names.
+    public var devices: Int
+
+    /// Creates the report.
+    public init(script: String, commands: Int?, devices: Int) {
+        self.script = script
+        self.commands = commands
+        self.devices = devices
+    }
 }
 
 /// A place in a script: the file as the user named it (`stdin` for standard input) and

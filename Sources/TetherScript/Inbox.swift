@@ -2,14 +2,20 @@ import Dispatch
 import Synchronization
 
 /// A first-in first-out queue that one thread waits on, with a deadline, while any
-/// thread or task posts to it. Unbounded: posting never blocks or drops.
+/// thread or task posts to it. Unbounded: posting never blocks or drops. Taking is
+/// O(1) however long the backlog (the taken prefix is dropped in amortised steps).
 final class Inbox<Item: Sendable>: Sendable {
-    private let items = Mutex<[Item]>([])
+    private struct Queue {
+        var items: [Item] = []
+        var head = 0
+    }
+
+    private let queue = Mutex(Queue())
     private let available = DispatchSemaphore(value: 0)
 
     /// Appends `item` and wakes the waiting thread.
     func post(_ item: Item) {
-        items.withLock { $0.append(item) }
+        queue.withLock { $0.items.append(item) }
         available.signal()
     }
 
@@ -25,6 +31,14 @@ final class Inbox<Item: Sendable>: Sendable {
         } else {
             available.wait()
         }
-        return items.withLock { $0.removeFirst() }
+        return queue.withLock { queue in
+            let item = queue.items[queue.head]
+            queue.head += 1
+            if queue.head >= 1024 && queue.head * 2 >= queue.items.count {
+                queue.items.removeFirst(queue.head)
+                queue.head = 0
+            }
+            return item
+        }
     }
 }

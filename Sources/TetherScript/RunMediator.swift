@@ -37,7 +37,7 @@ final class RunMediator: Sendable {
     /// records are rendered).
     func start() async {
         for (index, item) in devices.enumerated() {
-            let events = item.device.events(bufferLimit: 1 << 20)
+            let events = item.device.events(.lossless)
             let task = Task { await self.observe(events, device: index) }
             observers.withLock { $0.append(task) }
         }
@@ -76,20 +76,10 @@ final class RunMediator: Sendable {
     // MARK: - For the script thread
 
     /// Queues `command` on device `index` and returns its request identity; the
-    /// outcome arrives later as ``MediatorEvent/finished(device:id:outcome:)``. Blocks
-    /// until the device has queued it (so commands go out in call order). Script
-    /// thread only.
+    /// outcome arrives later as ``MediatorEvent/finished(device:id:outcome:)``. Commands
+    /// go out in call order. Script thread only.
     func submit(_ command: String, to index: Int, timeout: Duration?) -> RequestID {
-        let device = devices[index].device
-        let queued = DispatchSemaphore(value: 0)
-        let result = Mutex<RequestID?>(nil)
-        Task {
-            let id = await device.send(command, timeout: timeout)
-            result.withLock { $0 = id }
-            queued.signal()
-        }
-        queued.wait()
-        return result.withLock { $0! }
+        devices[index].device.send(command, timeout: timeout)
     }
 
     /// The next event of any device, waiting until `deadline` (`nil`: no deadline).
@@ -100,7 +90,7 @@ final class RunMediator: Sendable {
 
     // MARK: - Observing
 
-    private func observe(_ events: AsyncStream<DeviceEvent>, device index: Int) async {
+    private func observe(_ events: DeviceEvents, device index: Int) async {
         let name = devices[index].name
         var ending = (reason: "closed", isLost: false)
         for await event in events {

@@ -31,11 +31,14 @@ struct DeviceNode: Sendable {
     /// - Parameter name: the port name as typed.
     /// - Returns: the node and the open descriptor, which the caller must close.
     /// - Throws: ``SerialError/notFound(path:)`` for a missing node or dangling link,
-    ///   ``SerialError/permissionDenied(path:)``, ``SerialError/notASerialPort(path:)``
+    ///   ``SerialError/permissionDenied(path:owner:)``, ``SerialError/notASerialPort(path:)``
     ///   for anything but a terminal (regular file, `/dev/null`), or the classified
     ///   `errno` of `realpath`/`open`.
     static func open(_ name: String) throws(SerialError) -> (node: DeviceNode, descriptor: Int32) {
         guard let resolved = realpath(name, nil) else {
+            if errno == ENAMETOOLONG {
+                throw .notFound(path: "\(name.prefix(40))… (\(name.utf8.count) bytes, longer than a path can be)")
+            }
             throw SerialError.fromErrno(errno, path: name, function: "realpath")
         }
         let path = String(cString: resolved)
@@ -49,7 +52,16 @@ struct DeviceNode: Sendable {
 
         let descriptor = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw SerialError.fromErrno(errno, path: name, function: "open")
+            let code = errno
+            if code == EACCES, (136...143).contains(major(UInt64(status.st_rdev))) {
+                throw .permissionDenied(path: name, owner: ownerName(status.st_uid))
+            }
+            if code == ENXIO, path == "/dev/tty" {
+                throw .io(
+                    path: name, function: "open", errno: code,
+                    message: "tether has no controlling terminal (run from a terminal, or give a serial port)")
+            }
+            throw SerialError.fromErrno(code, path: name, function: "open")
         }
         guard isatty(descriptor) == 1 else {
             Glibc.close(descriptor)
@@ -59,6 +71,12 @@ struct DeviceNode: Sendable {
             name: name, path: path, deviceNumber: UInt64(status.st_rdev),
             fileSystemDevice: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         return (node, descriptor)
+    }
+
+    /// The login name of user `uid`, or `uid N` when it has none.
+    static func ownerName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return String(cString: name)
     }
 
     /// The major number of a Linux device number (glibc's `major()`).

@@ -13,7 +13,7 @@ final class PortHandle: @unchecked Sendable {
     /// The port's file descriptor (`sp_get_port_handle`), valid until ``close()``.
     let descriptor: Int32
     /// The read end of the self-pipe: readable once ``close()`` has begun.
-    let wakeDescriptor: Int32
+    var wakeDescriptor: Int32 { wakeUp.readEnd }
 
     private let condition = NSCondition()
     private var port: OpaquePointer?
@@ -21,20 +21,14 @@ final class PortHandle: @unchecked Sendable {
     private var isClosing = false
     private var hasHungUp = false
 
-    private let wakeWriteDescriptor: Int32
+    private let wakeUp: WakeUpPipe
     private let lockDescriptor: Int32?
 
     /// Takes ownership of an open port and its exclusive-lock descriptor (if any).
     init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?, portName: String) throws(SerialError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw .io(path: portName, function: "pipe", errno: errno, message: String(cString: strerror(errno)))
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        self.wakeUp = try WakeUpPipe(for: portName)
         self.port = port
         self.descriptor = descriptor
-        self.wakeDescriptor = ends[0]
-        self.wakeWriteDescriptor = ends[1]
         self.lockDescriptor = lockDescriptor
     }
 
@@ -86,8 +80,7 @@ final class PortHandle: @unchecked Sendable {
             return
         }
         isClosing = true
-        var byte: UInt8 = 1
-        _ = Glibc.write(wakeWriteDescriptor, &byte, 1)
+        wakeUp.signal()
         while callsInFlight > 0 { condition.wait() }
         self.port = nil
         condition.unlock()
@@ -95,7 +88,6 @@ final class PortHandle: @unchecked Sendable {
         sp_close(port)
         sp_free_port(port)
         if let lockDescriptor { Glibc.close(lockDescriptor) }
-        Glibc.close(wakeDescriptor)
-        Glibc.close(wakeWriteDescriptor)
+        wakeUp.close()
     }
 }

@@ -4,7 +4,7 @@ extension SerialError {
     /// Classifies a failed system call or libserialport function by its OS `errno`.
     ///
     /// `ENOENT`/`ENOTDIR`/`ELOOP` → ``notFound(path:)``, `EACCES`/`EPERM` →
-    /// ``permissionDenied(path:)``, `EBUSY` → ``busy(path:holder:)`` (holder unknown),
+    /// ``permissionDenied(path:owner:)``, `EBUSY` → ``busy(path:holder:)`` (holder unknown),
     /// `EIO`/`ENXIO`/`ENODEV` → ``disconnected(path:)``; anything else →
     /// ``io(path:function:errno:message:)``.
     ///

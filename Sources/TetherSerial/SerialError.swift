@@ -8,8 +8,9 @@ import Glibc
 public enum SerialError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No such file, or a dangling symlink.
     case notFound(path: String)
-    /// The process may not open the node (not in the `dialout` group?).
-    case permissionDenied(path: String)
+    /// The process may not open the node: not in the `dialout` group, or (`owner`
+    /// given) a pseudo-terminal that belongs to that other user.
+    case permissionDenied(path: String, owner: String? = nil)
     /// The path exists but is not a terminal device (a regular file, `/dev/null`).
     case notASerialPort(path: String)
     /// Another process holds the port's lock (`flock`). `holder` names it when found,
@@ -25,8 +26,10 @@ public enum SerialError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let path): "\(path): no such device"
-        case .permissionDenied(let path):
+        case .permissionDenied(let path, nil):
             "\(path): permission denied (is your user in the 'dialout' group?)"
+        case .permissionDenied(let path, let owner?):
+            "\(path): permission denied (a pseudo-terminal of user '\(owner)'; run tether as that user)"
         case .notASerialPort(let path): "\(path): not a serial port"
         case .busy(let path, let holder):
             "\(path): port busy (in use by \(holder ?? "another process"))"

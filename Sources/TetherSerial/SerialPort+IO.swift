@@ -2,6 +2,55 @@ import CLibSerialPort
 import Glibc
 
 extension SerialPort {
+    /// The port's file descriptor (`sp_get_port_handle`), for `poll(2)`; valid until
+    /// ``close()``.
+    public var descriptor: Int32 { handle.descriptor }
+
+    /// Reads what is waiting with `sp_nonblocking_read`, without blocking; see
+    /// ``SerialTransport/receive(into:)``.
+    ///
+    /// - Returns: the bytes read, or 0 when the device is gone (`EIO`, or a readable
+    ///   descriptor with nothing to read); after that every call returns 0 at once.
+    /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures
+    ///   (`EBADF` once the port is closed).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
+        if handle.isHungUp { return 0 }
+        let count = try withOpenPort("sp_nonblocking_read") { (port) throws(SerialError) -> Int in
+            do throws(SerialError) {
+                return try check(
+                    sp_nonblocking_read(port, buffer.baseAddress, buffer.count), function: "sp_nonblocking_read",
+                    path: name)
+            } catch .disconnected {
+                return 0
+            }
+        }
+        if count == 0 { handle.markHungUp() }
+        return count
+    }
+
+    /// Writes what the line accepts now with `sp_nonblocking_write`; see
+    /// ``SerialTransport/transmit(_:)``.
+    ///
+    /// - Returns: the number of bytes written, 0 when the output buffer is full.
+    /// - Throws: ``SerialError/disconnected(path:)`` when the device is gone (`EIO`);
+    ///   ``SerialError/io(path:function:errno:message:)`` otherwise.
+    public func transmit(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        return try withOpenPort("sp_nonblocking_write") { (port) throws(SerialError) -> Int in
+            do throws(SerialError) {
+                return try check(
+                    sp_nonblocking_write(port, bytes.baseAddress, bytes.count), function: "sp_nonblocking_write",
+                    path: name)
+            } catch .disconnected(let path) {
+                handle.markHungUp()
+                throw .disconnected(path: path)
+            } catch .io(_, _, let code, _) where code == EAGAIN || code == EWOULDBLOCK {
+                // libserialport 0.1.1 reports a full output buffer as a failure.
+                return 0
+            }
+        }
+    }
+
     /// Waits up to `timeout` ms for input and returns what has arrived.
     ///
     /// Waits with `poll(2)` on the port's descriptor (`sp_get_port_handle`) and on a
@@ -43,10 +92,26 @@ extension SerialPort {
     ///   deadline passed first, or `EBADF` when the port is or was closed meanwhile —
     ///   the message says how many bytes were written.
     public func write(_ bytes: [UInt8], timeout: Int) throws(SerialError) {
-        guard !bytes.isEmpty else { return }
         let deadline = Deadline(milliseconds: timeout)
-        try withOpenPort("sp_nonblocking_write") { (port) throws(SerialError) in
-            try send(bytes, to: port, until: deadline)
+        var written = 0
+        while written < bytes.count {
+            let start = written
+            written += try bytes.withUnsafeBytes { buffer in
+                Result { () throws(SerialError) in try transmit(UnsafeRawBufferPointer(rebasing: buffer[start...])) }
+            }.get()
+            guard written < bytes.count else { return }
+            switch try wait(for: POLLOUT, until: deadline) {
+            case .ready:
+                continue
+            case .timedOut:
+                throw .io(
+                    path: name, function: "sp_nonblocking_write", errno: ETIMEDOUT,
+                    message: "timed out after writing \(written) of \(bytes.count) bytes")
+            case .closing:
+                throw .io(
+                    path: name, function: "sp_nonblocking_write", errno: EBADF,
+                    message: "the port was closed after writing \(written) of \(bytes.count) bytes")
+            }
         }
     }
 
@@ -92,34 +157,6 @@ extension SerialPort {
                 return .hungUp
             }
             return .data(Array(buffer[..<count]))
-        }
-    }
-
-    private func send(_ bytes: [UInt8], to port: OpaquePointer, until deadline: Deadline) throws(SerialError) {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                sp_nonblocking_write(port, buffer.baseAddress! + written, bytes.count - written)
-            }
-            do throws(SerialError) {
-                written += try check(result, function: "sp_nonblocking_write", path: name)
-            } catch .disconnected(let path) {
-                handle.markHungUp()
-                throw .disconnected(path: path)
-            }
-            guard written < bytes.count else { return }
-            switch try wait(for: POLLOUT, until: deadline) {
-            case .ready:
-                continue
-            case .timedOut:
-                throw .io(
-                    path: name, function: "sp_nonblocking_write", errno: ETIMEDOUT,
-                    message: "timed out after writing \(written) of \(bytes.count) bytes")
-            case .closing:
-                throw .io(
-                    path: name, function: "sp_nonblocking_write", errno: EBADF,
-                    message: "the port was closed after writing \(written) of \(bytes.count) bytes")
-            }
         }
     }
 

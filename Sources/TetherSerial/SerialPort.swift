@@ -64,7 +64,7 @@ public final class SerialPort: SerialTransport {
     /// - Throws: ``SerialError/invalidConfiguration(_:)`` for out-of-range settings;
     ///   ``SerialError/notFound(path:)`` for a missing node or dangling link;
     ///   ``SerialError/notASerialPort(path:)`` for a regular file, `/dev/null` or a
-    ///   terminal libserialport cannot drive; ``SerialError/permissionDenied(path:)``;
+    ///   terminal libserialport cannot drive; ``SerialError/permissionDenied(path:owner:)``;
     ///   ``SerialError/busy(path:holder:)`` when another process holds the port's
     ///   lock; ``SerialError/io(path:function:errno:message:)`` when a
     ///   libserialport function fails (e.g. a baud rate the driver rejects).

@@ -1,44 +1,41 @@
-/// A byte pipe to a device: what the Model needs from a serial port.
+/// A byte pipe to a device: what the Model's port loop needs from a serial port.
 ///
 /// ``SerialPort`` is the real implementation (libserialport); tests may provide a
-/// scripted one. All calls block the calling thread and must be made from a
-/// dedicated thread, never from Swift's cooperative pool. `read` and `write` may be
-/// called concurrently from two threads; `close` may be called from any thread and
-/// makes a blocked `read` return promptly.
+/// scripted one over a pipe or a socket. The Model drives a transport from one
+/// thread, its port loop: it `poll`s ``descriptor`` and calls ``receive(into:)`` and
+/// ``transmit(_:)``, which never block. Other threads may call ``transmit(_:)`` while
+/// the loop polls (the Model serialises the calls themselves). ``close()`` is called
+/// once, by the thread that owns the transport, after its last read or write.
 public protocol SerialTransport: AnyObject, Sendable {
     /// The port name as the user gave it (e.g. `/dev/serial/by-id/usb-…`), for display.
     var name: String { get }
 
-    /// Waits up to `timeout` milliseconds for input and returns what is available.
+    /// The file descriptor to `poll(2)` for `POLLIN` (input waiting, or hang-up with
+    /// `POLLHUP`/`POLLERR`) and `POLLOUT` (room to write); valid until ``close()``.
+    var descriptor: Int32 { get }
+
+    /// Reads what is waiting, without blocking.
     ///
-    /// - Parameters:
-    ///   - maxBytes: the most bytes to return (bytes).
-    ///   - timeout: how long to wait for the first byte, in ms; 0 only checks what is
-    ///     waiting.
-    /// - Returns: `.data` with 1...maxBytes bytes, `.timedOut` when nothing arrived,
-    ///   or `.hungUp` when the device is gone (pty master closed, USB unplugged) or
-    ///   the port was closed. After `.hungUp` every later read returns `.hungUp` at once.
+    /// Call it only after `poll` reported ``descriptor`` readable (`POLLIN`, `POLLHUP`,
+    /// `POLLERR` or `POLLNVAL`): a readable descriptor with nothing to read is the end
+    /// of the stream.
+    ///
+    /// - Parameter buffer: where the bytes go, exactly as received (NUL, CR, LF, 0x11
+    ///   and 0x13 are data).
+    /// - Returns: the number of bytes read (1...`buffer.count`), or 0 when the device
+    ///   is gone (pty master closed, USB adapter unplugged, connection closed).
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures.
-    func read(maxBytes: Int, timeout: Int) throws(SerialError) -> SerialReadResult
+    func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
 
-    /// Writes all of `bytes`, waiting up to `timeout` ms for the line to accept them.
+    /// Writes as much of `bytes` as the line accepts now, without blocking.
     ///
+    /// - Returns: how many bytes were written (0 when the output buffer is full, e.g.
+    ///   held by XOFF or CTS, or a stalled receiver); wait for `POLLOUT` before
+    ///   writing the rest.
     /// - Throws: ``SerialError/disconnected(path:)`` if the device is gone,
-    ///   ``SerialError/io(path:function:errno:message:)`` if the bytes could not all
-    ///   be written in time (the message says how many were).
-    func write(_ bytes: [UInt8], timeout: Int) throws(SerialError)
+    ///   ``SerialError/io(path:function:errno:message:)`` on other failures.
+    func transmit(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int
 
-    /// Closes the port; idempotent. A `read` blocked on another thread returns
-    /// `.hungUp`.
+    /// Closes the port; idempotent.
     func close()
-}
-
-/// The outcome of one ``SerialTransport/read(maxBytes:timeout:)``.
-public enum SerialReadResult: Sendable, Equatable {
-    /// Bytes received, in order, never empty.
-    case data([UInt8])
-    /// Nothing arrived within the timeout.
-    case timedOut
-    /// The device hung up or the port was closed.
-    case hungUp
 }

@@ -2,8 +2,8 @@ import Foundation
 import TetherPresenter
 
 extension JSONView: RunView {
-    /// Writes a run record as one JSON object: `check`, `emit`, `script_error` or
-    /// `summary`, with `v` and `time` (fields in `docs/SCRIPTING.md`).
+    /// Writes a run record as one JSON object: `check`, `emit`, `script_error`,
+    /// `dry_run` or `summary`, with `v` and `time` (fields in `docs/SCRIPTING.md`).
     public func render(_ record: RunRecord) {
         var object = Self.fields(for: record.event)
         object["v"] = .int(Self.schemaVersion)
@@ -30,6 +30,12 @@ extension JSONView: RunView {
         case .scriptFailed(let problem):
             var object: [String: JSONValue] = ["type": "script_error", "message": .string(problem.message)]
             if let location = problem.location { object.merge(fields(for: location)) { $1 } }
+            return object
+        case .checkedOnly(let dryRun):
+            var object: [String: JSONValue] = [
+                "type": "dry_run", "script": .string(dryRun.script), "devices": .int(dryRun.devices),
+            ]
+            if let commands = dryRun.commands { object["commands"] = .int(commands) }
             return object
         case .finished(let summary):
             return [

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Where a view writes its text: standard output, standard error, a file, or a
@@ -14,21 +15,57 @@ public protocol OutputSink: Sendable {
 /// A sink over an open file descriptor (`STDOUT_FILENO`, `STDERR_FILENO`, a file).
 public struct FileSink: OutputSink {
     private let handle: FileHandle
+    private let endsOnFailure: Bool
     public let isTerminal: Bool
 
-    /// Standard output.
-    public static let standardOutput = FileSink(FileHandle.standardOutput)
-    /// Standard error (diagnostics).
+    /// Standard output. A write that fails (a full disk, `/dev/full`, an I/O error)
+    /// ends the process with `EX_IOERR` (74) after a one-line message on standard
+    /// error: output that cannot be written must not be lost silently. A closed pipe
+    /// ends it by `SIGPIPE` (141) before the write returns.
+    public static let standardOutput = FileSink(FileHandle.standardOutput, endsOnFailure: true)
+    /// Standard error (diagnostics); a failed write is ignored, as there is nowhere
+    /// left to report it.
     public static let standardError = FileSink(FileHandle.standardError)
 
     /// Wraps `handle`.
-    public init(_ handle: FileHandle) {
+    ///
+    /// - Parameter endsOnFailure: whether a failed write ends the process with exit
+    ///   code 74 (`EX_IOERR`) after a message on standard error; otherwise it is ignored.
+    public init(_ handle: FileHandle, endsOnFailure: Bool = false) {
         self.handle = handle
+        self.endsOnFailure = endsOnFailure
         self.isTerminal = isatty(handle.fileDescriptor) == 1
     }
 
+    /// Writes all of `text` with `write(2)`, retrying after `EINTR` and waiting for
+    /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(_:endsOnFailure:)`` says.
     public func write(_ text: String) {
-        try? handle.write(contentsOf: Data(text.utf8))
+        var text = text
+        text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(handle.fileDescriptor, base + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else if written < 0, errno == EAGAIN {
+                    var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                } else {
+                    fail(errno: written == 0 ? EIO : errno)
+                    return
+                }
+            }
+        }
+    }
+
+    private func fail(errno code: Int32) {
+        guard endsOnFailure else { return }
+        let what = handle.fileDescriptor == STDOUT_FILENO ? "standard output" : "fd \(handle.fileDescriptor)"
+        FileSink.standardError.write("Error: cannot write to \(what): \(String(cString: strerror(code)))\n")
+        exit(74)
     }
 }
 

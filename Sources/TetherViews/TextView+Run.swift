@@ -3,7 +3,7 @@ import TetherPresenter
 
 extension TextView: RunView {
     /// Shows a run record: expectations, emitted values and the summary on standard
-    /// output, script errors on standard error.
+    /// output, script errors and the dry run's verdict on standard error.
     ///
     /// ```
     /// PASS    queries.txt:1  *IDN? =~ ^TETHER
@@ -22,6 +22,10 @@ extension TextView: RunView {
             output.write(stamp + "EMIT    " + place + Self.show(value, topLevel: true) + "\n")
         case .scriptFailed(let problem):
             diagnostics.write("Error: \(Self.plain(problem.message))\n")
+        case .checkedOnly(let dryRun):
+            let what = dryRun.commands.map { "\($0) command\($0 == 1 ? "" : "s")" } ?? "Lua syntax and device names"
+            let devices = "\(dryRun.devices) device\(dryRun.devices == 1 ? "" : "s")"
+            diagnostics.write("\(Self.plain(dryRun.script)): ok (\(what); \(devices), none opened)\n")
         case .finished(let summary):
             output.write(stamp + describe(summary) + "\n")
         }
@@ -62,7 +66,9 @@ extension TextView: RunView {
         switch value {
         case .string(let text):
             let plain = !text.isEmpty && !text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
-            return ByteEscaping.escaped(Array((topLevel || plain ? text : "\"\(text)\"").utf8))
+            if topLevel || plain { return ByteEscaping.escaped(Array(text.utf8)) }
+            let escaped = ByteEscaping.escaped(Array(text.utf8)).replacingOccurrences(of: "\"", with: "\\\"")
+            return "\"" + escaped + "\""
         case .integer(let number): return String(number)
         case .number(let number): return String(number)
         case .bool(let flag): return String(flag)

@@ -38,29 +38,32 @@ public struct TextView: DeviceView {
     public func render(_ record: ViewRecord, state: ViewState) {
         let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
         let stamp = time + (state.device.map { style.dim("[\(Self.plain($0))]") + " " } ?? "")
+        // The stamp's width on screen (without colour codes), so a reply's further
+        // lines line up under its first.
+        let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
         switch record.event {
         case .connected(let port, let settings):
-            diagnostics.write("connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
+            diagnostics.write("\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent:
             break
         case .exchanged(let exchange):
-            output.write(stamp + describe(exchange) + "\n")
+            output.write(stamp + describe(exchange, indent: stampWidth) + "\n")
         case .notification(let line, _):
             output.write(stamp + style.notification(show(line)) + "\n")
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
-            output.write(
-                stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
+            output.write(stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
         case .lateReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write("disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
+            diagnostics.write("\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
         case .reconnecting(let port):
-            diagnostics.write("reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
+            diagnostics.write(
+                "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
             diagnostics.write(
-                "reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n")
+                "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n")
         case .missed(let count):
             diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
@@ -68,13 +71,20 @@ public struct TextView: DeviceView {
         }
     }
 
-    private func describe(_ exchange: Exchange) -> String {
+    /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.
+    private static func who(_ state: ViewState) -> String {
+        state.device.map { "[\(plain($0))] " } ?? ""
+    }
+
+    /// An exchange on one or more lines; further reply lines are indented by `indent`
+    /// more columns than the command (the width of what precedes it).
+    private func describe(_ exchange: Exchange, indent lead: Int) -> String {
         let command = Self.escaped(exchange.command)
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)
             let arrow = isError ? style.error("✗") : "→"
-            let indent = String(repeating: " ", count: command.count + 3)
+            let indent = String(repeating: " ", count: lead + command.count + 3)
             let meaning = exchange.errorDescription.map { " (\(Self.plain($0)))" } ?? ""
             let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body

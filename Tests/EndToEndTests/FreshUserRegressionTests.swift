@@ -152,4 +152,18 @@ import TetherSimulator
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("!ALARM test\n"), "\(result.stdout)")
     }
+
+    /// `connect --format json` with a command already waiting on standard input wrote
+    /// `sent` before `connected` in about one run in ten: commands now wait for the
+    /// device to start, so `connected` is always the first record.
+    @Test func connectedComesBeforeTheFirstCommand() throws {
+        for _ in 0..<5 {
+            let result = try Subprocess.run(
+                "tether", ["connect", "--sim", "--format", "json"], stdin: "*IDN?\n", timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let types = try JSONLines.parse(result.stdout).compactMap { $0["type"] as? String }
+            #expect(types.first == "connected", "\(types)")
+            #expect(types.contains("reply"), "\(types)")
+        }
+    }
 }

@@ -151,7 +151,7 @@ import TetherSimulator
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'prompt-console', 'scpi-psu'.\n"
+                "Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'prompt-console', 'scpi-psu'. (see 'tether run --help')\n"
             ))
     }
 }

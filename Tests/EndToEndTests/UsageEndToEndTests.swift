@@ -32,7 +32,9 @@ import Testing
     @Test func unknownOptionSuggestsTheRightOne() throws {
         let result = try Subprocess.run("tether", ["query", "--sim", "--bud", "9600", "*IDN?"])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: Unknown option '--bud'. Did you mean '--baud'?\n"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: Unknown option '--bud'. Did you mean '--baud'? (see 'tether query --help')\n"))
     }
 
     @Test func everyCommandHasHelp() throws {

@@ -65,7 +65,8 @@ import TetherSerial
 /// A transport that never receives anything.
 private final class NullTransport: SerialTransport {
     let name = "null"
-    func read(maxBytes: Int, timeout: Int) throws(SerialError) -> SerialReadResult { .hungUp }
-    func write(_ bytes: [UInt8], timeout: Int) throws(SerialError) {}
+    let descriptor: Int32 = -1
+    func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int { 0 }
+    func transmit(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int { bytes.count }
     func close() {}
 }

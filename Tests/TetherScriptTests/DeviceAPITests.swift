@@ -16,7 +16,7 @@ import TetherSimulator
         await device.start()
         let reply = try await device.query("*IDN?", timeout: .seconds(2))
         #expect(reply.lines.map(\.text) == ["TETHER,ENV-1,SIM0001,1.0"])
-        let id = await device.send("ALARM:TEST", timeout: .seconds(2))
+        let id = device.send("ALARM:TEST", timeout: .seconds(2))
         var sawReply = false
         for await event in events {
             if case .session(.replied(id, _, let reply, _)) = event.kind {

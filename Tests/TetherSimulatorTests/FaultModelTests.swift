@@ -19,7 +19,7 @@ import TetherSerial
     /// A started device on the simulator's slave.
     private func open(_ simulator: Simulator) throws -> Device {
         let port = try SerialPort.open(simulator.devicePath, configuration: SerialConfiguration())
-        return Device(
+        return try Device(
             transport: port, dialect: LineDialect(notificationPattern: Self.notifications), settings: "115200 8N1")
     }
 

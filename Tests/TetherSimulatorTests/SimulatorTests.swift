@@ -131,13 +131,21 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
     }
 
-    @Test func keepsALinkThatAnotherSimulatorTookOver() throws {
+    /// A second simulator took over a live one's link and deleted it when it stopped,
+    /// leaving the first unreachable.
+    @Test func refusesTheLinkOfALiveSimulator() throws {
         let link = temporaryPath("ttyShared")
         let first = try Simulator(link: link)
-        let second = try Simulator(link: link)
+        #expect {
+            try Simulator(link: link)
+        } throws: { error in
+            guard let error = error as? SimulatorError else { return false }
+            return error.code == .linkPathOccupied && error.description.contains("it points to \(first.devicePath)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == first.devicePath)
         first.stop()
-        #expect(
-            try FileManager.default.destinationOfSymbolicLink(atPath: link) == second.devicePath)
+        let second = try Simulator(link: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == second.devicePath)
         second.stop()
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
     }

@@ -58,8 +58,8 @@ import Testing
         let ports = paths(of: sim, count: 2)
         #expect(ports.map(\.link) == [link + "-1", link + "-2"])
         #expect(Set(ports.map(\.device)).count == 2)
-        for port in ports {
-            #expect(try pyserialIdentify(port.link) == "TETHER,ENV-1,SIM0001,1.0\r\n")
+        for (index, port) in ports.enumerated() {
+            #expect(try pyserialIdentify(port.link) == "TETHER,ENV-1,SIM000\(index + 1),1.0\r\n")
         }
     }
 

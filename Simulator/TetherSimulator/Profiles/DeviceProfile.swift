@@ -66,11 +66,15 @@ public struct DeviceProfile: Sendable {
     /// - Parameter path: The file's path; messages name it as given.
     /// - Throws: ``ProfileError`` when the file cannot be read or has a mistake.
     public static func load(path: String) throws(ProfileError) -> DeviceProfile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ProfileError(file: path, field: "", message: "cannot read the file: \(error.localizedDescription)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw ProfileError(file: path, field: "", message: "no such file")
+        }
+        if isFolder.boolValue {
+            throw ProfileError(file: path, field: "", message: "is a directory; give a profile file (docs/PROFILES.md)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProfileError(file: path, field: "", message: "cannot be read (permission denied?)")
         }
         let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return try DeviceProfile(data: data, file: path, defaultName: baseName)

@@ -29,15 +29,16 @@ enum JSONValue: Decodable, Equatable {
         }
     }
 
-    /// Parses a JSON document.
+    /// Parses a strict JSON document (``StrictJSON``).
     ///
-    /// - Throws: ``ProfileError`` naming `file` and, when Foundation says where, the line
-    ///   and column of the syntax error.
+    /// - Throws: ``ProfileError`` naming `file` and, when known, the line and column of
+    ///   the syntax error.
     static func parse(_ data: Data, file: String) throws(ProfileError) -> JSONValue {
+        try StrictJSON.check(data, file: file)
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw syntaxError(in: data, file: file)
+            throw ProfileError(file: file, field: "", message: "not valid JSON: \(error)")
         }
     }
 
@@ -51,26 +52,5 @@ enum JSONValue: Decodable, Equatable {
         case .array: "an array"
         case .object: "an object"
         }
-    }
-
-    /// `JSONSerialization` reports the character offset of a syntax error
-    /// ("… around character 20."); turn it into a line and column.
-    private static func syntaxError(in data: Data, file: String) -> ProfileError {
-        var detail = "the data is not valid JSON"
-        var field = ""
-        do {
-            _ = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            let description =
-                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            detail = "not valid JSON: \(description)"
-            if let match = description.firstMatch(of: #/character (\d+)/#), let offset = Int(match.output.1) {
-                let prefix = data.prefix(offset)
-                let line = prefix.count(where: { $0 == UInt8(ascii: "\n") }) + 1
-                let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-                field = "line \(line), column \(column)"
-            }
-        }
-        return ProfileError(file: file, field: field, message: detail)
     }
 }

@@ -13,12 +13,26 @@ public final class ProfileDevice: SimulatedDevice {
     public let profile: DeviceProfile
     private let machine: Locked<ProfileMachine>
 
+    /// The serial number of a device when none is given (the first of `tether-sim --count`).
+    public static let defaultSerialNumber = serialNumber(ofDevice: 0)
+
+    /// The serial number of device `index` (from 0) of several: `SIM0001`, `SIM0002`…
+    public static func serialNumber(ofDevice index: Int) -> String {
+        let digits = String(index + 1)
+        return "SIM" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// Creates a device at the profile's initial values.
     ///
-    /// - Parameter seed: Fixes the noise and drift; equal seeds give equal sequences.
-    public init(profile: DeviceProfile, seed: UInt64 = ProfileDevice.defaultSeed) {
+    /// - Parameters:
+    ///   - seed: Fixes the noise and drift; equal seeds give equal sequences.
+    ///   - serialNumber: The `{serial}` field, and `{serial}` in the profile's identity.
+    public init(
+        profile: DeviceProfile, seed: UInt64 = ProfileDevice.defaultSeed,
+        serialNumber: String = ProfileDevice.defaultSerialNumber
+    ) {
         self.profile = profile
-        machine = Locked(ProfileMachine(profile: profile, seed: seed))
+        machine = Locked(ProfileMachine(profile: profile, seed: seed, serialNumber: serialNumber))
     }
 
     public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {

@@ -20,9 +20,12 @@ struct ProfileMachine {
     private var isArmed: [Bool]
     private var isConnected = false
     private var assembler = LineAssembler()
+    /// The `{serial}` text, also put in place of `{serial}` in the identity.
+    private let serialNumber: String
 
-    init(profile: DeviceProfile, seed: UInt64) {
+    init(profile: DeviceProfile, seed: UInt64, serialNumber: String) {
         self.profile = profile
+        self.serialNumber = serialNumber
         values = profile.properties.map(\.initial)
         random = SeededRandomGenerator(seed: seed)
         due = Array(repeating: nil, count: profile.notifications.count)
@@ -95,10 +98,17 @@ struct ProfileMachine {
     private mutating func execute(_ rawLine: String, at now: ContinuousClock.Instant) -> String {
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return "" }
-        let units =
+        var units =
             profile.separator.map { separator in
                 line.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
             } ?? [line]
+        // V.250 concatenation: `AT+CSQ;+CREG?` is `AT+CSQ` then `AT+CREG?`, each reply
+        // on its own lines and one final result code for all.
+        let isAT = profile.dialect == "at"
+        if isAT, let first = units.first, first.uppercased().hasPrefix("AT") {
+            let prefix = first.prefix(2)
+            units = [first] + units.dropFirst().map { $0.isEmpty ? $0 : prefix + $0 }
+        }
         var answers: [String] = []
         for unit in units where !unit.isEmpty {
             switch run(unit, at: now) {
@@ -107,7 +117,7 @@ struct ProfileMachine {
                 return (answers + failure.lines).map(frame).joined()
             }
         }
-        if let separator = profile.separator, answers.count > 1 {
+        if let separator = profile.separator, !isAT, answers.count > 1 {
             answers = [answers.joined(separator: separator)]
         }
         if let finalReply = profile.finalReply {
@@ -315,7 +325,8 @@ struct ProfileMachine {
     private func field(_ name: String, format: String?, line: String, captures: [String]) -> String {
         if let number = Int(name) { return number <= captures.count ? captures[number - 1] : "" }
         switch name {
-        case "identity": return profile.identity
+        case "identity": return profile.identity.replacingOccurrences(of: "{serial}", with: serialNumber)
+        case "serial": return serialNumber
         case "line": return line
         case "errorCount": return String(errorQueue.count)
         default:

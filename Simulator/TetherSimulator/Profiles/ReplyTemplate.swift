@@ -3,7 +3,7 @@
 /// Fields: `{property}` (a property's value in its own format), `{property:%.3f}` (a
 /// number or int property in a printf-style format: flags, width, precision and one of
 /// `d f F e E g G`), `{1}`…`{9}` (a command's regular-expression captures), `{identity}`,
-/// `{line}` (the command line received), `{errorCount}` (entries in the error queue),
+/// `{serial}` (the device's serial number, see ``ProfileDevice``), `{line}` (the command line received), `{errorCount}` (entries in the error queue),
 /// and in error replies `{code}` and `{message}`. `{{` and `}}` are literal braces.
 struct ReplyTemplate: Equatable, Sendable {
     /// One piece of a template.
@@ -19,7 +19,7 @@ struct ReplyTemplate: Equatable, Sendable {
     let source: String
 
     /// Names every template may use besides properties and captures.
-    static let commonFields = ["identity", "line", "errorCount"]
+    static let commonFields = ["identity", "serial", "line", "errorCount"]
     /// Names only error replies may use.
     static let errorFields = ["code", "message"]
 

@@ -28,13 +28,13 @@ public enum SimulatorProfiles {
         return profiles
     }
 
-    /// A profile by built-in name (`at-modem`) or by file path (anything containing `/`
-    /// or ending in `.json`).
+    /// A profile by built-in name (`at-modem`) or by file path (anything containing `/`,
+    /// ending in `.json`, or naming an existing file).
     ///
     /// - Throws: ``ProfileError``: no such built-in (the message lists them), the file
     ///   cannot be read, or the profile has a mistake.
     public static func profile(named nameOrPath: String) throws(ProfileError) -> DeviceProfile {
-        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") {
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".json") || isFile(nameOrPath) {
             return try DeviceProfile.load(path: nameOrPath)
         }
         guard let folder = builtInFolder, builtInNames.contains(nameOrPath) else {
@@ -62,10 +62,17 @@ public enum SimulatorProfiles {
     ///
     /// - Parameter seed: Fixes noise and drift (default ``ProfileDevice/defaultSeed``).
     /// - Throws: ``ProfileError`` as ``profile(named:)``.
-    public static func device(named nameOrPath: String, seed: UInt64 = ProfileDevice.defaultSeed)
-        throws(ProfileError) -> ProfileDevice
-    {
-        ProfileDevice(profile: try profile(named: nameOrPath), seed: seed)
+    public static func device(
+        named nameOrPath: String, seed: UInt64 = ProfileDevice.defaultSeed,
+        serialNumber: String = ProfileDevice.defaultSerialNumber
+    ) throws(ProfileError) -> ProfileDevice {
+        ProfileDevice(profile: try profile(named: nameOrPath), seed: seed, serialNumber: serialNumber)
+    }
+
+    /// Whether `name` is a file or folder in the current directory that is not a
+    /// built-in profile's name: a path then, whatever its spelling.
+    public static func isFile(_ name: String) -> Bool {
+        !builtInNames.contains(name) && FileManager.default.fileExists(atPath: name)
     }
 
     /// The default device (`env`), for ``Simulator``'s default argument.

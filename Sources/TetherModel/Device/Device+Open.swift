@@ -2,11 +2,11 @@ import TetherSerial
 
 extension Device {
     /// Opens the serial port at `path` and returns a device over it, not yet started:
-    /// attach observers with ``events(bufferLimit:)``, then call ``start()``.
+    /// attach observers with ``events(_:)``, then call ``start()``.
     ///
     /// ```swift
     /// let device = try Device.open("/dev/ttyUSB0", configuration: SerialConfiguration(baudRate: 9600))
-    /// let events = device.events()
+    /// let events = device.events(.lossless)
     /// await device.start()
     /// let reply = try await device.query("*IDN?", timeout: .seconds(1))
     /// ```
@@ -17,12 +17,13 @@ extension Device {
     ///   - configuration: baud rate, data bits, parity, stop bits, flow control
     ///     (default 115200 8N1, no flow control).
     ///   - dialect: how commands and replies are framed (default ``LineDialect``).
-    /// - Throws: ``SerialError`` when the port cannot be opened or configured.
+    /// - Throws: ``SerialError`` when the port cannot be opened or configured, or the
+    ///   device cannot be made (see ``init(transport:name:dialect:settings:maximumLineLength:writeTimeout:reopener:)``).
     public static func open(
         _ path: String, configuration: SerialConfiguration = SerialConfiguration(),
         dialect: any Dialect = LineDialect()
     ) throws(SerialError) -> Device {
         let port = try SerialPort.open(path, configuration: configuration)
-        return Device(transport: port, name: path, dialect: dialect, settings: configuration.summary)
+        return try Device(transport: port, name: path, dialect: dialect, settings: configuration.summary)
     }
 }

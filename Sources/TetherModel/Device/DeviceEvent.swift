@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that happened on a device's connection, stamped with the wall-clock
 /// time it was observed. Observers receive events in the order they happened.

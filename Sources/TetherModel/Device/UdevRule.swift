@@ -1,4 +1,3 @@
-import Foundation
 import TetherSerial
 
 /// A udev rule that gives one USB serial adapter a stable name: what
@@ -101,8 +100,8 @@ public enum UdevRule {
     /// `/dev/serial/by-id/usb-FTDI_Dual_RS232-HS-if01-port0`.
     static func interfaceNumber(in links: [String]) -> String? {
         for link in links where link.contains("/by-id/") {
-            guard let range = link.range(of: "-if", options: .backwards) else { continue }
-            let digits = link[range.upperBound...].prefix(2)
+            guard let start = link.ranges(of: "-if").last?.upperBound else { continue }
+            let digits = link[start...].prefix(2)
             if digits.count == 2, digits.allSatisfy(\.isHexDigit) { return String(digits) }
         }
         return nil

@@ -32,26 +32,57 @@ public struct LineFramer: Sendable {
     public var partial: [UInt8] { buffer }
 
     /// Consumes `bytes` and returns the lines they complete, in order.
-    public mutating func append(_ bytes: some Sequence<UInt8>) -> [Line] {
+    public mutating func append(_ bytes: some Collection<UInt8>) -> [Line] {
         var lines: [Line] = []
-        for byte in bytes {
-            switch byte {
-            case 0x0A where lastByteWasCR:
-                lastByteWasCR = false
-            case 0x0A, 0x0D:
-                lines.append(Line(buffer))
-                buffer.removeAll(keepingCapacity: true)
-                lastByteWasCR = byte == 0x0D
-            default:
-                lastByteWasCR = false
-                buffer.append(byte)
-                if buffer.count == maximumLineLength {
-                    lines.append(Line(buffer, ending: .overlong))
-                    buffer.removeAll(keepingCapacity: true)
+        append(bytes) { lines.append($0) }
+        return lines
+    }
+
+    /// Consumes `bytes` and hands each line they complete to `body`, in order.
+    ///
+    /// Finds each terminator and copies the bytes before it as one slice (no per-byte
+    /// append); only a line that spans reads is assembled in the framer's buffer.
+    public mutating func append(_ bytes: some Collection<UInt8>, _ body: (Line) -> Void) {
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { append(contentsOf: $0, body) }
+        if handled == nil { Array(bytes).withUnsafeBufferPointer { append(contentsOf: $0, body) } }
+    }
+
+    private mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>, _ body: (Line) -> Void) {
+        guard !bytes.isEmpty else { return }
+        var start = 0
+        if lastByteWasCR, let first = bytes.first, first == 0x0A { start = 1 }
+        lastByteWasCR = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x0A || byte == 0x0D else {
+                index += 1
+                if buffer.count + (index - start) == maximumLineLength {
+                    body(take(bytes[start..<index], ending: .overlong))
+                    start = index
+                }
+                continue
+            }
+            body(take(bytes[start..<index], ending: .terminated))
+            index += 1
+            if byte == 0x0D {
+                if index == bytes.count {
+                    lastByteWasCR = true
+                } else if bytes[index] == 0x0A {
+                    index += 1
                 }
             }
+            start = index
         }
-        return lines
+        buffer.append(contentsOf: bytes[start..<bytes.count])
+    }
+
+    /// The buffered start of a line followed by `rest`, as one line; empties the buffer.
+    private mutating func take(_ rest: Slice<UnsafeBufferPointer<UInt8>>, ending: Line.Ending) -> Line {
+        guard !buffer.isEmpty else { return Line(Array(rest), ending: ending) }
+        buffer.append(contentsOf: rest)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return Line(buffer, ending: ending)
     }
 
     /// Removes and returns the partial line (for a dialect that matched a prompt in it).

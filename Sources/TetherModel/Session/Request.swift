@@ -24,12 +24,15 @@ public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case disconnected(reason: String)
     /// The device was already gone or closed: the request was never sent.
     case notSent(reason: String)
+    /// The caller cancelled the request (task cancellation of ``Device/query(_:timeout:)``).
+    case cancelled
 
     public var description: String {
         switch self {
         case .timedOut(let timeout): "no reply within \(timeout.milliseconds) ms"
         case .disconnected(let reason): "disconnected before the reply was complete (\(reason))"
         case .notSent(let reason): "not sent: \(reason)"
+        case .cancelled: "cancelled"
         }
     }
 }

@@ -51,6 +51,7 @@ public struct Session: Sendable {
     private var resyncQuiet: Duration = .zero
     private var resyncDeadline: ContinuousClock.Instant?
     private var closedReason: String?
+    private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
 
@@ -90,12 +91,11 @@ public struct Session: Sendable {
     /// When ``expire(now:)`` next has work: the in-flight request's deadline or the end
     /// of a resynchronisation wait; `nil` when there is nothing to time.
     public var nextDeadline: ContinuousClock.Instant? {
-        var candidates: [ContinuousClock.Instant] = []
-        if let deadline = inFlight?.deadline { candidates.append(deadline) }
-        if inFlight == nil, !queue.isEmpty, let until = resyncUntil, let limit = resyncDeadline {
-            candidates.append(min(until, limit))
+        if let flight = inFlight { return flight.deadline }
+        guard !queue.isEmpty, !isHoldingRequests, let until = resyncUntil, let limit = resyncDeadline else {
+            return nil
         }
-        return candidates.min()
+        return min(until, limit)
     }
 
     /// Queues `command`; it is sent when the requests before it are done.
@@ -112,6 +112,37 @@ public struct Session: Sendable {
         }
         queue.append(request)
         return (request.id, sendNext(now: now))
+    }
+
+    /// Keeps requests in the queue, unsent, until ``releaseRequests(now:)``: while the
+    /// input that was waiting when the port opened (a boot banner, an answer another
+    /// program left unread) is taken in, so it becomes notifications and never the
+    /// reply to the first command.
+    public mutating func holdRequests() {
+        isHoldingRequests = true
+    }
+
+    /// Ends ``holdRequests()``: the first queued request is sent.
+    ///
+    /// - Returns: the actions to perform now.
+    public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
+        isHoldingRequests = false
+        return sendNext(now: now)
+    }
+
+    /// Cancels request `id`: a queued request leaves the queue; the request in flight
+    /// is treated as timed out (its late reply is owed, and the next request waits for
+    /// the line to go quiet, as after a timeout). Either way it fails with
+    /// ``RequestFailure/cancelled``. A request that has already ended is left alone.
+    ///
+    /// - Returns: the actions to perform now.
+    public mutating func cancel(_ id: RequestID, now: ContinuousClock.Instant) -> [SessionAction] {
+        if let index = queue.firstIndex(where: { $0.id == id }) {
+            let request = queue.remove(at: index)
+            return [.emit(.failed(id, command: request.command, failure: .cancelled))]
+        }
+        guard let flight = inFlight, flight.request.id == id else { return [] }
+        return giveUp(flight, failure: .cancelled, now: now) + sendNext(now: now)
     }
 
     /// Consumes bytes read from the port.
@@ -132,23 +163,33 @@ public struct Session: Sendable {
         var actions = owed.filter { $0.expiresAt <= now }.flatMap(\.unreported)
         owed.removeAll { $0.expiresAt <= now }
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
-            inFlight = nil
-            let timeout = flight.request.timeout ?? .zero
-            let soFar = flight.matcher.linesSoFar
-            if !soFar.isEmpty {
-                actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
-            }
-            actions.append(
-                .emit(.failed(flight.request.id, command: flight.request.command, failure: .timedOut(timeout))))
-            resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
-            resyncUntil = now + resyncQuiet
-            resyncDeadline = now + resyncQuiet + resyncLimit
-            owed.append(
-                Owed(
-                    id: flight.request.id, command: flight.request.command, matcher: flight.matcher,
-                    expiresAt: resyncDeadline!, linesReported: soFar.count))
+            actions += giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
         }
         return actions + sendNext(now: now)
+    }
+
+    /// Ends the request in flight without its reply: reports what it received so far,
+    /// fails it with `failure`, keeps its matcher for the late reply, and starts the
+    /// quiet wait before the next request.
+    private mutating func giveUp(
+        _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
+    ) -> [SessionAction] {
+        inFlight = nil
+        var actions: [SessionAction] = []
+        let soFar = flight.matcher.linesSoFar
+        if !soFar.isEmpty {
+            actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
+        }
+        actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
+        let timeout = flight.request.timeout ?? resyncQuietPeriod
+        resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
+        resyncUntil = now + resyncQuiet
+        resyncDeadline = now + resyncQuiet + resyncLimit
+        owed.append(
+            Owed(
+                id: flight.request.id, command: flight.request.command, matcher: flight.matcher,
+                expiresAt: resyncDeadline!, linesReported: soFar.count))
+        return actions
     }
 
     /// A reply to a later request has come, so the late replies of earlier timed-out
@@ -185,7 +226,7 @@ public struct Session: Sendable {
 
     private mutating func sendNext(now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
-        while inFlight == nil, !queue.isEmpty {
+        while inFlight == nil, !queue.isEmpty, !isHoldingRequests {
             if let until = resyncUntil, let limit = resyncDeadline {
                 if now < until && now < limit { break }
                 resyncUntil = nil

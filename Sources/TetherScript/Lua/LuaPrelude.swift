@@ -2,7 +2,8 @@
 ///
 /// It builds `device`, `devices`, `sleep`, `emit` and `check` (docs/SCRIPTING.md) on
 /// a few primitives that ``LuaRun`` provides as the table `core`:
-/// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline);
+/// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline), or
+///   `nil` and a message for an empty command or one holding a line break;
 /// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
 ///   `"line", dev, text, kind` · `"done", dev, id, outcome, lines, message, final` ·
 ///   `"ended", dev, reason, lost`;
@@ -176,7 +177,9 @@ enum LuaPrelude {
           end
           timeout = checked_timeout(timeout, "query", file, line)
           if ended[dev] then lost(dev, file, line) end
-          local key = dev .. ":" .. core.submit(dev, command, timeout)
+          local id, refused = core.submit(dev, command, timeout)
+          if not id then fail(file, line, "query: " .. refused) end
+          local key = dev .. ":" .. id
           queries[key] = true
           local result = wait_until(function()
             return results[key] or (ended[dev] and { outcome = "not_sent" }) or nil
@@ -201,31 +204,40 @@ enum LuaPrelude {
             fail(file, line, "send: command must be a string, got " .. type(command))
           end
           if ended[dev] then lost(dev, file, line) end
-          sends[dev .. ":" .. core.submit(dev, command, default_timeout)] = default_timeout > 0
+          local id, refused = core.submit(dev, command, default_timeout)
+          if not id then fail(file, line, "send: " .. refused) end
+          sends[dev .. ":" .. id] = default_timeout > 0
           return true
         end
 
-        local function scan(dev, pattern, notifications_only)
+        -- Looks for the first buffered line at or after position `from` that matches;
+        -- returns the match (consuming the lines up to it) and where to look next, so
+        -- a wait looks at each arriving line once.
+        local function scan(dev, pattern, notifications_only, from)
           local buffer = buffers[dev]
-          for i = buffer.head, buffer.tail do
+          if from < buffer.head then from = buffer.head end
+          for i = from, buffer.tail do
             local item = buffer[i]
             if not notifications_only or item.kind == "notification" then
               local found = pack(find(item.text, pattern))
               if found[1] then
                 for j = buffer.head, i do buffer[j] = nil end
                 buffer.head = i + 1
-                return { item.text, unpack(found, 3, found.n) }
+                return { item.text, unpack(found, 3, found.n) }, i + 1
               end
             end
           end
+          return nil, buffer.tail + 1
         end
 
         local function match_line(what, dev, pattern, timeout, notifications_only, file, line)
           checked_pattern(pattern, what, file, line)
           timeout = checked_timeout(timeout, what, file, line)
           local deadline = timeout > 0 and core.now() + timeout or nil
+          local from = buffers[dev].head
           local found = wait_until(function()
-            local match = scan(dev, pattern, notifications_only)
+            local match
+            match, from = scan(dev, pattern, notifications_only, from)
             if match then return match end
             if ended[dev] then return false end
           end, deadline)
@@ -329,6 +341,18 @@ enum LuaPrelude {
           stderr:write(concat(parts, "\t"), "\n")
         end
 
+        -- os.exit ends the script, not tether: the run still closes its devices and
+        -- writes its summary. A failing code (false, or a number other than 0) is a
+        -- failed check at the call.
+        local Exit = {}
+        os.exit = function(code)
+          local file, line = site()
+          if code ~= nil and code ~= true and code ~= 0 then
+            core.report("failed", format("os.exit(%s)", tostring(code)), file, line)
+          end
+          error(setmetatable({}, Exit), 0)
+        end
+
         local function drain()
           while pump(core.now()) do end
           wait_until(function()
@@ -339,7 +363,9 @@ enum LuaPrelude {
 
         return function(main)
           local ok, problem = pcall(main)
+          if not ok and getmetatable(problem) == Exit then ok = true end
           if ok then ok, problem = pcall(drain) end
+          if not ok and getmetatable(problem) == Exit then ok = true end
           local timeouts, errors = 0, 0
           for _, kind in pairs(unhandled) do
             if kind == "timeout" then timeouts = timeouts + 1 else errors = errors + 1 end

@@ -139,10 +139,16 @@ final class LuaRun {
         Unmanaged<LuaRun>.fromOpaque(lua_touserdata(pointer, tether_lua_upvalueindex(1))!).takeUnretainedValue()
     }
 
-    /// `core.submit(dev, command, timeout_ms)` → id.
+    /// `core.submit(dev, command, timeout_ms)` → id, or `nil` and a message for a
+    /// command the command line would refuse too (``CommandText``).
     private func submit(_ lua: LuaState) -> Int32 {
         let index = (lua.integer(at: 1) ?? 1) - 1
         let command = lua.string(at: 2) ?? ""
+        if let problem = CommandText.problem(in: command) {
+            lua_pushnil(lua.pointer)
+            lua.push(CommandText.message(problem, in: command))
+            return 2
+        }
         let milliseconds = lua.integer(at: 3) ?? 0
         let id = mediator.submit(command, to: index, timeout: milliseconds > 0 ? .milliseconds(milliseconds) : nil)
         lua_pushinteger(lua.pointer, lua_Integer(id.value))
@@ -176,7 +182,7 @@ final class LuaRun {
                 switch failure {
                 case .timedOut: lua.push("timeout")
                 case .disconnected: lua.push("disconnected")
-                case .notSent: lua.push("not_sent")
+                case .notSent, .cancelled: lua.push("not_sent")
                 }
                 lua_pushnil(pointer)
                 lua.push(failure.description)

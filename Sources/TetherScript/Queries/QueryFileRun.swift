@@ -40,6 +40,8 @@ struct QueryFileRun {
             case .failure(.notSent(let reason)):
                 goneReason = reason
                 report(.notRun, step, location, detail: "device disconnected (\(reason))")
+            case .failure(.cancelled):
+                report(.failed, step, location, detail: RequestFailure.cancelled.description)
             }
         }
         if goneReason != nil { outcome.ending = .deviceLost }

@@ -58,6 +58,18 @@ struct ParsedArguments {
         }
     }
 
+    /// No arguments at all, to be filled with ``override(with:)``.
+    init(spec: CommandSpec) { self.spec = spec }
+
+    /// Takes the values of `layer` over these: each option it gives replaces this
+    /// one's values, each flag it sets is on or off as it says.
+    mutating func override(with layer: SettingsLayer) {
+        values.merge(layer.values) { $1 }
+        for (flag, isOn) in layer.flags {
+            if isOn { flags.insert(flag) } else { flags.remove(flag) }
+        }
+    }
+
     /// Whether the flag `name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
 
@@ -101,12 +113,20 @@ struct ParsedArguments {
         return seconds.map { .milliseconds(Int64(($0 * 1000).rounded())) }
     }
 
+    /// `Unknown option '--bud'. Did you mean '--baud'?`: the nearest option by edit
+    /// distance, or one the name starts with (`--baudrate` → `--baud`); `--port` on a
+    /// command whose port is an argument says so.
     private static func unknownOption(_ name: String, in spec: CommandSpec) -> UsageError {
-        let known = spec.options.flatMap(\.names) + ["--help"]
-        let suggestion = known.filter { $0.hasPrefix("--") == name.hasPrefix("--") }
-            .map { ($0, EditDistance.between($0, name)) }
+        if name == "--port", spec.arguments.contains(where: { $0.name == "port" }) {
+            return UsageError(
+                "Unknown option '--port'. The port is an argument here: 'tether \(spec.name) <port> …' (or '--sim')")
+        }
+        let known = (spec.options.flatMap(\.names) + ["--help"]).filter { $0.hasPrefix("--") == name.hasPrefix("--") }
+        let near = known.map { ($0, EditDistance.between($0, name)) }
             .filter { $0.1 <= max(2, name.count / 3) }
             .min { $0.1 < $1.1 }?.0
+        let prefix = known.filter { $0.count >= 5 && name.hasPrefix($0) }.max { $0.count < $1.count }
+        let suggestion = near ?? prefix
         return UsageError("Unknown option '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
     }
 }

@@ -21,6 +21,7 @@ enum LinesCommand: Command {
         options: ConnectionOptions.specs.filter { option in
             !["--timeout", "--timestamps", "--sim", "--profile"].contains(option.key)
                 && !DialectOptions.specs.contains { $0.key == option.key }
+                && !ConnectionOptions.faultSpecs.contains { $0.key == option.key }
         },
         usage: "tether lines (<port> | --match <id>) [<options>]"
     )

@@ -20,7 +20,10 @@ enum MonitorCommand: Command {
                 name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
                 isOptional: true)
         ],
-        options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs + [
+        // Monitor sends nothing: the options about commands and their replies do not apply.
+        options: ConnectionOptions.specs.filter {
+            !["--timeout", "--eol", "--error-pattern", "--check-errors"].contains($0.key)
+        } + HardwareOptions.reconnectSpecs + [
             .value("--count", "-n", name: "n", help: "Stop after this many notifications."),
             .value("--duration", "-d", name: "seconds", help: "Stop after this many seconds (decimals allowed)."),
         ],

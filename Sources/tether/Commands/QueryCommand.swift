@@ -65,7 +65,7 @@ enum QueryCommand: Command {
             return nil
         }
         await device.start()
-        for command in commands { _ = await device.send(command, timeout: options.timeout) }
+        for command in commands { device.send(command, timeout: options.timeout) }
         var code = ExitCode.success
         var results = outcomes.makeAsyncIterator()
         for _ in commands {
@@ -106,13 +106,9 @@ enum QueryCommand: Command {
     /// Refuses a command that cannot be sent as one: an empty one, or one holding a
     /// line terminator (it would reach the device as several commands).
     static func validate(_ command: String) throws(UsageError) {
-        if command.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw UsageError("The command '\(command)' is empty")
-        }
-        if command.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
-            let shown = command.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-            throw UsageError("The command '\(shown)' contains a line break; give each command as its own argument")
-        }
+        guard let problem = CommandText.problem(in: command) else { return }
+        let advice = problem == .lineBreak ? "; give each command as its own argument" : ""
+        throw UsageError(CommandText.message(problem, in: command) + advice)
     }
 
     /// The exit code for how a command ended.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TetherPresenter
 import TetherScript
 import TetherViews
@@ -19,6 +20,11 @@ enum RunCommand: Command {
             Devices: '--port PATH' or '--sim' is the unnamed device ('device' in Lua);
             '--port NAME=PATH', '--port NAME=sim' or '--port NAME=sim:PROFILE' (profiles:
             \(SimulatorProfile.names.joined(separator: ", "))) add named ones ('devices.NAME').
+            The serial and dialect options apply to every device; a port's own settings
+            follow it after commas, as KEY=VALUE with an option's name as KEY, or
+            device=FILE for a device description file (docs/DIALECTS.md):
+              --port modem=/dev/ttyUSB1,dialect=at,baud=9600
+              --port env=/dev/ttyUSB0,device=env-sensor.json
 
             Exits 0 when every expectation held, 1 when one failed (or an error reply
             went unhandled), 65 for a script error (found before anything is sent when
@@ -40,7 +46,9 @@ enum RunCommand: Command {
             .value(
                 "--port", "-p", name: "port",
                 help:
-                    "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one.\nRepeat for several devices.",
+                    "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one,\n"
+                    + "then its own settings: ,KEY=VALUE… (e.g. ,dialect=at,baud=9600 or\n"
+                    + ",device=FILE). Repeat for several devices.",
                 repeatable: true),
             .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
             .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),
@@ -55,7 +63,10 @@ enum RunCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
-        if arguments.positionals.count > 1 { throw UsageError("Unexpected argument '\(arguments.positionals[1])'") }
+        if arguments.positionals.count > 1 {
+            let extra = arguments.positionals[1]
+            throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
+        }
         let options = try ConnectionOptions(arguments, port: nil)
         let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
         let luaMemory = try arguments.value(
@@ -63,42 +74,65 @@ enum RunCommand: Command {
         ) {
             Int($0).flatMap { (1...65536).contains($0) ? $0 << 20 : nil }
         }
-        let script = try read(path, forcingLua: arguments.has("--lua"))
-        if script.language == .queries, ports.count > 1 {
-            throw UsageError("A query file drives one device; give one '--port' or '--sim' (or write a Lua script)")
-        }
+        let view: any RunView =
+            options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
         let prepared: PreparedScript
         do {
+            let script = try read(path, forcingLua: arguments.has("--lua"))
+            if script.language == .queries, ports.count > 1 {
+                throw UsageError("A query file drives one device; give one '--port' or '--sim' (or write a Lua script)")
+            }
             prepared = try PreparedScript(script, deviceNames: ports.map(\.name))
-        } catch {
+            if prepared.stepCount == 0 {
+                throw ScriptError(at: nil, "\(script.name): no commands (only comments and blank lines)")
+            }
+        } catch let error as ScriptError {
+            let problem = ScriptProblem(location: error.location, message: error.description)
+            render(.scriptFailed(problem), on: view, format: options.format)
             throw CommandFailure(error.description, code: .scriptError)
         }
         if arguments.has("--dry-run") {
-            let what = prepared.stepCount.map { "\($0) command\($0 == 1 ? "" : "s")" } ?? "Lua syntax and device names"
-            FileSink.standardError.write(
-                "\(script.name): ok (\(what); \(ports.count) device\(ports.count == 1 ? "" : "s"), none opened)\n")
+            let script = prepared.script
+            let dryRun = DryRun(script: script.name, commands: prepared.stepCount, devices: ports.count)
+            render(.checkedOnly(dryRun), on: view, format: options.format)
             return .success
+        }
+        let settings = try ports.map { port throws(UsageError) in
+            try DeviceSettings(arguments, below: options.deviceDescription.map { [$0] } ?? [], above: port.settings)
         }
         var opened: [OpenedDevice] = []
         do {
-            for port in ports {
+            for (port, settings) in zip(ports, settings) {
                 opened.append(
                     try await OpenedDevice(
-                        port.target, configuration: options.configuration, hardware: options.hardware,
-                        dialect: options.dialect))
+                        port.target, configuration: settings.configuration, hardware: options.hardware,
+                        dialect: settings.dialect, faults: options.simulatorFaults))
             }
         } catch {
             for device in opened { await device.shutdown() }
             throw error
         }
-        let view: any RunView =
-            options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
         let runner = ScriptRunner(
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: luaMemory ?? ScriptRunner.defaultLuaMemoryLimit)
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
         return exitCode(for: summary.outcome)
+    }
+
+    /// Renders `event` of a run that ends before it starts: a dry run's verdict, or a
+    /// script error found while checking (text: the error is the command's message).
+    /// JSON also gets the summary that always ends a run's records, with the outcome
+    /// `script_error` after a script error, else `passed`.
+    private static func render(_ event: RunEvent, on view: any RunView, format: OutputFormat) {
+        var presenter = RunPresenter(devices: [])
+        if format == .text {
+            if case .checkedOnly = event { view.render(presenter.handle(event, at: Date())) }
+            return
+        }
+        view.render(presenter.handle(event, at: Date()))
+        let outcome: RunSummary.Outcome = if case .scriptFailed = event { .scriptError } else { .passed }
+        view.render(presenter.finish(outcome: outcome, unhandled: 0, duration: .zero, at: Date()))
     }
 
     /// The exit code of a run's outcome.
@@ -138,26 +172,51 @@ enum RunCommand: Command {
         return ports
     }
 
-    /// Reads the script at `path` (`-`: standard input, named `stdin`).
-    private static func read(_ path: String, forcingLua: Bool) throws(CommandFailure) -> Script {
+    /// Reads the script at `path` (`-`: standard input, named `stdin`): a file, or any
+    /// readable stream (a FIFO, process substitution `<(…)`, `/dev/null`). A UTF-8
+    /// byte-order mark at the start is dropped (editors on Windows write one).
+    ///
+    /// - Throws: ``CommandFailure`` (66) when it cannot be read; ``ScriptError`` when it
+    ///   is not UTF-8 text or is blank.
+    private static func read(_ path: String, forcingLua: Bool) throws -> Script {
         let name = path == "-" ? "stdin" : path
-        let data: Data?
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            data = FileManager.default.contents(atPath: path)
-        }
-        guard let data else {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let reason = !exists ? "no such file" : isFolder.boolValue ? "is a directory" : "cannot be read"
-            throw CommandFailure("\(path): \(reason)", code: .portNotFound)
-        }
+        var bytes = try contents(of: path)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // A binary file given by mistake must not be sent to a device line by line.
-        guard let text = String(validating: data, as: UTF8.self), !text.contains("\0") else {
-            throw CommandFailure("\(name): not a text file (NUL bytes or invalid UTF-8)", code: .scriptError)
+        guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
+            throw ScriptError(at: nil, "\(name): not a text file (NUL bytes or invalid UTF-8)")
+        }
+        if text.allSatisfy(\.isWhitespace) {
+            throw ScriptError(at: nil, "\(name): the script is empty; there is nothing to run")
         }
         let language: Script.Language = forcingLua ? .lua : Script.language(ofFileNamed: name)
         return Script(name: name, text: text, language: language)
+    }
+
+    /// Every byte of the file or stream at `path` (`-`: standard input).
+    private static func contents(of path: String) throws(CommandFailure) -> [UInt8] {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased()
+            throw CommandFailure("\(path): \(reason)", code: .portNotFound)
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure("\(path): is a directory", code: .portNotFound)
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw CommandFailure(
+                    "\(path): cannot be read (\(String(cString: strerror(errno)).lowercased()))", code: .portNotFound)
+            }
+        }
     }
 }

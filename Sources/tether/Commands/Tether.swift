@@ -110,8 +110,7 @@ enum Tether {
 
     private static func fail(_ error: UsageError, spec: CommandSpec) -> ExitCode {
         let help = spec.name.isEmpty ? "tether --help" : "tether \(spec.name) --help"
-        FileSink.standardError.write(
-            "Error: \(error.message)\nUsage: \(HelpFormatter.usage(spec))\n  See '\(help)'.\n")
+        FileSink.standardError.write("Error: \(error.message) (see '\(help)')\n")
         return .usage
     }
 }

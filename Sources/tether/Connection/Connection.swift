@@ -9,7 +9,7 @@ import TetherViews
 final class Connection {
     /// The device (Model).
     var device: Device { opened.device }
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
     /// The view chosen by `--format`.
     let view: any DeviceView
@@ -33,7 +33,8 @@ final class Connection {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
         opened = try await OpenedDevice(
-            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect)
+            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
+            faults: options.simulatorFaults)
         switch options.format {
         case .text: view = TextView(showsTimestamps: options.showsTimestamps)
         case .json: view = JSONView()
@@ -45,7 +46,7 @@ final class Connection {
     func startPresenting(
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in }
     ) -> Task<ViewState, Never> {
-        let events = device.events()
+        let events = device.events(.lossless)
         let view = self.view
         let name = displayName
         return Task {

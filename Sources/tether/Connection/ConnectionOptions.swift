@@ -1,11 +1,20 @@
 import TetherModel
 import TetherSerial
+import TetherSimulator
 
 /// The options every device command shares: which port (or `--sim`), serial
 /// settings, dialect, timeout and output format.
 struct ConnectionOptions {
     /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs
+    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs + faultSpecs
+
+    /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`),
+    /// but `--reappear-after`: a simulator of `--sim` ends with tether, and so does its
+    /// device, so it cannot come back.
+    static let faultSpecs: [OptionSpec] = FaultOptions.all.filter { $0.name != "--reappear-after" }.map { option in
+        OptionSpec(
+            names: [option.name], valueName: option.value, help: "With --sim (fault): " + option.help.lowercasedFirst)
+    }
 
     private static let serialSpecs: [OptionSpec] =
         [
@@ -15,13 +24,11 @@ struct ConnectionOptions {
                 help: "With --sim: the simulated device, a built-in profile (env, at-modem,\n"
                     + "scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also\n"
                     + "sets the default --dialect. (default: env)"),
-            .value("--baud", "-b", name: "rate", help: "Baud rate in bit/s. (default: 115200)"),
-            .value("--data-bits", name: "bits", help: "Data bits: 5, 6, 7 or 8. (default: 8)"),
-            .value("--parity", name: "parity", help: "Parity: none, odd, even, mark or space. (default: none)"),
-            .value("--stop-bits", name: "bits", help: "Stop bits: 1 or 2. (default: 1)"),
             .value(
-                "--flow-control", name: "mode",
-                help: "Flow control: none, rtscts, xonxoff or dtrdsr. (default: none)"),
+                "--device", name: "file",
+                help: "A device description file (docs/DIALECTS.md): dialect, line end,\n"
+                    + "patterns and serial settings; options given here override it."),
+        ] + DeviceSettings.serialSpecs + [
             .value(
                 "--timeout", "-t", name: "ms",
                 help:
@@ -42,7 +49,7 @@ struct ConnectionOptions {
     var usesSimulator: Bool
     /// `--profile`: the simulated device's profile, a built-in name or a file path.
     var simulatorProfile: String?
-    /// Serial settings.
+    /// Serial settings: the command line's over `--device`'s.
     var configuration: SerialConfiguration
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
@@ -50,11 +57,16 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
-    /// `--dialect` and its options; the dialect itself is made when the port is known
-    /// (a simulator profile gives its own default).
+    /// `--dialect` and its options, the command line's over `--device`'s; the dialect
+    /// itself is made when the port is known (a simulator profile gives its own default).
     var dialect: DialectOptions
+    /// The settings of `--device FILE`, under the command line's own.
+    var deviceDescription: SettingsLayer?
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
     var hardware: HardwareOptions
+
+    /// The in-process simulator's faults (`--latency`, `--drop`, `--disconnect-after`…).
+    var simulatorFaults: FaultPlan
 
     /// Whether a port was named: a path, `--sim` or `--match`.
     var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
@@ -81,30 +93,14 @@ struct ConnectionOptions {
         if simulatorProfile != nil, !usesSimulator {
             throw UsageError("'--profile' applies only to '--sim'")
         }
-        var configuration = SerialConfiguration()
-        if let baud = try arguments.value(
-            "--baud", expected: "Please provide a positive whole number of baud, e.g. 9600 or 115200.",
-            { Int($0).flatMap { $0 > 0 ? $0 : nil } })
-        {
-            configuration.baudRate = baud
+        simulatorFaults = try Self.faults(arguments, usesSimulator: usesSimulator)
+        let description = try arguments.value("--device").map { path throws(UsageError) in
+            try DeviceDescription.load(path)
         }
-        if let bits = try arguments.value(
-            "--data-bits", expected: "Please provide one of '5', '6', '7', '8'.",
-            { Int($0).flatMap { (5...8).contains($0) ? $0 : nil } })
-        {
-            configuration.dataBits = bits
-        }
-        if let parity = try arguments.choice("--parity", as: Parity.self) { configuration.parity = parity }
-        if let bits = try arguments.value(
-            "--stop-bits", expected: "Please provide one of '1', '2'.",
-            { Int($0).flatMap { $0 == 1 || $0 == 2 ? $0 : nil } })
-        {
-            configuration.stopBits = bits
-        }
-        if let flow = try arguments.choice("--flow-control", as: FlowControl.self) {
-            configuration.flowControl = flow
-        }
-        self.configuration = configuration
+        deviceDescription = description
+        let settings = try DeviceSettings(arguments, below: description.map { [$0] } ?? [])
+        configuration = settings.configuration
+        dialect = settings.dialect
         let milliseconds =
             try arguments.value(
                 "--timeout", expected: "Please provide a whole number of milliseconds, 0 or more.",
@@ -112,7 +108,6 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
-        dialect = try DialectOptions(arguments)
         hardware = try HardwareOptions(arguments)
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         if usesSimulator, let port {
@@ -122,6 +117,46 @@ struct ConnectionOptions {
             throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
         }
     }
+}
+
+extension ConnectionOptions {
+    /// The fault plan of the fault options given.
+    ///
+    /// - Throws: ``UsageError`` for a bad value, or a fault option without a simulator
+    ///   (`--sim`, or `NAME=sim` in `run`).
+    fileprivate static func faults(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError) -> FaultPlan {
+        var faults = FaultOptions()
+        for option in FaultOptions.all where arguments.spec.option(named: option.name) != nil {
+            let given: [String?] =
+                option.value == nil ? (arguments.has(option.name) ? [nil] : []) : arguments.allValues(option.name)
+            for value in given {
+                do throws(FaultOptions.Mistake) {
+                    try faults.apply(option, value: value)
+                } catch {
+                    throw UsageError(error.message)
+                }
+            }
+        }
+        if faults.isEmpty { return FaultPlan() }
+        let simulates =
+            usesSimulator
+            || arguments.allValues("--port").contains { (try? NamedPort(parsing: $0))?.target.isSimulator == true }
+        guard simulates else {
+            let names = FaultOptions.all.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
+            throw UsageError(
+                "'\(names.first ?? "--latency")' applies only to '--sim' (a fault of the built-in simulator)")
+        }
+        do throws(FaultOptions.Mistake) {
+            return try faults.plan(seed: ProfileDevice.defaultSeed)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+}
+
+extension String {
+    /// The text with its first letter in lower case (`Delay …` → `delay …`).
+    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }
 
 /// The output format (`--format`).

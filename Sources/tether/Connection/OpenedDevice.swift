@@ -11,6 +11,11 @@ enum PortTarget: Equatable {
     case match
     /// An in-process simulator running a ``SimulatorProfile``.
     case simulator(profile: String)
+
+    /// Whether this is an in-process simulator.
+    var isSimulator: Bool {
+        if case .simulator = self { true } else { false }
+    }
 }
 
 /// One device opened for a command, with the simulator behind it, if any — the one
@@ -22,20 +27,21 @@ enum PortTarget: Equatable {
 final class OpenedDevice {
     /// The device (Model), not yet started.
     let device: Device
-    /// The name shown to the user: the port as typed, or `sim (/dev/pts/N)`.
+    /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
     private let simulator: Simulator?
 
     /// Opens `target`.
     ///
-    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's.
+    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's; a
+    /// simulator runs with `faults`.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions
+        dialect options: DialectOptions, faults: FaultPlan = FaultPlan()
     ) async throws(CommandFailure) {
         let dialect: any Dialect
         let port: any SerialTransport
@@ -46,7 +52,7 @@ final class OpenedDevice {
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile))
+                started = try Simulator(device: ProfileDevice(profile: profile), faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -57,19 +63,29 @@ final class OpenedDevice {
                 throw CommandFailure(error)
             }
             simulator = started
-            displayName = "sim (\(started.devicePath))"
+            displayName = "sim:\(name) (\(started.devicePath))"
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
             let opener = hardware.opener(path: path, configuration: configuration)
-            port = try await hardware.openFirst(with: opener, path: path)
+            do {
+                port = try await hardware.openFirst(with: opener, path: path)
+            } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
+                throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
+            }
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
         }
-        device = Device(
-            transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
-            reopener: reopener)
+        do {
+            device = try Device(
+                transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+                reopener: reopener)
+        } catch {
+            port.close()
+            simulator?.stop()
+            throw CommandFailure(error)
+        }
     }
 
     /// Closes the device and stops the simulator, if any.

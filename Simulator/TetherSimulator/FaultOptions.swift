@@ -1,22 +1,31 @@
-import TetherSimulator
+/// The simulator's fault options (`tether-sim --latency 50 …`, and `tether --sim` takes
+/// the same) that fill a ``FaultPlan``: their help, and the values given so far while a
+/// command line is parsed.
+public struct FaultOptions: Equatable, Sendable {
+    /// A value an option does not take, or options that do not go together; the
+    /// message names the option and what was expected.
+    public struct Mistake: Error, Equatable {
+        /// One line, e.g. `The value 'x' is invalid for '--latency <ms>': expected …`.
+        public let message: String
+    }
 
-/// The `tether-sim` options that fill a ``FaultPlan``: their help, and the values given
-/// so far while the command line is parsed.
-struct FaultOptions: Equatable {
     /// The plan so far, without its disconnect (built by ``plan(seed:)``).
     private var faults = FaultPlan()
     private var trigger: FaultPlan.DisconnectTrigger?
     private var reappearAfter: Duration?
 
     /// One option: its name, the name of its value (`nil` for a flag) and its help.
-    struct Option {
-        let name: String
-        let value: String?
-        let help: String
+    public struct Option: Sendable {
+        /// E.g. `--latency`.
+        public let name: String
+        /// The value's name, e.g. `ms`; `nil` for a flag.
+        public let value: String?
+        /// One sentence of help.
+        public let help: String
     }
 
     /// Every fault option, in the order `--help` lists them.
-    static let all: [Option] = [
+    public static let all: [Option] = [
         Option(name: "--latency", value: "ms", help: "Delay every reply by this many ms."),
         Option(name: "--jitter", value: "ms", help: "Delay every reply by a further random 0 … ms (order kept)."),
         Option(
@@ -43,16 +52,22 @@ struct FaultOptions: Equatable {
             help: "Append ' seq=<n>' to every notification line (n from 1, never reset)."),
     ]
 
+    /// No faults.
+    public init() {}
+
+    /// Whether any fault was asked for.
+    public var isEmpty: Bool { self == FaultOptions() }
+
     /// The option called `name`, if it is a fault option.
-    static func option(named name: String) -> Option? {
+    public static func option(named name: String) -> Option? {
         all.first { $0.name == name }
     }
 
     /// Takes `option` with its `value` (`nil` for a flag).
     ///
-    /// - Throws: ``SimCommandLine/UsageError`` when the value is not what the option takes,
+    /// - Throws: ``Mistake`` when the value is not what the option takes,
     ///   or both disconnect options are given.
-    mutating func apply(_ option: Option, value: String?) throws(SimCommandLine.UsageError) {
+    public mutating func apply(_ option: Option, value: String?) throws(Mistake) {
         let value = value ?? ""
         switch option.name {
         case "--latency": faults.latency = .milliseconds(try Self.whole(value, for: option, minimum: 0))
@@ -76,9 +91,9 @@ struct FaultOptions: Equatable {
 
     /// The plan the options describe, its random choices seeded by `seed`.
     ///
-    /// - Throws: ``SimCommandLine/UsageError`` for `--reappear-after` without a
+    /// - Throws: ``Mistake`` for `--reappear-after` without a
     ///   disconnect option.
-    func plan(seed: UInt64) throws(SimCommandLine.UsageError) -> FaultPlan {
+    public func plan(seed: UInt64) throws(Mistake) -> FaultPlan {
         var plan = faults
         plan.seed = seed
         if let trigger {
@@ -91,7 +106,7 @@ struct FaultOptions: Equatable {
     }
 
     private mutating func setTrigger(_ trigger: FaultPlan.DisconnectTrigger)
-        throws(SimCommandLine.UsageError)
+        throws(Mistake)
     {
         guard self.trigger == nil else {
             throw .init(message: "Give only one of '--disconnect-after' and '--disconnect-after-lines'")
@@ -100,7 +115,7 @@ struct FaultOptions: Equatable {
     }
 
     private static func whole(_ value: String, for option: Option, minimum: Int)
-        throws(SimCommandLine.UsageError) -> Int
+        throws(Mistake) -> Int
     {
         guard let number = Int(value), number >= minimum else {
             throw invalid(value, for: option, expected: "a whole number, \(minimum) or more")
@@ -109,7 +124,7 @@ struct FaultOptions: Equatable {
     }
 
     private static func probability(_ value: String, for option: Option)
-        throws(SimCommandLine.UsageError) -> Double
+        throws(Mistake) -> Double
     {
         guard let number = Double(value), number >= 0, number <= 1 else {
             throw invalid(value, for: option, expected: "a probability from 0 to 1, e.g. 0.1")
@@ -118,7 +133,7 @@ struct FaultOptions: Equatable {
     }
 
     private static func burst(_ value: String, for option: Option)
-        throws(SimCommandLine.UsageError) -> FaultPlan.Burst
+        throws(Mistake) -> FaultPlan.Burst
     {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, let count = Int(parts[0]), count > 0, let rate = Double(parts[1]),
@@ -130,7 +145,7 @@ struct FaultOptions: Equatable {
     }
 
     private static func invalid(_ value: String, for option: Option, expected: String)
-        -> SimCommandLine.UsageError
+        -> Mistake
     {
         .init(
             message:

@@ -1,0 +1,53 @@
+/// A device's events for one observer, in the order they happened: what
+/// ``Device/events(_:)`` returns.
+///
+/// Iterate it once (`for await event in events`). The sequence ends after the device
+/// closes or disconnects for good; cancelling the iterating task, or dropping the
+/// sequence and its iterator, detaches the observer (a lossless observer then no
+/// longer holds the device back).
+public struct DeviceEvents: AsyncSequence, Sendable {
+    public typealias Element = DeviceEvent
+    public typealias Failure = Never
+
+    /// Detaches the observer when the last copy of the sequence or its iterator goes.
+    final class Subscription: Sendable {
+        let subscriber: EventSubscriber
+        init(_ subscriber: EventSubscriber) { self.subscriber = subscriber }
+        deinit { subscriber.detach() }
+    }
+
+    let subscription: Subscription
+
+    init(_ subscriber: EventSubscriber) {
+        subscription = Subscription(subscriber)
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(subscription: subscription)
+    }
+
+    /// Hands out one batch of events at a time, taken from the device in one step.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        public typealias Element = DeviceEvent
+        public typealias Failure = Never
+
+        let subscription: Subscription
+        private var batch: [DeviceEvent] = []
+        private var index = 0
+
+        init(subscription: Subscription) {
+            self.subscription = subscription
+        }
+
+        /// The next event, waiting for it; `nil` at the end.
+        public mutating func next() async -> DeviceEvent? {
+            if index == batch.count {
+                guard let events = await subscription.subscriber.take() else { return nil }
+                batch = events
+                index = 0
+            }
+            defer { index += 1 }
+            return batch[index]
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import Glibc
+import Synchronization
+import TetherSerial
+
+/// A device's port loop: one thread that owns the port, `poll`s it and a wake-up pipe
+/// with the session's next deadline as its timeout, reads into one reusable buffer,
+/// feeds the ``Session`` and publishes what it reports, writes what cannot be written
+/// at once, and reopens the port after a disconnect — the shape of an event loop.
+///
+/// Other threads and tasks share ``LoopState`` with it under one lock and wake it
+/// through the pipe only when it must change what it waits for. Blocking calls
+/// (`poll`, opening a port, closing one) happen on this thread only, never on Swift's
+/// cooperative pool. docs/ARCHITECTURE.md draws the byte path.
+final class DeviceLoop: Sendable {
+    /// The longest sleep with nothing to time: the loop then looks again, so a request
+    /// whose deadline is later than that needs no wake-up.
+    static let idleHorizon = Duration.seconds(1)
+    /// How long the input waiting at open may keep requests held (a device that never
+    /// goes quiet still gets its commands).
+    static let catchUpLimit = Duration.milliseconds(100)
+    /// The read buffer, in bytes.
+    static let readSize = 65_536
+
+    let port: String
+    let settings: String
+    let reopener: PortOpener?
+    let state: Mutex<LoopState>
+    let wakeUp: WakeUpPipe
+    private let blankSession: Session
+
+    init(
+        transport: any SerialTransport, port: String, settings: String, session: Session, writeTimeout: Int,
+        reopener: PortOpener?
+    ) throws(SerialError) {
+        self.port = port
+        self.settings = settings
+        self.reopener = reopener
+        var session = session
+        session.holdRequests()
+        blankSession = session
+        var initial = LoopState(session: session, writeTimeout: writeTimeout)
+        initial.transport = transport
+        state = Mutex(initial)
+        wakeUp = try WakeUpPipe(for: port)
+    }
+
+    deinit { wakeUp.close() }
+
+    /// Wakes the loop out of `poll`.
+    func wake() { wakeUp.signal() }
+
+    /// Performs `change` on the state and wakes the loop if it must see it.
+    func update<Result>(_ change: (inout LoopState) -> Result) -> Result {
+        let (result, wakes) = state.withLock { state in
+            let result = change(&state)
+            return (result, state.needsWake)
+        }
+        if wakes { wake() }
+        return result
+    }
+
+    // MARK: - The loop
+
+    /// Runs the loop on its own thread until the device ends.
+    ///
+    /// - Returns: `false` when no thread could be started (the device has then ended
+    ///   with that reason).
+    func start() -> Bool {
+        let started = LoopThread.start { [self] in run() }
+        if !started { finish(reason: "cannot start the port loop thread") }
+        return started
+    }
+
+    private enum Ending {
+        case closing
+        case hungUp(String)
+    }
+
+    private func run() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let ending = catchUp(buffer) ?? serve(buffer)
+            switch ending {
+            case .closing:
+                drainOutput()
+                return finish(reason: "closed")
+            case .hungUp(let reason):
+                guard let reopener, connectionLost(reason: reason) else { return finish(reason: reason) }
+                let lostAt = ContinuousClock.now
+                guard reconnect(using: reopener, since: lostAt) else { return finish(reason: "closed") }
+            }
+        }
+    }
+
+    /// Takes in the input that was waiting when the port opened (until the line has
+    /// been quiet for 1 ms, for at most ``catchUpLimit``): with requests
+    /// held it becomes notifications, never the reply to the first command. Then
+    /// releases the requests and the callers of ``Device/start()``.
+    private func catchUp(_ buffer: UnsafeMutableRawBufferPointer) -> Ending? {
+        guard let transport = state.withLock({ $0.transport }) else { return .closing }
+        let until = ContinuousClock.now + Self.catchUpLimit
+        while ContinuousClock.now < until {
+            var entry = pollfd(fd: transport.descriptor, events: Int16(POLLIN), revents: 0)
+            let count = poll(&entry, 1, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            if let ending = receive(from: transport, into: buffer) { return ending }
+        }
+        update { state in
+            let now = ContinuousClock.now
+            state.phase = .connected
+            state.perform(state.session.releaseRequests(now: now), now: now)
+            for waiter in state.startWaiters { waiter.resume() }
+            state.startWaiters.removeAll()
+        }
+        return nil
+    }
+
+    /// Serves the open port until it hangs up or the device is closed.
+    private func serve(_ buffer: UnsafeMutableRawBufferPointer) -> Ending {
+        var descriptors = [pollfd(), pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let plan = state.withLock { state -> (any SerialTransport, Int16, Int32)? in
+                guard !state.isClosing, let transport = state.transport else { return nil }
+                var events: Int16 = 0
+                if !state.isHeldBack() { events |= Int16(POLLIN) }
+                if state.output.isPending { events |= Int16(POLLOUT) }
+                let now = ContinuousClock.now
+                var wakeAt = now + Self.idleHorizon
+                if let deadline = state.session.nextDeadline { wakeAt = min(wakeAt, deadline) }
+                if let deadline = state.output.deadline { wakeAt = min(wakeAt, deadline) }
+                state.sleepsUntil = wakeAt
+                state.sleepsWithoutOutput = !state.output.isPending
+                return (transport, events, Self.milliseconds(until: wakeAt, from: now))
+            }
+            guard let (transport, events, timeout) = plan else { return .closing }
+            descriptors[0] = pollfd(fd: transport.descriptor, events: events, revents: 0)
+            descriptors[1].revents = 0
+            let count = poll(&descriptors, 2, timeout)
+            state.withLock { $0.sleepsUntil = nil }
+            if count < 0 && errno != EINTR {
+                return .hungUp("poll failed: \(String(cString: strerror(errno)))")
+            }
+            if descriptors[1].revents != 0 { wakeUp.drain() }
+            let revents = Int32(descriptors[0].revents)
+            if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
+                if let ending = receive(from: transport, into: buffer) { return ending }
+            }
+            state.withLock { state in
+                let now = ContinuousClock.now
+                if revents & POLLOUT != 0 { state.flush(now: now) }
+                state.expireOutput(now: now)
+                if let deadline = state.session.nextDeadline, deadline <= now {
+                    state.perform(state.session.expire(now: now), now: now)
+                }
+            }
+        }
+    }
+
+    /// Reads what is waiting and hands it to the session.
+    ///
+    /// - Returns: `nil`, or how the connection ended (hang-up, read error).
+    private func receive(from transport: any SerialTransport, into buffer: UnsafeMutableRawBufferPointer) -> Ending? {
+        let count: Int
+        do throws(SerialError) {
+            count = try transport.receive(into: buffer)
+        } catch {
+            return .hungUp(error.description)
+        }
+        guard count > 0 else { return .hungUp("device hung up") }
+        let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        state.withLock { state in
+            let now = ContinuousClock.now
+            state.perform(state.session.receive(bytes, now: now), now: now)
+        }
+        return nil
+    }
+
+    /// Before closing: lets pending output go out, for up to the write timeout.
+    private func drainOutput() {
+        while let (transport, timeout) = state.withLock({ state -> (any SerialTransport, Int32)? in
+            state.expireOutput(now: .now)
+            guard state.output.isPending, let transport = state.transport, let deadline = state.output.deadline
+            else { return nil }
+            return (transport, Self.milliseconds(until: deadline, from: .now))
+        }) {
+            var entry = pollfd(fd: transport.descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&entry, 1, timeout)
+            state.withLock { $0.flush(now: .now) }
+        }
+    }
+
+    // MARK: - Disconnect and reconnect
+
+    /// The device went away and will be reopened: fails what is pending, publishes
+    /// `disconnected` and `reconnecting`, and closes the old port.
+    ///
+    /// - Returns: `false` when the device is being closed instead.
+    private func connectionLost(reason: String) -> Bool {
+        let lost = state.withLock { state -> (any SerialTransport)?? in
+            guard !state.isClosing else { return .none }
+            let now = ContinuousClock.now
+            state.perform(state.session.hangUp(reason: reason, now: now), now: now)
+            state.publish(.disconnected(reason: reason))
+            state.publish(.reconnecting)
+            state.phase = .away(since: now)
+            state.output = LoopState.Output()
+            defer { state.transport = nil }
+            return .some(state.transport)
+        }
+        guard let transport = lost else { return false }
+        transport?.close()
+        return true
+    }
+
+    /// Reopens the port with the opener's backoff (100 ms doubling to 2 s by default),
+    /// sleeping in `poll` on the wake-up pipe so waiting costs no CPU and a close ends
+    /// it at once. A port that does not exist yet is the normal state while the device
+    /// is away and is not reported; any other failure (busy, permission denied…) is
+    /// published once as an `error` each time it changes. On success the device gets a
+    /// fresh ``Session`` and publishes `reconnected`.
+    ///
+    /// - Returns: `false` when the device was closed meanwhile.
+    private func reconnect(using opener: PortOpener, since lostAt: ContinuousClock.Instant) -> Bool {
+        var attempts = 0
+        var reported: String?
+        while true {
+            let wakeAt = ContinuousClock.now + opener.delay(afterFailures: attempts + 1)
+            while !state.withLock({ $0.isClosing }), ContinuousClock.now < wakeAt {
+                var entry = pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)
+                if poll(&entry, 1, Self.milliseconds(until: wakeAt, from: .now)) > 0 { wakeUp.drain() }
+            }
+            if state.withLock({ $0.isClosing }) { return false }
+            attempts += 1
+            do throws(SerialError) {
+                let fresh = try opener.open()
+                let accepted = state.withLock { state in
+                    guard !state.isClosing else { return false }
+                    state.transport = fresh
+                    state.session = blankSession
+                    state.phase = .catchingUp
+                    state.publish(
+                        .reconnected(
+                            port: port, settings: settings, attempts: attempts, downtime: .now - lostAt))
+                    return true
+                }
+                if !accepted { fresh.close() }
+                return accepted
+            } catch .notFound {
+                continue
+            } catch {
+                let message = "cannot reopen the port yet: \(error)"
+                if message != reported { state.withLock { $0.publish(.error(message)) } }
+                reported = message
+            }
+        }
+    }
+
+    /// Ends the device (see ``LoopState/end(reason:)``), closes the port and resumes
+    /// the callers of ``Device/close()``.
+    func finish(reason: String) {
+        let (transport, closers) = state.withLock { $0.end(reason: reason) }
+        transport?.close()
+        for closer in closers { closer.resume() }
+    }
+
+    /// The `poll(2)` timeout until `deadline`, in whole ms rounded up (0 when past).
+    static func milliseconds(until deadline: ContinuousClock.Instant, from now: ContinuousClock.Instant) -> Int32 {
+        let left = deadline - now
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+}
