@@ -24,7 +24,8 @@ enum DeviceDescription {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let reason = !exists ? "no such file" : isFolder.boolValue ? "is a directory, not a file" : "cannot be read"
+            let reason =
+                !exists ? "does not exist" : isFolder.boolValue ? "is a directory, not a file" : "cannot be read"
             throw UsageError("The device description '\(path)' \(reason)")
         }
         do {

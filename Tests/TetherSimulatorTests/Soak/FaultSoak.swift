@@ -69,8 +69,19 @@ struct FaultSoak {
         }
         let drops: (inout FaultPlan) -> Void = { $0.dropProbability = 0.03 }
         let duplicates: (inout FaultPlan) -> Void = { $0.duplicateProbability = 0.1 }
-        let disconnects: (inout FaultPlan) -> Void = {
-            $0.disconnect = .init(trigger: .afterLines(50), reappearAfter: .milliseconds(200))
+        let disconnects = { (lines: Int) -> (inout FaultPlan) -> Void in
+            { $0.disconnect = .init(trigger: .afterLines(lines), reappearAfter: .milliseconds(200)) }
+        }
+        let everything = { (withDuplicates: Bool) -> (inout FaultPlan) -> Void in
+            { faults in
+                split(&faults)
+                garbage(&faults)
+                faults.latency = .milliseconds(20)
+                faults.jitter = .milliseconds(250)
+                drops(&faults)
+                if withDuplicates { duplicates(&faults) }
+                disconnects(150)(&faults)
+            }
         }
         return [
             Scenario(name: "split writes", faults: plan(split)),
@@ -78,18 +89,9 @@ struct FaultSoak {
             Scenario(name: "latency past the timeout", faults: plan(latency), share: 0.25),
             Scenario(name: "drops", faults: plan(drops)),
             Scenario(name: "duplicates", faults: plan(duplicates)),
-            Scenario(name: "disconnects", faults: plan(disconnects)),
-            Scenario(
-                name: "all together",
-                faults: plan {
-                    split(&$0)
-                    garbage(&$0)
-                    $0.latency = .milliseconds(20)
-                    $0.jitter = .milliseconds(250)
-                    drops(&$0)
-                    duplicates(&$0)
-                    disconnects(&$0)
-                }, share: 0.5, mayMismatch: true),
+            Scenario(name: "disconnects", faults: plan(disconnects(50))),
+            Scenario(name: "all but duplicates", faults: plan(everything(false)), share: 0.5),
+            Scenario(name: "all together", faults: plan(everything(true)), share: 0.5, mayMismatch: true),
         ]
     }
 
