@@ -30,8 +30,17 @@ let package = Package(
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
         .target(name: "TetherScript", dependencies: ["TetherModel", "TetherPresenter", "CLua"]),
+        // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
+        // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
+        // and the header and library are on the default paths.
+        .systemLibrary(name: "CTermInfo"),
+        // Puts a full-screen view's terminal back when tether dies of a signal (C: a
+        // signal handler must be async-signal-safe).
+        .target(name: "CScreenRestore"),
         // Views: text and JSON renderers of the presenter's view state.
-        .target(name: "TetherViews", dependencies: ["TetherPresenter"]),
+        .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
+        // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", path: "Simulator/TetherSimulator",
@@ -43,6 +52,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
+                "CEditLine",
             ]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.
@@ -54,6 +64,7 @@ let package = Package(
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
+        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),

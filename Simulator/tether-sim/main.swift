@@ -72,6 +72,12 @@ case .serve(let request):
                 write("link: \(linkPath)\n", to: .standardOutput)
             }
         }
+        if let device = simulators.first?.device as? ProfileDevice {
+            let noisy = (try request.faults.plan(seed: 0)).garbageProbability > 0
+            write(
+                "tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n",
+                to: .standardOutput)
+        }
     } catch let error as SimulatorError {
         simulators.forEach { $0.stop() }
         write("Error: \(error)\n", to: .standardError)

@@ -6,11 +6,16 @@ import TetherModel
 public struct Presenter: Sendable {
     /// The state after every event handled so far.
     public private(set) var state: ViewState
+    /// What was known of the device beforehand (units of its readings).
+    private let facts: DeviceFacts
 
     /// Creates a presenter for `port` (the name the user gave); `device` is a script
-    /// run's name for it, if any.
-    public init(port: String, device: String? = nil) {
+    /// run's name for it, if any; `facts` give the identity shown until the
+    /// device answers `*IDN?`, and the units of its readings.
+    public init(port: String, device: String? = nil, facts: DeviceFacts = DeviceFacts()) {
         state = ViewState(port: port, device: device)
+        state.identity = facts.identity.map { DeviceIdentity(parsing: $0, source: .description) }
+        self.facts = facts
     }
 
     /// Applies one device event.
@@ -21,16 +26,20 @@ public struct Presenter: Sendable {
         let time = event.time
         switch event.kind {
         case .connected(let port, let settings):
-            state.connection = .connected(settings: settings)
+            state.connection = .connected(since: time)
+            state.settings = settings
             return [ViewRecord(time: time, event: .connected(port: port, settings: settings))]
         case .disconnected(let reason):
-            state.connection = .disconnected(reason: reason)
+            state.connection = .disconnected(reason: reason, since: time)
             return [ViewRecord(time: time, event: .disconnected(port: state.port, reason: reason))]
         case .reconnecting:
-            if case .disconnected(let reason) = state.connection { state.connection = .reconnecting(reason: reason) }
+            if case .disconnected(let reason, let since) = state.connection {
+                state.connection = .reconnecting(reason: reason, since: since)
+            }
             return [ViewRecord(time: time, event: .reconnecting(port: state.port))]
         case .reconnected(let port, let settings, let attempts, let downtime):
-            state.connection = .connected(settings: settings)
+            state.connection = .connected(since: time)
+            state.settings = settings
             state.counts.reconnects += 1
             return [
                 ViewRecord(
@@ -41,6 +50,7 @@ public struct Presenter: Sendable {
             state.counts.missed += count
             return [ViewRecord(time: time, event: .missed(count: count))]
         case .error(let message):
+            alert(Alert(time: time, kind: .warning, line: ViewLine(message)))
             return [ViewRecord(time: time, event: .warning(message))]
         case .session(let sessionEvent):
             return handle(sessionEvent, at: time)
@@ -53,21 +63,27 @@ public struct Presenter: Sendable {
             return [ViewRecord(time: time, event: .sent(command: command))]
         case .replied(_, let command, let reply, let roundTrip):
             state.counts.replies += 1
-            if reply.isError { state.counts.errorReplies += 1 }
             let lines = reply.lines.map(ViewLine.init)
+            let finalResult = reply.finalResult.map(ViewLine.init)
+            if reply.isError {
+                state.counts.errorReplies += 1
+                if let last = finalResult ?? lines.last {
+                    alert(Alert(time: time, kind: .errorReply, line: last, command: command))
+                }
+            }
             var identity: DeviceIdentity?
             if Self.isIdentityQuery(command), !reply.isError, let first = lines.first {
                 identity = DeviceIdentity(parsing: first.text)
                 state.identity = identity
             }
             let outcome = Exchange.Outcome.reply(
-                lines: lines, finalResult: reply.finalResult.map(ViewLine.init), isError: reply.isError,
+                lines: lines, finalResult: finalResult, isError: reply.isError,
                 roundTrip: roundTrip)
             return [
                 record(
                     Exchange(
                         command: command, outcome: outcome, time: time, errorDescription: reply.errorDescription,
-                        identity: identity))
+                        identity: identity, isInDoubt: reply.isInDoubt))
             ]
         case .failed(_, let command, let failure):
             let outcome: Exchange.Outcome
@@ -81,8 +97,16 @@ public struct Presenter: Sendable {
             return [record(Exchange(command: command, outcome: outcome, time: time))]
         case .notification(let line):
             state.counts.notifications += 1
-            let readings = Self.readings(in: line.text, at: time)
-            for reading in readings { state.readings[reading.name] = reading }
+            let text = line.text
+            let readings = Reading.fields(in: text, at: time, units: facts.units)
+            for reading in readings {
+                if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
+                    state.readings[index].update(with: reading)
+                } else {
+                    state.readings.append(ReadingSeries(reading))
+                }
+            }
+            if Alert.isAlarm(text) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
             return [ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))]
         case .partialReply(_, let command, let lines):
             return [ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))]
@@ -101,24 +125,14 @@ public struct Presenter: Sendable {
         return ViewRecord(time: exchange.time, event: .exchanged(exchange))
     }
 
+    private mutating func alert(_ alert: Alert) {
+        state.alerts.append(alert)
+        if state.alerts.count > ViewState.maximumAlerts { state.alerts.removeFirst() }
+    }
+
     /// `*IDN?` (IEEE 488.2) in any letter case.
     static func isIdentityQuery(_ command: String) -> Bool {
         command.trimmingCharacters(in: .whitespaces).uppercased() == "*IDN?"
-    }
-
-    /// The `name=value` fields of a notification, e.g. `temp=22.87` in
-    /// `!READING temp=22.87 hum=41.3`. Names are letters, digits, `_`, `.` and `-`.
-    static func readings(in text: String, at time: Date) -> [Reading] {
-        text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" || $0 == "\t" }).compactMap { field in
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { return nil }
-            let name = String(parts[0])
-            let value = String(parts[1])
-            guard !name.isEmpty, !value.isEmpty,
-                name.allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
-            else { return nil }
-            return Reading(name: name, value: value, number: Double(value), time: time)
-        }
     }
 }
 
@@ -131,6 +145,6 @@ extension ViewLine {
             case .overlong: .overlong
             case .unterminated: .unterminated
             }
-        self.init(bytes: line.bytes, ending: ending)
+        self.init(bytes: line.bytes, ending: ending, exactBytes: line.exactBytes)
     }
 }

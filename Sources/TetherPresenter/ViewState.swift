@@ -2,16 +2,17 @@ import Foundation
 
 /// Everything a view may show about one device connection, as plain values.
 public struct ViewState: Sendable, Equatable {
-    /// The connection's state.
+    /// The connection's state; `since` is when it entered that state (a view shows
+    /// the downtime so far as now − `since`).
     public enum Connection: Sendable, Equatable {
         /// Not yet open.
         case connecting
-        /// Open; `settings` reads like `115200 8N1`.
-        case connected(settings: String)
-        /// The device went away; `reason` says how.
-        case disconnected(reason: String)
-        /// The device went away (`reason`) and tether waits to reopen it.
-        case reconnecting(reason: String)
+        /// Open (or open again after a reconnect) since `since`.
+        case connected(since: Date)
+        /// The device went away at `since`; `reason` says how. The connection is over.
+        case disconnected(reason: String, since: Date)
+        /// The device went away at `since` (`reason`) and tether waits to reopen it.
+        case reconnecting(reason: String, since: Date)
     }
 
     /// The port as the user named it.
@@ -21,11 +22,18 @@ public struct ViewState: Sendable, Equatable {
     public var device: String?
     /// The connection's state.
     public var connection: Connection = .connecting
-    /// The identity the device reported to `*IDN?` (IEEE 488.2), once seen.
+    /// The serial settings in force, like `115200 8N1`, once the port has opened;
+    /// kept while the device is away (a reconnect reopens with the same settings).
+    public var settings: String?
+    /// Who the device is: from its `*IDN?` reply (IEEE 488.2) once seen, else from the
+    /// device description (a simulator profile), else `nil`.
     public var identity: DeviceIdentity?
-    /// The latest value of every named reading seen in notifications, by name, e.g.
-    /// `temp` → `22.87` from `!READING temp=22.87 hum=41.3`.
-    public var readings: [String: Reading] = [:]
+    /// Every named reading seen in notifications, in the order each name was first
+    /// seen, e.g. `temp` and `hum` from `!READING temp=22.87 hum=41.3`.
+    public var readings: [ReadingSeries] = []
+    /// The most recent alarm notifications, error replies and warnings, oldest first,
+    /// at most ``maximumAlerts``.
+    public var alerts: [Alert] = []
     /// The most recent exchanges, oldest first, at most ``maximumRecentExchanges``.
     public var recentExchanges: [Exchange] = []
     /// Counters since the connection opened.
@@ -33,6 +41,13 @@ public struct ViewState: Sendable, Equatable {
 
     /// How many exchanges ``recentExchanges`` keeps.
     public static let maximumRecentExchanges = 20
+    /// How many alerts ``alerts`` keeps.
+    public static let maximumAlerts = 10
+
+    /// The reading named `name`, if one was seen.
+    public func reading(named name: String) -> ReadingSeries? {
+        readings.first { $0.latest.name == name }
+    }
 
     /// Creates the state for a port that is being opened; `device` is a run's name
     /// for it.
@@ -62,48 +77,6 @@ public struct ViewState: Sendable, Equatable {
     }
 }
 
-/// A device's identity, parsed leniently from an IEEE 488.2 `*IDN?` reply
-/// (`manufacturer,model,serial,firmware`); fields a device leaves out are `nil`.
-public struct DeviceIdentity: Sendable, Equatable {
-    /// The reply as received.
-    public var raw: String
-    /// First field.
-    public var manufacturer: String?
-    /// Second field.
-    public var model: String?
-    /// Third field (`0` when the device has none).
-    public var serialNumber: String?
-    /// Fourth field.
-    public var firmware: String?
-
-    /// Parses `raw`; a reply without commas becomes the manufacturer alone.
-    public init(parsing raw: String) {
-        self.raw = raw
-        let fields = raw.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        func field(_ index: Int) -> String? {
-            index < fields.count && !fields[index].isEmpty ? fields[index] : nil
-        }
-        manufacturer = field(0)
-        model = field(1)
-        serialNumber = field(2)
-        firmware = field(3)
-    }
-}
-
-/// One named value taken from a notification's `name=value` fields.
-public struct Reading: Sendable, Equatable {
-    /// The field name, e.g. `temp`.
-    public var name: String
-    /// The value as sent, e.g. `22.87`.
-    public var value: String
-    /// The value as a number, when it is one.
-    public var number: Double?
-    /// When it was received.
-    public var time: Date
-}
-
 /// A finished request as views show it.
 public struct Exchange: Sendable, Equatable {
     /// The command as sent, without terminator.
@@ -117,6 +90,9 @@ public struct Exchange: Sendable, Equatable {
     public var errorDescription: String? = nil
     /// The identity parsed from a successful `*IDN?` reply.
     public var identity: DeviceIdentity? = nil
+    /// Whether the reply may not be this command's (a stray line may have been taken
+    /// for it; see docs/DIALECTS.md, "Replies in doubt").
+    public var isInDoubt = false
 
     /// How a request ended.
     public enum Outcome: Sendable, Equatable {

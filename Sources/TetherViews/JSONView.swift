@@ -8,8 +8,9 @@ import TetherPresenter
 /// Every device record has `v` (schema version), `type`, `time` (ISO 8601, UTC, ms)
 /// and `port` (plus `device` in a run, for a named device); a run's own records are
 /// described in `docs/SCRIPTING.md`. Keys are sorted so output is stable. A line of device text is a JSON
-/// string; when its bytes are not valid UTF-8, the string shows U+FFFD for the bad
-/// bytes and a sibling `…_hex` field holds the exact bytes (lossless).
+/// string (terminal control sequences removed); when that string is not exactly the
+/// bytes received — they are not valid UTF-8 (U+FFFD for the bad bytes) or control
+/// sequences were removed — a sibling `…_hex` field holds the exact bytes (lossless).
 public struct JSONView: DeviceView {
     /// The version of the JSON Lines schema; bumped on incompatible change.
     public static let schemaVersion = 1
@@ -51,8 +52,7 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "notification"]
             object.merge(lineFields("line", line)) { $1 }
             if !readings.isEmpty {
-                object["readings"] = .object(
-                    Dictionary(readings.map { ($0.name, $0.number.map(JSONValue.double) ?? .string($0.value)) }) { $1 })
+                object["readings"] = .object(Dictionary(readings.map { ($0.name, eventValue($0)) }) { $1 })
             }
             return object
         case .partialReply(let command, let lines):
@@ -79,7 +79,7 @@ public struct JSONView: DeviceView {
         }
     }
 
-    private static func fields(for exchange: Exchange) -> [String: JSONValue] {
+    static func fields(for exchange: Exchange) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["command": .string(exchange.command)]
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
@@ -89,14 +89,8 @@ public struct JSONView: DeviceView {
             object.merge(linesFields("lines", lines)) { $1 }
             if let finalResult { object.merge(lineFields("final", finalResult)) { $1 } }
             if let meaning = exchange.errorDescription { object["error_description"] = .string(meaning) }
-            if let identity = exchange.identity {
-                let fields = [
-                    ("manufacturer", identity.manufacturer), ("model", identity.model),
-                    ("serial", identity.serialNumber), ("firmware", identity.firmware),
-                ]
-                object["identity"] = .object(
-                    Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
-            }
+            if exchange.isInDoubt { object["in_doubt"] = .bool(true) }
+            if let identity = exchange.identity { object["identity"] = identityObject(identity) }
         case .timedOut(let timeout):
             object["type"] = "timeout"
             object["timeout_ms"] = .int(Int(timeout.milliseconds))
@@ -107,17 +101,35 @@ public struct JSONView: DeviceView {
         return object
     }
 
-    private static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
+    /// A notification field in an event record: a JSON number when the value is just a
+    /// number, else the text as sent (`"5.00V"` keeps its unit, `"ON"` stays text).
+    private static func eventValue(_ reading: Reading) -> JSONValue {
+        guard let number = reading.number, !(reading.unit.map(reading.value.hasSuffix) ?? false) else {
+            return .string(reading.value)
+        }
+        return .double(number)
+    }
+
+    /// An identity as `{"manufacturer","model","serial","firmware"}`, absent fields `null`.
+    static func identityObject(_ identity: DeviceIdentity) -> JSONValue {
+        let fields = [
+            ("manufacturer", identity.manufacturer), ("model", identity.model),
+            ("serial", identity.serialNumber), ("firmware", identity.firmware),
+        ]
+        return .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
+    }
+
+    static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .string(line.text)]
-        if !line.isValidUTF8 { object[key + "_hex"] = .string(ByteEscaping.hex(line.bytes, separator: "")) }
+        if !line.isExact { object[key + "_hex"] = .string(ByteEscaping.hex(line.receivedBytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
         return object
     }
 
     private static func linesFields(_ key: String, _ lines: [ViewLine]) -> [String: JSONValue] {
         var object: [String: JSONValue] = [key: .array(lines.map { .string($0.text) })]
-        if lines.contains(where: { !$0.isValidUTF8 }) {
-            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.bytes, separator: "")) })
+        if lines.contains(where: { !$0.isExact }) {
+            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.receivedBytes, separator: "")) })
         }
         return object
     }

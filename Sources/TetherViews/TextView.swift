@@ -15,6 +15,7 @@ public struct TextView: DeviceView {
     let output: any OutputSink
     let diagnostics: any OutputSink
     let showsTimestamps: Bool
+    let showsHex: Bool
     let style: TextStyle
 
     /// Creates a text view.
@@ -23,15 +24,17 @@ public struct TextView: DeviceView {
     ///   - output: where replies and notifications go (standard output).
     ///   - diagnostics: where connection status and warnings go (standard error).
     ///   - showsTimestamps: prefix each line with the local time, `HH:mm:ss.SSS`.
+    ///   - showsHex: show received lines as hex pairs (`54 45 0d`) instead of text.
     ///   - environment: read for `NO_COLOR`.
     public init(
         output: any OutputSink = FileSink.standardOutput,
         diagnostics: any OutputSink = FileSink.standardError, showsTimestamps: Bool = false,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        showsHex: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.output = output
         self.diagnostics = diagnostics
         self.showsTimestamps = showsTimestamps
+        self.showsHex = showsHex
         self.style = TextStyle(enabled: output.isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true)
     }
 
@@ -43,7 +46,7 @@ public struct TextView: DeviceView {
         let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
         switch record.event {
         case .connected(let port, let settings):
-            diagnostics.write("\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
+            diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent:
             break
         case .exchanged(let exchange):
@@ -57,18 +60,19 @@ public struct TextView: DeviceView {
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write("\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
+            diagnostics.write(time + "\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
         case .reconnecting(let port):
             diagnostics.write(
-                "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
+                time + "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
             diagnostics.write(
-                "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n"
+                time
+                    + "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n"
             )
         case .missed(let count):
-            diagnostics.write("warning: output fell behind; \(count) events were not shown\n")
+            diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
-            diagnostics.write("warning: \(Self.plain(message))\n")
+            diagnostics.write(time + "warning: \(Self.plain(message))\n")
         }
     }
 
@@ -80,7 +84,8 @@ public struct TextView: DeviceView {
     /// An exchange on one or more lines; further reply lines are indented by `indent`
     /// more columns than the command (the width of what precedes it).
     private func describe(_ exchange: Exchange, indent lead: Int) -> String {
-        let command = Self.escaped(exchange.command)
+        // An empty command sends just the line end (connect's empty Enter).
+        let command = exchange.command.isEmpty ? "(empty line)" : Self.escaped(exchange.command)
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)
@@ -89,7 +94,8 @@ public struct TextView: DeviceView {
             let meaning = exchange.errorDescription.map { " (\(Self.plain($0)))" } ?? ""
             let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body
-            return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)")
+            let doubt = exchange.isInDoubt ? "  " + style.error("[in doubt: may not be this command's reply]") : ""
+            return "\(command) \(arrow) \(text)  " + style.dim("(\(roundTrip.milliseconds) ms)") + doubt
         case .timedOut(let timeout):
             return "\(command) \(style.error("✗ no reply within \(timeout.milliseconds) ms"))"
         case .failed(let reason):
@@ -110,7 +116,7 @@ public struct TextView: DeviceView {
     }
 
     private func show(_ line: ViewLine) -> String {
-        let text = ByteEscaping.escaped(line.bytes)
+        let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(line.bytes)
         switch line.ending {
         case .terminated: return text
         case .overlong: return text + style.dim(" [line cut at \(line.bytes.count) bytes]")
@@ -125,7 +131,7 @@ public struct TextView: DeviceView {
     }
 
     /// Local time as `HH:mm:ss.SSS`, formatted without a formatter object per record.
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         let since1970 = date.timeIntervalSince1970
         var seconds = time_t(since1970.rounded(.down))
         var local = tm()

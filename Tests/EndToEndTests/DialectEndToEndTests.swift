@@ -99,8 +99,9 @@ import TetherSimulator
         #expect(notifications == ["+CMTI: \"SM\",3", "RING", "+CREG: 1"])
     }
 
-    /// CASE-06, AT variant: `AT+COPS?` times out; its late reply arrives while
-    /// `AT+CSQ` is outstanding and is reported late; `AT+CSQ` gets `+CSQ: 20,99`.
+    /// CASE-06, AT variant: `AT+COPS?` times out at 600 ms; `AT+CSQ` goes out then (the
+    /// line was quiet); COPS's late reply arrives at 800 ms while `AT+CSQ` is
+    /// outstanding and is reported late; `AT+CSQ` gets `+CSQ: 20,99`, at 900 ms.
     @Test func lateReplyInAT() throws {
         let rules = [
             ScriptedDevice.Rule(
@@ -108,10 +109,10 @@ import TetherSimulator
             ScriptedDevice.Rule(
                 on: "AT+CSQ\r", send: [Chunk("\r\n+CSQ: 20,99\r\n\r\nOK\r\n", after: .milliseconds(300))]),
         ]
-        let arguments = ["--dialect", "at", "--timeout", "400", "AT+COPS?", "AT+CSQ"]
+        let arguments = ["--dialect", "at", "--timeout", "600", "AT+COPS?", "AT+CSQ"]
         let text = try query(rules, arguments)
         #expect(text.status == 75, "\(text.stdout) \(text.stderr)")
-        #expect(text.stdout.contains("AT+COPS? ✗ no reply within 400 ms"))
+        #expect(text.stdout.contains("AT+COPS? ✗ no reply within 600 ms"))
         #expect(text.stdout.contains("late reply to AT+COPS?: +COPS: 0,0,\"NET\",7 | OK"), "\(text.stdout)")
         #expect(text.stdout.contains("AT+CSQ → +CSQ: 20,99\n"), "\(text.stdout)")
         let json = try query(rules, arguments + ["--format", "json"])

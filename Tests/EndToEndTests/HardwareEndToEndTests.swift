@@ -18,15 +18,6 @@ import TetherSimulator
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    static func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return false
-    }
-
     static func types(_ output: String) throws -> [String] {
         try JSONLines.parse(output).compactMap { $0["type"] as? String }
     }
@@ -54,7 +45,7 @@ import TetherSimulator
         #expect(second.waitForOutput(containing: link))
         #expect(monitor.waitForOutput(containing: #""type":"reconnected""#, timeout: 10))
         #expect(
-            Self.waitUntil {
+            waitUntil {
                 let types = (try? Self.types(monitor.stdoutSoFar)) ?? []
                 return types.drop { $0 != "reconnected" }.contains("notification")
             }, "no notification after the reconnect")
@@ -80,7 +71,7 @@ import TetherSimulator
         let first = try Simulator(
             device: ScriptedDevice(rules: [.init(on: "SLOW?", send: [], hangUpAfter: .milliseconds(300))]), link: link)
         let connect = try Subprocess("tether", ["connect", link, "--format", "json", "--timeout", "20000"])
-        #expect(Self.waitUntil { first.isClientConnected })
+        #expect(waitUntil { first.isClientConnected })
         connect.write("SLOW?\n")
         #expect(connect.waitForOutput(containing: #""type":"reconnecting""#, timeout: 10))
         first.stop()

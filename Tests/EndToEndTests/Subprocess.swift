@@ -54,8 +54,18 @@ final class Subprocess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The child starts with no signals blocked, as from a shell: the test runner's
+        // threads block most signals and posix_spawn would pass that mask on (a tmux
+        // server started so never sees SIGCHLD or SIGTERM and never exits).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
-        let result = posix_spawn(&child, path, &actions, nil, argv, envp)
+        let result = posix_spawn(&child, path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         pid = child
         try? stdoutPipe.fileHandleForWriting.close()

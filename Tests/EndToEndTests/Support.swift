@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Parses JSON Lines output; every line must be a JSON object.
 enum JSONLines {
@@ -26,4 +27,16 @@ final class TemporaryFolder {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Waits until `condition` holds, checking every 20 ms (at most `timeout` seconds).
+///
+/// - Returns: whether it held in time.
+func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return false
 }

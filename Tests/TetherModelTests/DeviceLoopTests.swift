@@ -101,7 +101,7 @@ import TetherSerial
         await #expect(throws: RequestFailure.cancelled) { try await slow.value }
         #expect(ContinuousClock.now - cancelledAt < .seconds(2))
         transport.send("slow answer\n")
-        let fast = Task { try await device.query("FAST", timeout: .seconds(10)) }
+        let fast = Task { try await device.query("FAST", timeout: .seconds(120)) }
         #expect(await transport.received(count: 5) == "FAST\n")
         transport.send("fast answer\n")
         let reply = try await fast.value
@@ -121,15 +121,15 @@ import TetherSerial
         let transport = try SocketTransport()
         let device = try device(transport)
         await device.start()
-        let first = Task { try await device.query("FIRST", timeout: .seconds(10)) }
+        let first = Task { try await device.query("FIRST", timeout: .seconds(120)) }
         #expect(await transport.received(count: 6) == "FIRST\n")
-        let second = Task { try await device.query("SECOND", timeout: .seconds(10)) }
+        let second = Task { try await device.query("SECOND", timeout: .seconds(120)) }
         try await Task.sleep(for: .milliseconds(100))
         second.cancel()
         await #expect(throws: RequestFailure.cancelled) { try await second.value }
         transport.send("one\n")
         #expect(try await first.value.lines.map(\.text) == ["one"])
-        let third = Task { try await device.query("THIRD", timeout: .seconds(10)) }
+        let third = Task { try await device.query("THIRD", timeout: .seconds(120)) }
         #expect(await transport.received(count: 6) == "THIRD\n", "SECOND was written")
         transport.send("three\n")
         #expect(try await third.value.lines.map(\.text) == ["three"])
@@ -143,7 +143,7 @@ import TetherSerial
         transport.send("banner\n")
         let device = try device(transport)
         let events = device.events(.lossless)
-        let early = device.send("EARLY", timeout: .seconds(10))
+        let early = device.send("EARLY", timeout: .seconds(120))
         await device.start()
         #expect(await transport.received(count: 6) == "EARLY\n")
         transport.send("answer\n")

@@ -68,6 +68,48 @@ import Testing
                 Exchange(command: "READ", response: "READ\r\nV=1.234\r", expectedLines: ["V=1.234"]),
             ],
             unsolicited: ["!READING temp=21\r\n", "!TICK\n"]),
+        // The rules for what real devices send (docs/DIALECTS.md): ESP-AT and vendor
+        // final codes, control sequences, a shell prompt and a prompt inside output.
+        Scenario(
+            dialect: ATDialect(extraErrorCodes: ["ABORTED"]),
+            exchanges: [
+                Exchange(
+                    command: "AT+CWJAP=\"lab\",\"x\"",
+                    response: "AT+CWJAP=\"lab\",\"x\"\r\r\nWIFI DISCONNECT\r\n\r\nFAIL\r\n",
+                    expectedLines: ["WIFI DISCONNECT"], expectedFinal: "FAIL"),
+                Exchange(
+                    command: "AT+CIPSEND=4", response: "\r\nSEND FAIL\r\n", expectedLines: [],
+                    expectedFinal: "SEND FAIL"),
+                Exchange(command: "AT+QX", response: "\r\nABORTED\r\n", expectedLines: [], expectedFinal: "ABORTED"),
+            ],
+            unsolicited: ["\r\nRING\r\n", "\r\n+CMTI: \"SM\",3\r\n"]),
+        Scenario(
+            dialect: PromptDialect(prompt: "pi@lab:~$ ", notificationPattern: try! LinePattern(#"^\[\s*\d+\.\d+\]"#)),
+            exchanges: [
+                Exchange(
+                    command: "hostname",
+                    response: "hostname\r\n\u{1B}[?2004l\rlab-7\r\n\u{1B}[?2004hpi@lab:~$ ", expectedLines: ["lab-7"]),
+                Exchange(
+                    command: "false", response: "false\r\n\u{1B}[1;31mFAIL\u{1B}[0m\r\npi@lab:~$ ",
+                    expectedLines: ["FAIL"]),
+            ],
+            unsolicited: ["[    1.000] usb 1-1: new device\r\n"]),
+        Scenario(
+            dialect: PromptDialect(notificationPattern: try! LinePattern(#"^\[\s*\d+\.\d+\]"#)),
+            exchanges: [
+                Exchange(
+                    command: "printenv bootcmd", response: "printenv bootcmd\r\nbootcmd=run a => b\r\n=> ",
+                    expectedLines: ["bootcmd=run a => b"]),
+                Exchange(
+                    command: "version", response: "version\r\nU-Boot 2024.01\r\n=> ", expectedLines: ["U-Boot 2024.01"]),
+            ],
+            unsolicited: ["[   12.345] eth0: link up\r\n"]),
+        Scenario(
+            dialect: LineDialect(notificationPattern: try! LinePattern("^!")),
+            exchanges: [
+                Exchange(command: "TEST", response: "\u{1B}[1;31mFAIL\u{1B}[0m\r\n", expectedLines: ["FAIL"])
+            ],
+            unsolicited: ["!READING temp=21\r\n"]),
     ]
 
     @Test(arguments: scenarios)

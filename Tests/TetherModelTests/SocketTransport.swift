@@ -57,7 +57,7 @@ final class SocketTransport: SerialTransport {
     /// The device reads what tether wrote, waiting up to `timeout` ms for `count` bytes.
     /// Polls without blocking between short sleeps, so it never holds a thread of
     /// Swift's cooperative pool that the device under test may need.
-    func received(count: Int, timeout: Int = 10_000) async -> String {
+    func received(count: Int, timeout: Int = 120_000) async -> String {
         var bytes: [UInt8] = []
         let end = ContinuousClock.now + .milliseconds(timeout)
         while bytes.count < count, ContinuousClock.now < end {

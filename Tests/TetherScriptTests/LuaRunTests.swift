@@ -52,7 +52,7 @@ import TetherSimulator
               emit({ alarm = kind })
             end)
             devices.chamber.send("ALARM:TEST")
-            sleep(500)
+            devices.chamber.await("^!ALARM", 10000)
             check(devices.cooler.query("SETP?")[1] == "5.0", "cooler switched")
             """)
         #expect(summary.outcome == .passed, "\(harness.view.problems)")
@@ -162,9 +162,9 @@ import TetherSimulator
         let summary = try await harness.run(
             """
             device.send("dump")
-            device.expect("line2", 3000)
-            device.expect("Blorp", 3000)
-            device.expect("never", 3000)
+            device.expect("line2", 30000)
+            device.expect("Blorp", 30000)
+            device.expect("never", 30000)
             emit({ unreachable = true })
             """)
         #expect(summary.outcome == .deviceError)

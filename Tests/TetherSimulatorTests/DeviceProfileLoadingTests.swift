@@ -14,6 +14,21 @@ import Testing
         #expect(profiles.first { $0.name == "prompt-console" }?.prompt == "=> ")
     }
 
+    /// The units a dashboard shows: a notification field `name={property}` takes the
+    /// property's unit; a property without one, or text that is not `name=`, gives none.
+    @Test func notificationFieldsTakeTheirPropertysUnit() throws {
+        #expect(
+            try SimulatorProfiles.profile(named: "env").readingUnits == ["temp": "°C", "hum": "%RH", "limit": "°C"])
+        let document = """
+            {"dialect": "line", "commands": [], "properties": [
+              {"name": "v", "type": "number", "unit": "V", "initial": 1},
+              {"name": "n", "type": "int", "initial": 0}],
+             "notifications": [{"every": 1000, "send": "!S volts={v:%.3f},count={n} raw {v}"}]}
+            """
+        let profile = try DeviceProfile(data: Data(document.utf8), file: "units.json", defaultName: "units")
+        #expect(profile.readingUnits == ["volts": "V"])
+    }
+
     @Test func anUnknownBuiltInNameListsTheKnownOnes() {
         #expect(throws: ProfileError.self) { try SimulatorProfiles.profile(named: "toaster") }
         do {

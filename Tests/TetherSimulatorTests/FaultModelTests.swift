@@ -106,8 +106,14 @@ import TetherSerial
             let answer = try await device.query(command, timeout: .seconds(3))
             #expect(reply(answer, endsWith: expected), "\(command) → \(answer.lines.map(\.text))")
         }
+        // The copy of the last reply follows it: wait for it before closing.
+        var copies: [String] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while copies.count < Self.queries.count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            copies = await recorder.notifications.filter { !$0.hasPrefix("!READING") }
+        }
         await device.close()
-        let copies = await recorder.notifications.filter { !$0.hasPrefix("!READING") }
         #expect(copies == Self.queries.map(\.1))
     }
 

@@ -80,6 +80,28 @@ struct TetherSimProcess {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
     }
 
+    /// After the devices, tether-sim prints the tether options its device needs; with
+    /// the garbage fault the notification pattern is no longer anchored.
+    @Test(arguments: [
+        (["--profile", "env"], "tether options: --dialect line --notify-pattern '^!' --error-pattern '^ERR'"),
+        (
+            ["--profile", "env", "--garbage", "0.2"],
+            "tether options: --dialect line --notify-pattern '!' --error-pattern '^ERR'"
+        ),
+        (["--profile", "at-modem"], "tether options: --dialect at"),
+        (
+            ["--profile", "prompt-console"],
+            "tether options: --dialect prompt --prompt '=> ' --error-pattern '^Unknown command|^## Error|^Usage:'"
+        ),
+    ])
+    func printsTheTetherOptionsItsDeviceNeeds(arguments: [String], expected: String) throws {
+        let sim = try TetherSimProcess(arguments)
+        _ = try #require(sim.readLine())
+        #expect(sim.readLine() == expected)
+        kill(sim.process.processIdentifier, SIGTERM)
+        #expect(sim.waitForExit() == 0)
+    }
+
     @Test func rejectsAnUnknownOptionWithExit64() throws {
         let sim = try TetherSimProcess(["--bogus"])
         #expect(sim.waitForExit() == 64)

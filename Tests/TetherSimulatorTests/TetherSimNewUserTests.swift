@@ -60,6 +60,7 @@ import TetherSimulator
         let sim = try TetherSimProcess(["--disconnect-after", "200", "--reappear-after", "100"])
         defer { sim.process.terminate() }
         let first = try #require(sim.readLine())
+        #expect(sim.readLine()?.hasPrefix("tether options: ") == true, "the options follow the first device line")
         let client = try PtyClient(path: String(first.dropFirst("device: ".count)))
         #expect(client.readUntilHangUp(timeout: .seconds(10)) != nil)
         let second = try #require(sim.readLine(timeout: .seconds(20)))

@@ -84,6 +84,25 @@ import TetherViews
         #expect(text == "AB\\x00CD\n-\\x87D\\x99/\n")
     }
 
+    /// A reply in doubt is marked in text and JSON (`in_doubt`); a line whose control
+    /// sequences were removed shows its text, and JSON keeps the exact bytes.
+    @Test func replyInDoubtAndControlSequences() throws {
+        let cleaned = ControlSequences.cleaned(Line(Array("\u{1B}[1;31mFAIL\u{1B}[0m".utf8)))
+        let event = DeviceEvent.Kind.session(
+            .replied(
+                RequestID(value: 1), command: "TEST", reply: Reply(lines: [cleaned], isInDoubt: true),
+                roundTrip: .milliseconds(3)))
+        let (text, _) = render([event]) { TextView(output: $0, diagnostics: $1, environment: [:]) }
+        #expect(text == "TEST → FAIL  (3 ms)  [in doubt: may not be this command's reply]\n")
+        let (json, _) = render([event]) { output, _ in JSONView(output: output) }
+        let object = try #require(jsonObjects(json).first)
+        #expect(object["in_doubt"] as? Bool == true)
+        #expect(object["lines"] as? [String] == ["FAIL"])
+        #expect(object["lines_hex"] as? [String] == ["1b5b313b33316d4641494c1b5b306d"])
+        let (plain, _) = render([Self.reply]) { output, _ in JSONView(output: output) }
+        #expect(try #require(jsonObjects(plain).first)["in_doubt"] == nil)
+    }
+
     @Test func notificationReadingsAndUnterminatedTail() throws {
         let events: [DeviceEvent.Kind] = [
             .session(.notification(Line("!READING temp=22.87 hum=41.3 mode=auto"))),
@@ -102,13 +121,37 @@ import TetherViews
         #expect(diagnostics == "disconnected: /dev/ttyUSB0: device hung up\n")
     }
 
+    /// `Double("nan")` and `Double("1e999")` (infinity) were taken as numbers, and JSON
+    /// cannot encode them, so the whole notification record was dropped.
+    @Test func notificationWithNanOrHugeValuesIsStillWritten() throws {
+        let (json, _) = render([.session(.notification(Line("!R a=nan b=1e999 c=2")))]) { output, _ in
+            JSONView(output: output)
+        }
+        let object = try #require(jsonObjects(json).first)
+        let readings = try #require(object["readings"] as? [String: Any])
+        #expect(readings["a"] as? String == "nan")
+        #expect(readings["b"] as? String == "1e999")
+        #expect(readings["c"] as? Double == 2)
+    }
+
+    /// A unit written in the value stays in the notification record's text.
+    @Test func notificationValuesWithAUnitKeepTheirText() throws {
+        let (json, _) = render([.session(.notification(Line("!R v=5.00V t=-1.5e-3 s=ON")))]) { output, _ in
+            JSONView(output: output)
+        }
+        let readings = try #require(jsonObjects(json).first?["readings"] as? [String: Any])
+        #expect(readings["v"] as? String == "5.00V")
+        #expect(readings["t"] as? Double == -0.0015)
+        #expect(readings["s"] as? String == "ON")
+    }
+
     @Test func presenterTracksIdentityReadingsAndCounts() {
         var presenter = Presenter(port: "p")
         _ = presenter.handle(DeviceEvent(time: time, kind: Self.reply))
         _ = presenter.handle(DeviceEvent(time: time, kind: .session(.notification(Line("!READING temp=22.87")))))
         #expect(presenter.state.identity?.manufacturer == "TETHER")
         #expect(presenter.state.identity?.firmware == "1.0")
-        #expect(presenter.state.readings["temp"]?.number == 22.87)
+        #expect(presenter.state.reading(named: "temp")?.latest.number == 22.87)
         #expect(presenter.state.counts.replies == 1)
         #expect(presenter.state.counts.notifications == 1)
         #expect(presenter.state.recentExchanges.map(\.command) == ["*IDN?"])

@@ -26,6 +26,12 @@ public struct DeviceProfile: Sendable {
     public let description: String
     /// The `{identity}` text, e.g. an `*IDN?` answer.
     public let identity: String
+
+    /// The identity of a device with serial number `serialNumber`: ``identity`` with
+    /// `{serial}` filled in.
+    public func identity(serialNumber: String) -> String {
+        identity.replacingOccurrences(of: "{serial}", with: serialNumber)
+    }
     /// The tether dialect that speaks to this device: `line`, `at`, `scpi` or `prompt`.
     public let dialect: String
     /// The console prompt, sent without a line end after every reply; `nil` for none.

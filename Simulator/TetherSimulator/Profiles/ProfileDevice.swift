@@ -11,6 +11,9 @@ public final class ProfileDevice: SimulatedDevice {
 
     /// The profile this device runs.
     public let profile: DeviceProfile
+    /// The profile's identity as this device gives it (`{serial}` filled in), e.g.
+    /// `TETHER,ENV-1,SIM0001,1.0`.
+    public let identity: String
     private let machine: Locked<ProfileMachine>
 
     /// The serial number of a device when none is given (the first of `tether-sim --count`).
@@ -32,6 +35,7 @@ public final class ProfileDevice: SimulatedDevice {
         serialNumber: String = ProfileDevice.defaultSerialNumber
     ) {
         self.profile = profile
+        identity = profile.identity(serialNumber: serialNumber)
         machine = Locked(ProfileMachine(profile: profile, seed: seed, serialNumber: serialNumber))
     }
 

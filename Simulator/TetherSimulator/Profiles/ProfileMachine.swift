@@ -325,7 +325,7 @@ struct ProfileMachine {
     private func field(_ name: String, format: String?, line: String, captures: [String]) -> String {
         if let number = Int(name) { return number <= captures.count ? captures[number - 1] : "" }
         switch name {
-        case "identity": return profile.identity.replacingOccurrences(of: "{serial}", with: serialNumber)
+        case "identity": return profile.identity(serialNumber: serialNumber)
         case "serial": return serialNumber
         case "line": return line
         case "errorCount": return String(errorQueue.count)

@@ -40,7 +40,7 @@ struct ProfileProperty: Sendable {
 
     let name: String
     let kind: Kind
-    /// Free text, e.g. `°C` (documentation only).
+    /// Free text, e.g. `°C`: for people, and for tether's dashboard (``DeviceProfile/readingUnits``).
     let unit: String?
     let minimum: Double?
     let maximum: Double?

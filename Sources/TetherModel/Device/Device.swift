@@ -187,6 +187,66 @@ public final class Device: Sendable {
         loop.update { $0.enqueue(command, timeout: timeout, waiter: nil) }
     }
 
+    /// Runs `body` with the port's modem lines, break and baud rate (``LineControl``),
+    /// on the port loop between reads and writes, and returns its result.
+    ///
+    /// ```swift
+    /// try await device.withLineControl { try $0.sendBreak(milliseconds: 250) }
+    /// let lines = try await device.withLineControl { try $0.modemLines() }
+    /// ```
+    ///
+    /// - Throws: what `body` throws; ``SerialError/disconnected(path:)`` while the
+    ///   device is away or after it ended; ``SerialError/io(path:function:errno:message:)``
+    ///   when the port has no line control (a raw TCP connection).
+    public func withLineControl<Result: Sendable>(
+        _ body: @escaping @Sendable (any LineControl) throws(SerialError) -> Result
+    ) async throws(SerialError) -> Result {
+        let port = self.port
+        let outcome = await withCheckedContinuation {
+            (done: CheckedContinuation<Swift.Result<Result, SerialError>, Never>) in
+            let control: @Sendable ((any SerialTransport)?) -> Void = { transport in
+                guard let transport else { return done.resume(returning: .failure(.disconnected(path: port))) }
+                guard let line = transport as? any LineControl else {
+                    return done.resume(
+                        returning: .failure(
+                            .io(path: port, function: "line control", errno: 0, message: "not supported by this port")))
+                }
+                done.resume(returning: Swift.Result { () throws(SerialError) in try body(line) })
+            }
+            let place = loop.state.withLock { state -> ControlPlace in
+                switch state.phase {
+                case .ended: return .here(nil)
+                case .created: return .here(state.transport)  // no loop yet: nothing reads or writes
+                case .catchingUp, .connected, .away:
+                    state.controls.append(control)
+                    return .loop
+                }
+            }
+            switch place {
+            case .loop: loop.wake()
+            case .here(let transport): control(transport)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Where line-control work runs: on the port loop, or at once with this transport
+    /// (no loop yet, or none any more).
+    private enum ControlPlace {
+        case loop
+        case here((any SerialTransport)?)
+    }
+
+    /// Changes the baud rate of the open port, and of the port reopened after a
+    /// reconnect.
+    ///
+    /// - Parameter baudRate: in bit/s, any positive rate.
+    /// - Throws: as ``withLineControl(_:)``.
+    public func setBaudRate(_ baudRate: Int) async throws(SerialError) {
+        try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
+        loop.state.withLock { $0.baudRate = baudRate }
+    }
+
     /// Waits until every byte handed to the port is written (for up to the write
     /// timeout), then closes it. Pending requests fail with
     /// ``RequestFailure/disconnected(reason:)``; observers' sequences end; a reconnect

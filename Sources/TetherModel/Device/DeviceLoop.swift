@@ -142,7 +142,10 @@ final class DeviceLoop: Sendable {
             if count < 0 && errno != EINTR {
                 return .hungUp("poll failed: \(String(cString: strerror(errno)))")
             }
-            if descriptors[1].revents != 0 { wakeUp.drain() }
+            if descriptors[1].revents != 0 {
+                wakeUp.drain()
+                runControls(with: transport)
+            }
             let revents = Int32(descriptors[0].revents)
             if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
                 if let ending = receive(from: transport, into: buffer) { return ending }
@@ -156,6 +159,16 @@ final class DeviceLoop: Sendable {
                 }
             }
         }
+    }
+
+    /// Runs the port work callers asked for (``Device/withLineControl(_:)``), in order;
+    /// `nil` while the port is away.
+    private func runControls(with transport: (any SerialTransport)?) {
+        let controls = state.withLock { state in
+            defer { state.controls.removeAll() }
+            return state.controls
+        }
+        for control in controls { control(transport) }
     }
 
     /// Reads what is waiting and hands it to the session.
@@ -229,12 +242,18 @@ final class DeviceLoop: Sendable {
             let wakeAt = ContinuousClock.now + opener.delay(afterFailures: attempts + 1)
             while !state.withLock({ $0.isClosing }), ContinuousClock.now < wakeAt {
                 var entry = pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, Self.milliseconds(until: wakeAt, from: .now)) > 0 { wakeUp.drain() }
+                if poll(&entry, 1, Self.milliseconds(until: wakeAt, from: .now)) > 0 {
+                    wakeUp.drain()
+                    runControls(with: nil)
+                }
             }
             if state.withLock({ $0.isClosing }) { return false }
             attempts += 1
             do throws(SerialError) {
                 let fresh = try opener.open()
+                if let baudRate = state.withLock({ $0.baudRate }), let control = fresh as? any LineControl {
+                    try control.setBaudRate(baudRate)
+                }
                 let accepted = state.withLock { state in
                     guard !state.isClosing else { return false }
                     state.transport = fresh

@@ -44,6 +44,10 @@ struct LoopState {
     var sleepsUntil: ContinuousClock.Instant?
     /// The loop is in `poll` without `POLLOUT`.
     var sleepsWithoutOutput = false
+    /// Work to do with the port on the loop thread (``Device/withLineControl(_:)``).
+    var controls: [@Sendable ((any SerialTransport)?) -> Void] = []
+    /// A baud rate set during the session, applied again after a reconnect.
+    var baudRate: Int?
     var startWaiters: [CheckedContinuation<Void, Never>] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -193,6 +197,8 @@ struct LoopState {
         startWaiters.removeAll()
         let closers = closeWaiters
         closeWaiters.removeAll()
+        for control in controls { control(nil) }
+        controls.removeAll()
         output = Output()
         defer { transport = nil }
         return (transport, closers)

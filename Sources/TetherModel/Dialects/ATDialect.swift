@@ -5,10 +5,15 @@ import Foundation
 /// - Commands are sent followed by CR (`AT+CSQ\r`).
 /// - A reply is every line up to a final result code: `OK`, `CONNECT[ <text>]`, `ERROR`,
 ///   `+CME ERROR: <n|text>`, `+CMS ERROR: <n|text>`, `NO CARRIER`, `BUSY`,
-///   `NO DIALTONE`, `NO ANSWER`. All but `OK` and `CONNECT…` are error replies; a
-///   numeric `+CME`/`+CMS` code gets its meaning from ``ATErrorCatalog``.
+///   `NO DIALTONE`, `NO ANSWER`, and ESP-AT's `FAIL` and `SEND FAIL`, plus the vendor
+///   codes in ``extraSuccessCodes`` and ``extraErrorCodes`` (`--final-ok`,
+///   `--final-error`). All but `OK`, `CONNECT…` and the extra success codes are error
+///   replies; a numeric `+CME`/`+CMS` code gets its meaning from ``ATErrorCatalog``.
 /// - Echo (`ATE1`): a line equal to the command (letter case and surrounding blanks
 ///   ignored) is dropped, so echo on and echo off read the same. Empty lines are ignored.
+/// - Line noise: bytes at the start of a line that are not printable ASCII (a stray
+///   `0xFF` or NUL, e.g. from a modem waking up) are not part of the line: the session
+///   reports them as a notification of their own (``leadingNoiseLength(in:)``).
 /// - A `+XXX:` line belongs to a reply only when the command has the prefix `+XXX`
 ///   (`AT+CSQ` → `+CSQ: 23,99`; `AT+CSQ;+CREG?` → both); otherwise no reply takes it
 ///   and it is a notification (`+CMTI:`, `+CREG:`, `+CLIP:`…), also in the middle of a
@@ -28,8 +33,11 @@ public struct ATDialect: Dialect {
     ]
     /// Final result codes that end a reply successfully (`CONNECT` also with text).
     static let successCodes: Set<String> = ["OK", "CONNECT"]
-    /// Final result codes that end a reply with an error (plus `+CME ERROR:`, `+CMS ERROR:`).
-    static let errorCodes: Set<String> = ["ERROR", "NO CARRIER", "BUSY", "NO DIALTONE", "NO ANSWER"]
+    /// Final result codes that end a reply with an error (plus `+CME ERROR:`, `+CMS ERROR:`):
+    /// V.250's, and ESP-AT's `FAIL` and `SEND FAIL`.
+    static let errorCodes: Set<String> = [
+        "ERROR", "NO CARRIER", "BUSY", "NO DIALTONE", "NO ANSWER", "FAIL", "SEND FAIL",
+    ]
     /// Registration commands whose URC and read answer share a prefix.
     static let registrationPrefixes: Set<String> = ["+CREG", "+CGREG", "+CEREG"]
 
@@ -39,14 +47,23 @@ public struct ATDialect: Dialect {
     public var notificationPattern: LinePattern?
     /// The terminator written after each command (CR by V.250).
     public var terminator: Terminator
+    /// Vendor final result codes that end a reply successfully (`--final-ok`, e.g.
+    /// `SEND OK`): a line equal to one, or starting with one that ends in `:`.
+    public var extraSuccessCodes: [String]
+    /// Vendor final result codes that end a reply with an error (`--final-error`, e.g.
+    /// `ABORTED`), matched like ``extraSuccessCodes``.
+    public var extraErrorCodes: [String]
 
     /// Creates the dialect.
     public init(
-        unsolicitedPrefixes: [String] = [], notificationPattern: LinePattern? = nil, terminator: Terminator = .cr
+        unsolicitedPrefixes: [String] = [], notificationPattern: LinePattern? = nil, terminator: Terminator = .cr,
+        extraSuccessCodes: [String] = [], extraErrorCodes: [String] = []
     ) {
         self.unsolicitedPrefixes = unsolicitedPrefixes
         self.notificationPattern = notificationPattern
         self.terminator = terminator
+        self.extraSuccessCodes = extraSuccessCodes
+        self.extraErrorCodes = extraErrorCodes
     }
 
     public var name: String { "at" }
@@ -54,7 +71,11 @@ public struct ATDialect: Dialect {
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
-        Matcher(command: command)
+        Matcher(command: command, dialect: self)
+    }
+
+    public func leadingNoiseLength(in line: Line) -> Int {
+        line.bytes.prefix { $0 < 0x20 || $0 >= 0x7F }.count
     }
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
@@ -80,9 +101,16 @@ public struct ATDialect: Dialect {
     }
 
     /// For a final result code, whether it reports an error; `nil` for any other line.
-    static func finalResultIsError(_ text: String) -> Bool? {
-        if successCodes.contains(text) || text.hasPrefix("CONNECT ") { return false }
-        if errorCodes.contains(text) || text.hasPrefix("+CME ERROR:") || text.hasPrefix("+CMS ERROR:") {
+    func finalResultIsError(_ text: String) -> Bool? {
+        func isOne(of codes: [String]) -> Bool {
+            codes.contains { $0 == text || ($0.hasSuffix(":") && text.hasPrefix($0)) }
+        }
+        if Self.successCodes.contains(text) || text.hasPrefix("CONNECT ") || isOne(of: extraSuccessCodes) {
+            return false
+        }
+        if Self.errorCodes.contains(text) || text.hasPrefix("+CME ERROR:") || text.hasPrefix("+CMS ERROR:")
+            || isOne(of: extraErrorCodes)
+        {
             return true
         }
         return nil
@@ -110,20 +138,22 @@ public struct ATDialect: Dialect {
     private struct Matcher: ReplyMatcher {
         let command: String
         let shape: CommandShape
+        let dialect: ATDialect
         var lines: [Line] = []
         var hasStarted: Bool { !lines.isEmpty }
         var linesSoFar: [Line] { lines }
 
-        init(command: String) {
+        init(command: String, dialect: ATDialect) {
             self.command = command.trimmingCharacters(in: .whitespaces).uppercased()
             self.shape = CommandShape(command)
+            self.dialect = dialect
         }
 
         mutating func offer(_ line: Line) -> MatchStep {
             let text = line.text.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { return .notMine }
             if text.uppercased() == command { return .echo }
-            if let isError = ATDialect.finalResultIsError(text) {
+            if let isError = dialect.finalResultIsError(text) {
                 let reply = Reply(
                     lines: lines, finalResult: line, isError: isError,
                     errorDescription: ATErrorCatalog.description(of: text))

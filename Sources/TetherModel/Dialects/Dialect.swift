@@ -28,6 +28,22 @@ public protocol Dialect: Sendable {
     /// result code such as `RING` arriving inside a reply. Such lines are never
     /// offered to matchers. `pending` is the command in flight, if any.
     func isUnsolicited(_ line: Line, pending: String?) -> Bool
+
+    /// Whether a reply carries nothing that ties it to its command — no echo it waits
+    /// for, no final result code, no prompt — so a stray line can be taken for it
+    /// (`line`, `scpi`). The session then lets each reply settle before the next
+    /// command (see ``Session``). The default is `false`.
+    var repliesAreUnmarked: Bool { get }
+
+    /// Whether replies settle from the first one, not only once a stray was seen (an
+    /// unmarked dialect told nothing about the device's unsolicited lines: see
+    /// ``Session``). The default is `false`.
+    var settlesFromStart: Bool { get }
+
+    /// How many bytes at the start of `line` are line noise rather than text (e.g. a
+    /// stray `0xFF` or NUL glued to an AT echo); the session reports them as a
+    /// notification of their own and matches the rest. The default is 0.
+    func leadingNoiseLength(in line: Line) -> Int
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -37,9 +53,12 @@ public protocol ReplyMatcher: Sendable {
     mutating func offer(_ line: Line) -> MatchStep
 
     /// Offers the unterminated bytes at the end of the input (a prompt such as `=> `
-    /// never ends in a terminator). Return a reply to complete on them; the bytes are
-    /// then consumed. The default returns `nil`.
-    mutating func offerPartial(_ bytes: [UInt8]) -> Reply?
+    /// never ends in a terminator), control sequences removed. Return a reply to
+    /// complete on them; the bytes are then consumed. The default returns `nil`.
+    ///
+    /// - Parameter isQuiet: `false` when the bytes have just arrived; `true` when no
+    ///   byte has followed them for ``Session/partialQuietPeriod``.
+    mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply?
 
     /// Whether the matcher has taken lines but not completed — it then sees
     /// following lines before other matchers do.
@@ -53,7 +72,7 @@ public protocol ReplyMatcher: Sendable {
 extension ReplyMatcher {
     public var linesSoFar: [Line] { [] }
 
-    public mutating func offerPartial(_ bytes: [UInt8]) -> Reply? { nil }
+    public mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? { nil }
 }
 
 /// What a ``ReplyMatcher`` did with a line.
@@ -85,16 +104,30 @@ public struct Reply: Sendable, Equatable {
     /// What the error means, when the dialect knows — e.g. `SIM not inserted` for
     /// `+CME ERROR: 10` (3GPP TS 27.007) — or `nil`.
     public var errorDescription: String?
+    /// Whether the reply may not be this command's: a line nobody expected came right
+    /// after it, or it may have been an earlier, timed-out command's late reply (see
+    /// ``Session``).
+    public var isInDoubt: Bool
 
     /// Creates a reply.
-    public init(lines: [Line], finalResult: Line? = nil, isError: Bool = false, errorDescription: String? = nil) {
+    public init(
+        lines: [Line], finalResult: Line? = nil, isError: Bool = false, errorDescription: String? = nil,
+        isInDoubt: Bool = false
+    ) {
         self.lines = lines
         self.finalResult = finalResult
         self.isError = isError
         self.errorDescription = errorDescription
+        self.isInDoubt = isInDoubt
     }
 }
 
 extension Dialect {
     public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
+
+    public var repliesAreUnmarked: Bool { false }
+
+    public var settlesFromStart: Bool { false }
+
+    public func leadingNoiseLength(in line: Line) -> Int { 0 }
 }

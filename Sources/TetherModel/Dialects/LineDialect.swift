@@ -17,18 +17,26 @@ public struct LineDialect: Dialect {
     public var notificationPattern: LinePattern?
     /// Replies that are errors, or `nil` for none.
     public var errorPattern: LinePattern?
+    /// Whether every reply settles before the next command, from the first (see
+    /// ``Session``); the command line sets it when no notification pattern is given.
+    public var settlesFromStart: Bool
 
     /// Creates the dialect.
     public init(
         terminator: Terminator = .lf, notificationPattern: LinePattern? = nil,
-        errorPattern: LinePattern? = LinePattern.defaultError
+        errorPattern: LinePattern? = LinePattern.defaultError, settlesFromStart: Bool = false
     ) {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
         self.errorPattern = errorPattern
+        self.settlesFromStart = settlesFromStart
     }
 
     public var name: String { "line" }
+
+    /// A reply line carries nothing tying it to its command: each reply settles
+    /// before the next command (see ``Session``).
+    public var repliesAreUnmarked: Bool { true }
 
     public func expectsReply(to command: String) -> Bool { true }
 

@@ -5,19 +5,22 @@ import Foundation
 ///
 /// - Commands are sent followed by CR (``terminator``).
 /// - The reply is every line the console prints after the command, up to its
-///   ``prompt``, which arrives without a line terminator: it is matched at the end
-///   of the unterminated bytes, once the command's echo (or a line of output) has
-///   been seen. A console that neither echoes nor prints anything for a command
-///   therefore times out.
-/// - The echo is dropped: a line equal to the command, also when the prompt precedes
-///   it (`> ver`, `=> ver` — a prompt left in the buffer joins the echoed line).
+///   ``prompt``, which arrives without a line terminator. The prompt is matched on the
+///   unterminated bytes (control sequences removed), once the command's echo (or a line
+///   of output) has been seen: bytes that are exactly the prompt end the reply at once
+///   (a prompt counts at the start of a line, so `a => b` inside output never does);
+///   bytes that end in the prompt after other text (`user@box:~$ ` for the prompt `$ `)
+///   end it once no byte has followed for ``Session/partialQuietPeriod`` — that whole
+///   line is the prompt, never a reply line. A console that neither echoes nor prints
+///   anything for a command therefore times out.
+/// - The echo is never part of a reply: a line equal to the command, also when the
+///   prompt precedes it (`> ver`, `=> ver` — a prompt left in the buffer joins the
+///   echoed line).
 /// - Output lines are kept in order; empty lines between them are kept, empty lines
-///   before the first and after the last are dropped. Bytes printed before the prompt
-///   on its own line become the reply's last line.
+///   before the first and after the last are dropped (a line made only of control
+///   sequences is empty).
 /// - A reply with a line matching ``errorPattern`` is an error reply; a line matching
 ///   ``notificationPattern`` (e.g. kernel log lines) is always a notification.
-/// - Limit: output that itself contains the prompt at the end of a read (a line
-///   starting with `=> ` cut right after it) ends the reply early.
 public struct PromptDialect: Dialect {
     /// U-Boot's default prompt.
     public static let defaultPrompt = "=> "
@@ -81,15 +84,14 @@ public struct PromptDialect: Dialect {
             return .consumed
         }
 
-        mutating func offerPartial(_ bytes: [UInt8]) -> Reply? {
-            guard hasStarted, bytes.count >= prompt.count, bytes.suffix(prompt.count).elementsEqual(prompt) else {
+        mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? {
+            guard hasStarted, bytes.count >= prompt.count, bytes.suffix(prompt.count).elementsEqual(prompt),
+                isQuiet || bytes.count == prompt.count
+            else {
                 return nil
             }
-            var reply = lines
-            let before = bytes.dropLast(prompt.count)
-            if !before.isEmpty { reply += heldEmptyLines + [Line(Array(before))] }
-            let isError = errorPattern.map { pattern in reply.contains { pattern.matches($0) } } ?? false
-            return Reply(lines: reply, isError: isError)
+            let isError = errorPattern.map { pattern in lines.contains { pattern.matches($0) } } ?? false
+            return Reply(lines: lines, isError: isError)
         }
 
         /// The command as typed, possibly after the prompt (`> ver`).

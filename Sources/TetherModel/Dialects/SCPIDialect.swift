@@ -11,8 +11,9 @@ import Foundation
 /// - A line with no query gets no reply and completes once written.
 /// - With ``checksErrors`` (`--check-errors`) every command is followed by
 ///   `SYST:ERR?` (after a command: in the same write; after a query: once its answers
-///   are in), asked again until the instrument answers code 0 (`0,"No error"` or
-///   `+0,"No error"`), at most ``maximumErrorQueries`` times. Each error entry is
+///   are in), asked again until the instrument answers an entry whose leading integer
+///   is 0 (`0,"No error"`, `+0,"No error"`, `0 No Error`, `+0 NO ERROR`), at most
+///   ``maximumErrorQueries`` times. Several queued errors are all reported, in order. Each error entry is
 ///   appended to the reply's lines and makes the reply an error reply; an answer that
 ///   is not an error entry ends the check as an error too.
 /// - A received line equal to the command is an echo and dropped.
@@ -29,12 +30,19 @@ public struct SCPIDialect: Dialect {
     public var checksErrors: Bool
     /// Lines that are always notifications, or `nil`.
     public var notificationPattern: LinePattern?
+    /// Whether every reply settles before the next command, from the first (see
+    /// ``Session``); the command line sets it when no notification pattern is given.
+    public var settlesFromStart: Bool
 
     /// Creates the dialect.
-    public init(terminator: Terminator = .lf, checksErrors: Bool = false, notificationPattern: LinePattern? = nil) {
+    public init(
+        terminator: Terminator = .lf, checksErrors: Bool = false, notificationPattern: LinePattern? = nil,
+        settlesFromStart: Bool = false
+    ) {
         self.terminator = terminator
         self.checksErrors = checksErrors
         self.notificationPattern = notificationPattern
+        self.settlesFromStart = settlesFromStart
     }
 
     public var name: String { "scpi" }
@@ -46,6 +54,10 @@ public struct SCPIDialect: Dialect {
         }
         return bytes
     }
+
+    /// A reply line carries nothing tying it to its command: each reply settles
+    /// before the next command (see ``Session``).
+    public var repliesAreUnmarked: Bool { true }
 
     public func expectsReply(to command: String) -> Bool {
         checksErrors || Self.queryCount(in: command) > 0
@@ -83,10 +95,19 @@ public struct SCPIDialect: Dialect {
         return units
     }
 
-    /// The code of an error queue entry such as `-113,"Undefined header"`, or `nil`.
+    /// The code of an error queue entry, or `nil` when the line is not one: the integer
+    /// it starts with (sign allowed), followed by a comma, a blank or the end —
+    /// `-113,"Undefined header"`, `+0,"No error"`, `0 No Error`, `+0 NO ERROR`, `0`.
     static func errorCode(in text: String) -> Int? {
-        guard let comma = text.firstIndex(of: ",") else { return nil }
-        return Int(text[..<comma].trimmingCharacters(in: .whitespaces))
+        let entry = text.drop { $0 == " " || $0 == "\t" }
+        let sign = entry.prefix { $0 == "+" || $0 == "-" }
+        guard sign.count <= 1 else { return nil }
+        let digits = entry.dropFirst(sign.count).prefix { $0.isASCII && $0.isNumber }
+        let rest = entry.dropFirst(sign.count + digits.count)
+        guard !digits.isEmpty, rest.isEmpty || rest.first == "," || rest.first == " " || rest.first == "\t" else {
+            return nil
+        }
+        return Int(sign == "-" ? "-" + digits : String(digits))
     }
 
     private struct Matcher: ReplyMatcher {

@@ -2,43 +2,71 @@
 /// actions out. No I/O and no clock of its own — every call gets `now` — so it can be
 /// tested line by line.
 ///
-/// Rules:
+/// Rules (docs/DIALECTS.md, "Rules every dialect shares", says the same for users):
 /// - One request is in flight at a time; the others wait in order (FIFO).
-/// - Received bytes are framed into lines (``LineFramer``). A line the dialect calls
-///   unsolicited is a notification. Any other line is offered, in this order, to
-///   matchers of timed-out requests that have already taken part of their late
-///   reply, then to the request in flight, then to other timed-out requests; a line
-///   nobody takes is a notification (empty lines are dropped).
-/// - A request that times out keeps its matcher for as long as the quiet wait below
-///   may last (its quiet time plus ``resyncLimit``), so its late reply is reported as
-///   late and never answers a later request — until then, or until a later request
-///   is answered; after that a stray line (a duplicate, a very late answer) is a
-///   notification, not a late reply. Before the next
-///   request is sent the session also waits until the line has been quiet for twice
-///   the timed-out request's timeout (at least ``resyncQuietPeriod``, at most
-///   ``resyncQuietMaximum``; on a line that never goes quiet, ``resyncLimit`` longer
-///   at most): a reply up to three timeouts late then arrives while nothing else is
-///   pending. Later than that, a dialect whose replies cannot be told apart (`line`,
-///   `scpi`) may take it as the next request's reply.
+/// - Received bytes are framed into lines (``LineFramer``); terminal control sequences
+///   are removed from each line's text (``ControlSequences``), the exact bytes stay in
+///   ``Line/receivedBytes``. Leading line noise the dialect names
+///   (``Dialect/leadingNoiseLength(in:)``) is a notification of its own. A line the
+///   dialect calls unsolicited is a notification.
+/// - Any other line is offered in this order: the request in flight, when the line is
+///   its echo (the echo of a new command closes whatever earlier, timed-out commands
+///   were still owed); timed-out requests whose late reply has begun; the request in
+///   flight; other timed-out requests. A line nobody takes is a notification (empty
+///   lines are dropped).
+/// - **Contested line.** When the request in flight has taken nothing yet and the
+///   oldest timed-out request would take the line too, the line is held: the next line
+///   decides that it was the timed-out request's late reply; the in-flight request's
+///   deadline passing first decides that it was the in-flight reply, which is then
+///   marked in doubt (``Reply/isInDoubt``).
+/// - **After a timeout** the next request is sent once the line has been quiet for
+///   ``resyncQuietPeriod`` (counted from the last byte received, or from when the
+///   timed-out request was sent) — so a silent device costs one timeout per request —
+///   and at most ``resyncLimit`` after the timeout on a line that never goes quiet. Once
+///   the device has answered late (a late reply, or a contested line given to the
+///   next request), the quiet asked for is twice the timeout, within
+///   ``resyncQuietPeriod`` and ``resyncQuietMaximum``, counted from the timeout.
+/// - A timed-out request keeps its matcher until its late reply is complete, a later
+///   request's echo or reply closes it, or twice its timeout (within the same bounds)
+///   plus ``resyncLimit`` has passed; the lines it took after the timeout without
+///   completing are then notifications — nothing received is dropped.
+/// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
+///   the start with ``Dialect/settlesFromStart``, else once
+///   the device has sent a line nobody took (a stray: a notification the patterns do
+///   not know, a repeated reply), or a reply equal to the one before it, each complete
+///   reply is held for 1.5 times the longest of the last 32 round trips (within
+///   ``settleMinimum`` and ``settleMaximum``) before it is reported and the next
+///   request is sent. A line nobody takes during that time marks
+///   the reply in doubt (it may have been a stray line, and this the real answer) and
+///   is reported after it as a notification; the next request then gets its own reply.
+///   Before the first stray, replies are reported and the next request sent at once.
+///   A line whose first bytes arrived before the request in flight was sent cannot be
+///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
+///   stray.
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
-///   offered with ``ReplyMatcher/offerPartial(_:)`` in the same order, after the lines.
+///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
+///   to timed-out requests whose late reply has begun, then to the request in flight —
+///   when they arrive, and again once no byte has followed for ``partialQuietPeriod``.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
 ///   `SYST:ERR?`): it is written at once, within the same request and timeout.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
 ///   tail at hang-up are notifications, never replies.
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
-/// - No received line is lost: the lines a request's matcher took before the request
-///   ended without its reply (a timeout, a hang-up, a late reply that never completed)
-///   are reported as ``SessionEvent/partialReply(_:command:lines:)``.
 public struct Session: Sendable {
-    /// The shortest quiet time after a timeout before the next request is sent; the
-    /// quiet time is twice the timeout, within this and ``resyncQuietMaximum``.
+    /// The quiet time after a timeout before the next request is sent.
     public var resyncQuietPeriod: Duration = .milliseconds(250)
-    /// The longest quiet time asked for after a timeout.
+    /// The longest quiet time asked for after a timeout once the device answered late.
     public var resyncQuietMaximum: Duration = .seconds(3)
     /// How much longer than the quiet time the wait may last on a busy line.
     public var resyncLimit: Duration = .seconds(1)
+    /// The shortest time a reply is held to settle (``Dialect/repliesAreUnmarked``).
+    public var settleMinimum: Duration = .milliseconds(2)
+    /// The longest time a reply is held to settle.
+    public var settleMaximum: Duration = .seconds(1)
+    /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
+    /// prompt after other text, ``PromptDialect``).
+    public var partialQuietPeriod: Duration = .milliseconds(50)
 
     /// The dialect in use.
     public let dialect: any Dialect
@@ -47,9 +75,20 @@ public struct Session: Sendable {
     private var queue: [Request] = []
     private var inFlight: InFlight?
     private var owed: [Owed] = []
-    private var resyncUntil: ContinuousClock.Instant?
-    private var resyncQuiet: Duration = .zero
-    private var resyncDeadline: ContinuousClock.Instant?
+    private var contested: (line: Line, at: ContinuousClock.Instant)?
+    private var wait: Wait?
+    private var held: Held?
+    private var answersLate = false
+    /// Whether a stray line was seen, so replies of unmarked dialects settle.
+    private var settlesReplies = false
+    /// The lines of the last reply (unmarked dialects), to recognise a repeat.
+    private var lastReplyLines: [Line] = []
+    /// Whether the line being framed began before the request in flight was sent.
+    private var partialPrecedesRequest = false
+    private var lastByteAt: ContinuousClock.Instant?
+    /// Whether the unterminated bytes were offered as quiet since the last byte.
+    private var offeredQuietPartial = false
+    private var recentRoundTrips: [Duration] = []
     private var closedReason: String?
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
@@ -63,18 +102,29 @@ public struct Session: Sendable {
     }
 
     private struct Owed {
-        var id: RequestID
         var command: String
         var matcher: any ReplyMatcher
+        var linesAtTimeout: Int
         var expiresAt: ContinuousClock.Instant
-        /// How many of the matcher's lines were reported when the request timed out.
-        var linesReported: Int
+    }
 
-        /// The lines taken since the timeout, as a partial reply (none when empty).
-        var unreported: [SessionAction] {
-            let lines = Array(matcher.linesSoFar.dropFirst(linesReported))
-            return lines.isEmpty ? [] : [.emit(.partialReply(id, command: command, lines: lines))]
-        }
+    /// A pause before the next request is sent.
+    private struct Wait {
+        /// Counted from the later of this and the last byte (after a timeout), or from
+        /// this alone (settling).
+        var from: ContinuousClock.Instant
+        var quiet: Duration
+        var limit: ContinuousClock.Instant
+        var extendsOnBytes: Bool
+    }
+
+    /// A complete reply held while it settles, and what was reported meanwhile.
+    private struct Held {
+        var id: RequestID
+        var command: String
+        var reply: Reply
+        var roundTrip: Duration
+        var events: [SessionEvent] = []
     }
 
     /// Creates a session speaking `dialect`.
@@ -83,19 +133,23 @@ public struct Session: Sendable {
     public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         self.dialect = dialect
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
+        self.settlesReplies = dialect.repliesAreUnmarked && dialect.settlesFromStart
     }
 
-    /// Whether a request is in flight or queued.
-    public var isBusy: Bool { inFlight != nil || !queue.isEmpty }
+    /// Whether a request is in flight, queued or its reply is settling.
+    public var isBusy: Bool { inFlight != nil || !queue.isEmpty || held != nil }
 
-    /// When ``expire(now:)`` next has work: the in-flight request's deadline or the end
-    /// of a resynchronisation wait; `nil` when there is nothing to time.
+    /// When ``expire(now:)`` next has work: the in-flight request's deadline, the end of
+    /// a wait before the next request or of a settling reply, or a timed-out request's
+    /// expiry; `nil` when there is nothing to time.
     public var nextDeadline: ContinuousClock.Instant? {
-        if let flight = inFlight { return flight.deadline }
-        guard !queue.isEmpty, !isHoldingRequests, let until = resyncUntil, let limit = resyncDeadline else {
-            return nil
+        var candidates = owed.map(\.expiresAt)
+        if let deadline = inFlight?.deadline { candidates.append(deadline) }
+        if let quietAt = quietPartialAt { candidates.append(quietAt) }
+        if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
+            candidates.append(end)
         }
-        return min(until, limit)
+        return candidates.min()
     }
 
     /// Queues `command`; it is sent when the requests before it are done.
@@ -142,73 +196,66 @@ public struct Session: Sendable {
             return [.emit(.failed(id, command: request.command, failure: .cancelled))]
         }
         guard let flight = inFlight, flight.request.id == id else { return [] }
-        return giveUp(flight, failure: .cancelled, now: now) + sendNext(now: now)
+        if let (line, _) = contested {
+            contested = nil
+            return report([.emit(.notification(line))] + giveUp(flight, failure: .cancelled, now: now))
+                + sendNext(now: now)
+        }
+        return report(giveUp(flight, failure: .cancelled, now: now)) + sendNext(now: now)
     }
 
     /// Consumes bytes read from the port.
     public mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
         guard closedReason == nil else { return [] }
-        if resyncUntil != nil { resyncUntil = now + resyncQuiet }
+        if !bytes.isEmpty {
+            lastByteAt = now
+            offeredQuietPartial = false
+        }
         var actions: [SessionAction] = []
         for line in framer.append(bytes) {
             actions += route(line, now: now)
         }
-        actions += offerPartial(now: now)
+        actions += offerPartial(isQuiet: false, now: now)
         return actions + sendNext(now: now)
     }
 
-    /// Times out the request in flight if its deadline has passed, and sends the next
-    /// one when a resynchronisation wait is over.
+    /// Times out the request in flight if its deadline has passed, ends waits that are
+    /// over and sends the next request.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
-        var actions = owed.filter { $0.expiresAt <= now }.flatMap(\.unreported)
-        owed.removeAll { $0.expiresAt <= now }
-        if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
-            actions += giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
-        }
-        return actions + sendNext(now: now)
-    }
-
-    /// Ends the request in flight without its reply: reports what it received so far,
-    /// fails it with `failure`, keeps its matcher for the late reply, and starts the
-    /// quiet wait before the next request.
-    private mutating func giveUp(
-        _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
-    ) -> [SessionAction] {
-        inFlight = nil
         var actions: [SessionAction] = []
-        let soFar = flight.matcher.linesSoFar
-        if !soFar.isEmpty {
-            actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
+        if let quietAt = quietPartialAt, quietAt <= now {
+            offeredQuietPartial = true
+            actions += offerPartial(isQuiet: true, now: now)
         }
-        actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
-        let timeout = flight.request.timeout ?? resyncQuietPeriod
-        resyncQuiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
-        resyncUntil = now + resyncQuiet
-        resyncDeadline = now + resyncQuiet + resyncLimit
-        owed.append(
-            Owed(
-                id: flight.request.id, command: flight.request.command, matcher: flight.matcher,
-                expiresAt: resyncDeadline!, linesReported: soFar.count))
-        return actions
+        for index in owed.indices.reversed() where owed[index].expiresAt <= now {
+            actions += close(owedAt: index)
+        }
+        if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
+            if let (line, at) = contested {
+                actions += giveContested(line, receivedAt: at, now: now)
+            } else {
+                actions += giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
+            }
+        }
+        return report(actions) + sendNext(now: now)
     }
 
-    /// A reply to a later request has come, so the late replies of earlier timed-out
-    /// requests would have come before it: those not begun are given up, and a stray
-    /// line after it (a duplicate, say) is a notification, not a late reply.
-    private mutating func dropUnstartedOwed() {
-        owed.removeAll { !$0.matcher.hasStarted }
-    }
-
-    /// The device is gone: reports the unterminated tail, fails the request in flight
+    /// The device is gone: reports a settling reply, the lines the request in flight
+    /// took (as a partial reply) and the unterminated tail, fails the request in flight
     /// and every queued one, and refuses new ones.
     public mutating func hangUp(reason: String, now: ContinuousClock.Instant) -> [SessionAction] {
         guard closedReason == nil else { return [] }
         closedReason = reason
-        var actions = owed.flatMap(\.unreported)
+        var actions = release()
+        if let (line, _) = contested {
+            contested = nil
+            actions.append(.emit(.notification(line)))
+        }
+        for index in owed.indices.reversed() { actions += close(owedAt: index) }
         if let flight = inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {
             actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
         }
-        if let tail = framer.finish() { actions.append(.emit(.notification(tail))) }
+        if let tail = framer.finish() { actions.append(.emit(.notification(ControlSequences.cleaned(tail)))) }
         if let flight = inFlight {
             actions.append(
                 .emit(
@@ -220,19 +267,39 @@ public struct Session: Sendable {
             actions.append(.emit(.failed(request.id, command: request.command, failure: .notSent(reason: reason))))
         }
         queue.removeAll()
-        owed.removeAll()
         return actions
+    }
+
+    // MARK: - Sending and waiting
+
+    /// When the unterminated bytes are to be offered as quiet, or `nil`.
+    private var quietPartialAt: ContinuousClock.Instant? {
+        guard !offeredQuietPartial, !framer.partial.isEmpty, let lastByteAt,
+            inFlight != nil || owed.contains(where: { $0.matcher.hasStarted })
+        else { return nil }
+        return lastByteAt + partialQuietPeriod
+    }
+
+    /// When the current wait is over, or `nil` when there is none.
+    private var waitEnd: ContinuousClock.Instant? {
+        guard let wait else { return nil }
+        if wait.extendsOnBytes {
+            return min(max(wait.from, lastByteAt ?? wait.from) + wait.quiet, wait.limit)
+        }
+        let end = wait.from + wait.quiet
+        return framer.partial.isEmpty ? end : max(end, wait.limit)
     }
 
     private mutating func sendNext(now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
-        while inFlight == nil, !queue.isEmpty, !isHoldingRequests {
-            if let until = resyncUntil, let limit = resyncDeadline {
-                if now < until && now < limit { break }
-                resyncUntil = nil
-                resyncDeadline = nil
-            }
+        if inFlight == nil, let end = waitEnd {
+            guard now >= end else { return [] }
+            wait = nil
+            actions += release()
+        }
+        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
             let request = queue.removeFirst()
+            partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             actions.append(.write(dialect.encode(request.command)))
             actions.append(.emit(.sent(request.id, command: request.command)))
             if dialect.expectsReply(to: request.command) {
@@ -247,19 +314,145 @@ public struct Session: Sendable {
         return actions
     }
 
+    /// Ends the request in flight without its reply (timed out or cancelled): reports
+    /// what it received so far, fails it with `failure`, keeps its matcher for the late
+    /// reply, and starts the wait before the next request.
+    private mutating func giveUp(
+        _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
+    ) -> [SessionAction] {
+        inFlight = nil
+        var actions: [SessionAction] = []
+        let timeout = flight.request.timeout ?? resyncQuietPeriod
+        let soFar = flight.matcher.linesSoFar
+        if !soFar.isEmpty {
+            actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
+        }
+        actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
+        wait =
+            answersLate
+            ? lateWait(after: timeout, now: now)
+            : Wait(
+                from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
+                extendsOnBytes: true)
+        owed.append(
+            Owed(
+                command: flight.request.command, matcher: flight.matcher, linesAtTimeout: soFar.count,
+                expiresAt: lateWait(after: timeout, now: now).limit))
+        return actions
+    }
+
+    /// The wait after a timeout once the device has answered late: quiet for twice the
+    /// timeout (within ``resyncQuietPeriod`` and ``resyncQuietMaximum``) from now.
+    private func lateWait(after timeout: Duration, now: ContinuousClock.Instant) -> Wait {
+        let quiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
+        return Wait(from: now, quiet: quiet, limit: now + quiet + resyncLimit, extendsOnBytes: true)
+    }
+
+    /// Completes the request in flight with `reply`: held to settle when the dialect's
+    /// replies are unmarked, reported at once otherwise.
+    private mutating func complete(_ flight: InFlight, with reply: Reply, now: ContinuousClock.Instant)
+        -> [SessionAction]
+    {
+        inFlight = nil
+        let roundTrip = now - flight.sentAt
+        var actions: [SessionAction] = []
+        for index in owed.indices.reversed() where !owed[index].matcher.hasStarted {
+            actions += close(owedAt: index)
+        }
+        recentRoundTrips.append(roundTrip)
+        if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
+        if dialect.repliesAreUnmarked {
+            if !reply.lines.isEmpty && reply.lines == lastReplyLines { settlesReplies = true }
+            lastReplyLines = reply.lines
+        }
+        guard dialect.repliesAreUnmarked, settlesReplies else {
+            let event = SessionEvent.replied(
+                flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
+            return [.emit(event)] + actions
+        }
+        let settle = min(max(settleMinimum, (recentRoundTrips.max() ?? .zero) * 3 / 2), settleMaximum)
+        held = Held(id: flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
+        wait = Wait(from: now, quiet: settle, limit: now + settle * 2, extendsOnBytes: false)
+        return actions
+    }
+
+    /// Reports the settling reply, then what was reported while it settled.
+    private mutating func release() -> [SessionAction] {
+        guard let held else { return [] }
+        self.held = nil
+        let reply = SessionEvent.replied(held.id, command: held.command, reply: held.reply, roundTrip: held.roundTrip)
+        return ([reply] + held.events).map { .emit($0) }
+    }
+
+    /// Emits `actions` now, or keeps their events for after a settling reply.
+    private mutating func report(_ actions: [SessionAction]) -> [SessionAction] {
+        guard held != nil else { return actions }
+        var writes: [SessionAction] = []
+        for action in actions {
+            switch action {
+            case .emit(let event): held!.events.append(event)
+            case .write: writes.append(action)
+            }
+        }
+        return writes
+    }
+
+    // MARK: - Routing lines
+
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
-        if line.ending != .terminated || isTailOfOverlongLine
-            || dialect.isUnsolicited(line, pending: inFlight?.request.command)
-        {
-            return [.emit(.notification(line))]
+        let begunBeforeRequest = partialPrecedesRequest
+        partialPrecedesRequest = false
+        if line.ending != .terminated || isTailOfOverlongLine {
+            return report([.emit(.notification(line))])
+        }
+        var line = ControlSequences.cleaned(line)
+        var actions: [SessionAction] = []
+        let noise = dialect.leadingNoiseLength(in: line)
+        if noise > 0 {
+            actions.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
+            line = Line(Array(line.bytes.dropFirst(noise)))
+        }
+        if dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+            return report(actions + [.emit(.notification(line))])
+        }
+        if let (earlier, _) = contested {
+            contested = nil
+            actions += offerContested(earlier)
+        }
+        if begunBeforeRequest {
+            return report(actions + offerStray(line))
+        }
+        return report(actions + offerTaken(line, now: now))
+    }
+
+    /// Offers a line that is not unsolicited to the matchers, in the session's order.
+    private mutating func offerTaken(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        var actions: [SessionAction] = []
+        if let flight = inFlight, !owed.isEmpty {
+            var trial = flight.matcher
+            if trial.offer(line) == .echo {
+                for index in owed.indices.reversed() { actions += close(owedAt: index) }
+                inFlight?.matcher = trial
+                return actions
+            }
         }
         let started = owed.indices.filter { owed[$0].matcher.hasStarted }
         for index in started {
-            if let actions = offer(line, toOwed: index) { return actions }
+            if let taken = offer(line, toOwed: index) { return taken }
         }
         if var flight = inFlight {
+            if !flight.matcher.hasStarted, let oldest = owed.firstIndex(where: { !$0.matcher.hasStarted }) {
+                var trial = owed[oldest].matcher
+                if trial.offer(line) != .notMine {
+                    var inFlightTrial = flight.matcher
+                    if case .complete = inFlightTrial.offer(line) {
+                        contested = (line, now)
+                        return []
+                    }
+                }
+            }
             let step = flight.matcher.offer(line)
             inFlight = flight
             switch step {
@@ -268,42 +461,81 @@ public struct Session: Sendable {
             case .ask(let command, _):
                 return [.write(dialect.encode(command)), .emit(.sent(flight.request.id, command: command))]
             case .complete(let reply):
-                inFlight = nil
-                dropUnstartedOwed()
-                return [
-                    .emit(
-                        .replied(
-                            flight.request.id, command: flight.request.command, reply: reply,
-                            roundTrip: now - flight.sentAt))
-                ]
+                return complete(flight, with: reply, now: now)
             }
         }
         for index in owed.indices where !started.contains(index) {
-            if let actions = offer(line, toOwed: index) { return actions }
+            if let taken = offer(line, toOwed: index) { return taken }
         }
-        return line.isEmpty ? [] : [.emit(.notification(line))]
+        if line.isEmpty { return [] }
+        settlesReplies = true
+        if held != nil { held!.reply.isInDoubt = true }
+        return [.emit(.notification(line))]
+    }
+
+    /// A line that began before the request in flight was sent: a late reply of a
+    /// timed-out request, or a stray.
+    private mutating func offerStray(_ line: Line) -> [SessionAction] {
+        for index in owed.indices {
+            if let taken = offer(line, toOwed: index) { return taken }
+        }
+        if line.isEmpty { return [] }
+        settlesReplies = true
+        return [.emit(.notification(line))]
+    }
+
+    /// A line came after a contested one: the contested line was the oldest timed-out
+    /// request's late reply (or its beginning).
+    private mutating func offerContested(_ line: Line) -> [SessionAction] {
+        answersLate = true
+        guard let oldest = owed.firstIndex(where: { !$0.matcher.hasStarted }) else {
+            return [.emit(.notification(line))]
+        }
+        return offer(line, toOwed: oldest) ?? [.emit(.notification(line))]
+    }
+
+    /// The in-flight request's deadline passed with a contested line held: it was the
+    /// in-flight reply after all, in doubt, and the timed-out requests are closed.
+    private mutating func giveContested(
+        _ line: Line, receivedAt: ContinuousClock.Instant, now: ContinuousClock.Instant
+    ) -> [SessionAction] {
+        contested = nil
+        answersLate = true
+        guard var flight = inFlight else { return [.emit(.notification(line))] }
+        inFlight = nil
+        var actions: [SessionAction] = []
+        for index in owed.indices.reversed() where !owed[index].matcher.hasStarted {
+            actions += close(owedAt: index)
+        }
+        guard case .complete(var reply) = flight.matcher.offer(line) else {
+            return actions + [.emit(.notification(line))]
+                + giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
+        }
+        reply.isInDoubt = true
+        actions += complete(flight, with: reply, now: receivedAt)
+        wait = lateWait(after: flight.request.timeout ?? .zero, now: now)
+        return actions
     }
 
     /// Offers the unterminated tail (a prompt) in the same order as lines: timed-out
     /// requests whose late reply has begun, then the request in flight.
-    private mutating func offerPartial(now: ContinuousClock.Instant) -> [SessionAction] {
+    private mutating func offerPartial(isQuiet: Bool, now: ContinuousClock.Instant) -> [SessionAction] {
         guard !framer.partial.isEmpty else { return [] }
+        let partial = ControlSequences.removed(from: framer.partial)
         for index in owed.indices where owed[index].matcher.hasStarted {
-            if let reply = owed[index].matcher.offerPartial(framer.partial) {
+            if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {
                 _ = framer.takePartial()
+                answersLate = true
                 let command = owed.remove(at: index).command
-                return [.emit(.lateReply(command: command, reply: reply))]
+                return report([.emit(.lateReply(command: command, reply: reply))])
             }
         }
         guard var flight = inFlight else { return [] }
-        let reply = flight.matcher.offerPartial(framer.partial)
+        let reply = flight.matcher.offerPartial(partial, isQuiet: isQuiet)
         inFlight = flight
         guard let reply else { return [] }
         _ = framer.takePartial()
-        inFlight = nil
-        dropUnstartedOwed()
-        let request = flight.request
-        return [.emit(.replied(request.id, command: request.command, reply: reply, roundTrip: now - flight.sentAt))]
+        return report(complete(flight, with: reply, now: now))
     }
 
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
@@ -313,8 +545,18 @@ public struct Session: Sendable {
         case .notMine: return nil
         case .echo, .consumed: return []
         case .complete(let reply), .ask(_, let reply):
+            answersLate = true
             let command = owed.remove(at: index).command
             return [.emit(.lateReply(command: command, reply: reply))]
+        }
+    }
+
+    /// Gives up a timed-out request: the lines it took after its timeout without
+    /// completing are reported as notifications.
+    private mutating func close(owedAt index: Int) -> [SessionAction] {
+        let closed = owed.remove(at: index)
+        return closed.matcher.linesSoFar.dropFirst(closed.linesAtTimeout).filter { !$0.isEmpty }.map {
+            .emit(.notification($0))
         }
     }
 }

@@ -8,8 +8,7 @@ import Glibc
 ///
 /// Every command keeps the POSIX rule for a signal ignored when tether started (a
 /// background job started by a non-interactive shell, `nohup`, `trap '' INT`): it stays
-/// ignored, trapped or not. Only the signals whose action was the default are trapped,
-/// and only those are given back their default action by ``cancel()``.
+/// ignored, trapped or not: only the signals whose action was the default are trapped.
 final class SignalTrap {
     /// The signals trapped, when not ignored at start.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -22,7 +21,7 @@ final class SignalTrap {
     let received: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
-    /// Starts trapping; the default actions are suspended while the trap lives.
+    /// Starts trapping; the default actions are suspended from now on.
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         received = stream
@@ -35,10 +34,12 @@ final class SignalTrap {
         }
     }
 
-    /// Stops trapping and restores the default actions of the trapped signals.
+    /// Stops trapping. The signals stay ignored: the command is ending, and a second
+    /// signal (or the SIGHUP that follows a terminal's hang-up, which tether may notice
+    /// first as the end of its input) must not kill it before it has put the terminal
+    /// back and written its last lines.
     func cancel() {
         for source in sources { source.cancel() }
-        for number in Self.trappable { signal(number, SIG_DFL) }
     }
 
     /// Whether `number`'s action is "ignore" (`sigaction` with no new action).

@@ -1,42 +1,112 @@
 import Foundation
 import Glibc
+import TetherPresenter
 import TetherViews
 
-/// `tether connect`: an interactive session.
+/// `tether connect`: an interactive session, as a terminal program (picocom, tio).
 enum ConnectCommand: Command {
     static let spec = CommandSpec(
         name: "connect",
         abstract: "Work with a device interactively.",
         discussion: """
-            Each line you type is sent as a command; replies and notifications are shown
-            as they arrive. Ctrl-D leaves (exit 0), Ctrl-C too (exit 130); the terminal
-            is left as it was found. When the device goes away, commands in flight fail,
-            tether waits for it to come back at the same path and reopens it; with
-            --no-reconnect the session ends instead (exit 74).
+            Two modes, switched during the session with Ctrl-T m:
+              raw   every key goes to the device as typed (Ctrl-C, Tab, arrows) and every
+                    byte received is shown as it arrives; the default for --dialect prompt.
+              line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
+                    $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
+                    sends just the line end); replies are shown with their round trip and
+                    notifications above the line being typed. The default otherwise.
+            The escape key (Ctrl-T) followed by a key runs a local command that never
+            reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
+            Ctrl-T sends Ctrl-T. In line mode Ctrl-D on an empty line and Ctrl-C quit too
+            (exit 0 and 130). The terminal is left as it was found, however tether ends.
+            When the device goes away, tether waits for it to come back at the same path
+            and reopens it, in the same session; with --no-reconnect it exits 74.
+            Without a terminal (input from a pipe, output to a file, --format json), each
+            input line is sent as a command in turn.
 
-            EXAMPLE:
+            EXAMPLES:
               tether connect --sim
+              tether connect /dev/ttyUSB0 --dialect prompt --prompt '=> ' --log session.log
             """,
         arguments: [
             ArgumentSpec(
                 name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
                 isOptional: true)
         ],
-        options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs,
-        usage: "tether connect (<port> | --sim) [<options>]"
+        options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs + [
+            .value(
+                "--mode", name: "mode",
+                help: "raw (keys as typed) or line (editing, history).\n(default: raw for --dialect prompt, else line)"),
+            .value(
+                "--escape", name: "key",
+                help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A). (default: ctrl-t)"),
+            .flag("--echo", help: "Raw mode: show the keys you type (for a device that does not echo)."),
+            .flag(
+                "--map-cr",
+                help:
+                    "Raw mode: show a received CR as a line end (for devices that end lines\nwith CR only; a CR LF stays one)."
+            ),
+            .value(
+                "--enter", name: "eol",
+                help: "Raw mode: what the Enter key sends: cr, lf or crlf. (default: cr, as typed)"),
+        ],
+        usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         let options = try ConnectionOptions(portOrSimulator: arguments)
-        let terminal = TerminalState.save()
-        defer { terminal?.restore() }
-        let connection = try await Connection(options)
-        if isatty(STDIN_FILENO) == 1 && options.format == .text {
-            FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
+        let mode = try arguments.choice("--mode", as: ConsoleTerminal.Mode.self)
+        let escape =
+            try arguments.value(
+                "--escape", expected: "Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'.",
+                EscapeKeyFilter.key(parsing:)) ?? 0x14
+        let enter = try arguments.choice("--enter", as: EnterKey.self) ?? .cr
+        let savedTerminal = TerminalState.save()
+        defer { savedTerminal?.restore() }
+        guard options.format == .text,
+            let terminal = ConsoleTerminal(
+                mode: mode ?? .line, escape: escape, historyPath: LineEditor.historyPath())
+        else {
+            return try await runFromPipe(options)
         }
+        let log = try options.log.map { path throws(CommandFailure) in try Connection.transcript(at: path) }
+        let view = ConsoleView(
+            terminal: terminal,
+            settings: ConsoleView.Settings(
+                mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
+                log: log, logPath: options.log),
+            mapsCR: arguments.has("--map-cr"))
+        let tap = ByteTap()
+        var connectionOptions = options
+        connectionOptions.log = nil  // the console view writes it
+        let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
+        let chosen = mode ?? (connection.dialectName == "prompt" ? .raw : .line)
+        terminal.mode = chosen
+        terminal.echoesLocally = arguments.has("--echo")
+        view.settings.withLock { $0.mode = chosen }
+        tap.set { bytes in view.showReceived(bytes) }
+        let console = Console(
+            terminal: terminal, view: view, device: connection.device, timeout: options.timeout, escape: escape,
+            enter: enter.bytes, logPath: options.log,
+            settingsSummary:
+                "\(connection.displayName) \(options.configuration.summary), dialect \(connection.dialectName)")
+        let code = await connection.runUntilStopped { stop in await console.run(stop) }
+        tap.set(nil)
+        terminal.stop()
+        return code
+    }
+
+    /// Input from a pipe or file (or JSON output): each line is sent as a command, in
+    /// turn, until the end of input.
+    private static func runFromPipe(_ options: ConnectionOptions) async throws -> ExitCode {
+        let connection = try await Connection(options)
         let device = connection.device
         let timeout = options.timeout
         let typesOnATerminal = isatty(STDIN_FILENO) == 1
+        if typesOnATerminal {
+            FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
+        }
         return await connection.runUntilStopped { stop in
             for await line in StandardInput.lines() where !line.isEmpty {
                 _ = try? await device.query(line, timeout: timeout)
@@ -45,6 +115,19 @@ enum ConnectCommand: Command {
             // yet, so tell it from Ctrl-D by the terminal being gone.
             let hungUp = typesOnATerminal && isatty(STDIN_FILENO) == 0
             stop.yield(hungUp ? .hangUpSignal : .success)
+        }
+    }
+}
+
+/// What the Enter key sends in raw mode (`--enter`).
+enum EnterKey: String, CaseIterable {
+    case cr, lf, crlf
+
+    var bytes: [UInt8] {
+        switch self {
+        case .cr: [0x0D]
+        case .lf: [0x0A]
+        case .crlf: [0x0D, 0x0A]
         }
     }
 }

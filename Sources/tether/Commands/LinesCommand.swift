@@ -19,7 +19,7 @@ enum LinesCommand: Command {
             """,
         arguments: [ArgumentSpec(name: "port", help: "The serial port (or give --match).", isOptional: true)],
         options: ConnectionOptions.specs.filter { option in
-            !["--timeout", "--timestamps", "--sim", "--profile"].contains(option.key)
+            !["--timeout", "--timestamps", "--sim", "--profile", "--log", "--hex"].contains(option.key)
                 && !DialectOptions.specs.contains { $0.key == option.key }
                 && !ConnectionOptions.faultSpecs.contains { $0.key == option.key }
         },

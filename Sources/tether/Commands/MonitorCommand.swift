@@ -11,8 +11,17 @@ enum MonitorCommand: Command {
             stopped) monitor says so, waits for it to come back at the same path and
             goes on; with --no-reconnect it exits 74 instead.
 
+            With --live, a dashboard replaces the event log on the terminal: the device's
+            identity, the connection and its settings, one row per reading seen in
+            notifications (latest value, unit, min, max, mean, a sparkline, age), the
+            last alarms and error replies, the recent exchanges and counters, redrawn
+            in place at most ten times a second. With --format json, --live writes
+            "state" records instead (docs/JSON.md). When standard output is not a
+            terminal, text output stays the event log.
+
             EXAMPLES:
               tether monitor --sim --count 3
+              tether monitor --sim --live
               tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
             """,
         arguments: [
@@ -26,8 +35,12 @@ enum MonitorCommand: Command {
         } + HardwareOptions.reconnectSpecs + [
             .value("--count", "-n", name: "n", help: "Stop after this many notifications."),
             .value("--duration", "-d", name: "seconds", help: "Stop after this many seconds (decimals allowed)."),
+            .flag(
+                "--live",
+                help: "Show a dashboard of the device, redrawn in place (text on a terminal),\n"
+                    + "or write its state as \"state\" records (json)."),
         ],
-        usage: "tether monitor (<port> | --sim) [--count <n>] [--duration <seconds>] [<options>]"
+        usage: "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
@@ -36,7 +49,9 @@ enum MonitorCommand: Command {
             "--count", expected: "Please provide a whole number, 1 or more.", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
         let duration = try arguments.duration("--duration")
 
-        let connection = try await Connection(options)
+        let live = arguments.has("--live") ? LiveScreen(format: options.format) : nil
+        defer { live?.close() }
+        let connection = try await Connection(options, view: live?.view)
         return await connection.runUntilStopped(
             observe: { _, state, stop in
                 if let count, state.counts.notifications >= count { stop.yield(.success) }

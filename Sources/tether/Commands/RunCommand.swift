@@ -57,7 +57,9 @@ enum RunCommand: Command {
                 help:
                     "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line. (default: \(ScriptRunner.defaultLuaMemoryLimit >> 20))"
             ),
-        ] + ConnectionOptions.specs,
+        ]
+            // run's records have no transcript or hex rendering yet
+            + ConnectionOptions.specs.filter { !["--log", "--hex"].contains($0.key) },
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 

@@ -11,17 +11,28 @@ final class Connection {
     var device: Device { opened.device }
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
-    /// The view chosen by `--format`.
+    /// The view chosen by `--format`, or the one the command gave (with the `--log`
+    /// transcript beside it).
     let view: any DeviceView
+    /// The dialect's `--dialect` name.
+    var dialectName: String { opened.dialectName }
     private let opened: OpenedDevice
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
-    /// disconnect.
+    /// disconnect. Events go to `view`, by default the event log `--format` chooses.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,
     ///   unavailable, I/O error).
-    init(_ options: ConnectionOptions) async throws(CommandFailure) {
+    ///
+    /// - Parameters:
+    ///   - session: `connect`'s wiring (see ``OpenedDevice``); `nil` for other commands.
+    ///   - view: the view to use instead of the one `--format` chooses (`connect` on a
+    ///     terminal).
+    init(_ options: ConnectionOptions, session: ConsoleWiring? = nil, view: (any DeviceView)? = nil)
+        async throws(CommandFailure)
+    {
+        let transcript = try options.log.map { path throws(CommandFailure) in try Self.transcript(at: path) }
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
@@ -34,10 +45,17 @@ final class Connection {
         }
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
-            faults: options.simulatorFaults)
-        switch options.format {
-        case .text: view = TextView(showsTimestamps: options.showsTimestamps)
-        case .json: view = JSONView()
+            faults: options.simulatorFaults, session: session)
+        let shown: any DeviceView
+        switch (view, options.format) {
+        case (let view?, _): shown = view
+        case (nil, .text): shown = TextView(showsTimestamps: options.showsTimestamps, showsHex: options.showsHex)
+        case (nil, .json): shown = JSONView()
+        }
+        if let transcript {
+            self.view = FanOutView([shown, transcript])
+        } else {
+            self.view = shown
         }
     }
 
@@ -49,9 +67,21 @@ final class Connection {
         let events = device.events(.lossless)
         let view = self.view
         let name = displayName
+        let facts = opened.facts
         return Task {
-            var presenter = Presenter(port: name)
+            var presenter = Presenter(port: name, facts: facts)
             return await presenter.present(events, to: view, observe: observe)
+        }
+    }
+
+    /// The `--log` transcript view writing to `path` (created or truncated).
+    ///
+    /// - Throws: ``CommandFailure`` (74) naming the file when it cannot be created.
+    static func transcript(at path: String) throws(CommandFailure) -> TranscriptView {
+        do {
+            return try TranscriptView(path: path)
+        } catch {
+            throw CommandFailure("cannot write the log file: \(error)", code: .ioError)
         }
     }
 

@@ -38,6 +38,11 @@ struct ConnectionOptions {
                 "--format", "-f", name: "format",
                 help: "Output: text (for people) or json (JSON Lines). (default: text)"),
             .flag("--timestamps", help: "Prefix text output with the time of each event."),
+            .flag("--hex", help: "Text output shows received bytes as hex pairs (0d 0a) instead of text."),
+            .value(
+                "--log", name: "file",
+                help: "Also write a transcript of the session to this file: every command sent\n"
+                    + "and line received, with UTC timestamps (created or truncated)."),
         ] + DialectOptions.specs
 
     /// The reply timeout when `--timeout` is not given, in ms.
@@ -57,6 +62,10 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
+    /// Whether text output shows received bytes in hex.
+    var showsHex: Bool
+    /// `--log`: the transcript file, if any.
+    var log: String?
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
     var dialect: DialectOptions
@@ -108,6 +117,11 @@ struct ConnectionOptions {
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
+        showsHex = arguments.has("--hex")
+        log = arguments.value("--log")
+        if log?.isEmpty == true {
+            throw UsageError("The value '' is invalid for '--log <file>'. Please provide a path.")
+        }
         hardware = try HardwareOptions(arguments)
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         if usesSimulator, let port {

@@ -41,9 +41,22 @@ struct DialectOptions {
             help:
                 "at: lines starting with this text (plain text, not a regular expression) are\nunsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.",
             repeatable: true),
+        .value(
+            "--final-ok", name: "text",
+            help:
+                "at: a vendor final result code that ends a reply successfully (repeatable),\ne.g. 'SEND OK'; a code ending in ':' matches any line starting with it.",
+            repeatable: true),
+        .value(
+            "--final-error", name: "text",
+            help:
+                "at: a vendor final result code that ends a reply with an error (repeatable),\ne.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.",
+            repeatable: true),
         .flag(
             "--check-errors",
-            help: "scpi: after each command read SYST:ERR? until 0,\"No error\";\nany error fails the command (exit 1)."
+            help: """
+                scpi: after each command read SYST:ERR? until an entry with code 0
+                (0,"No error", 0 No Error); any error fails the command (exit 1).
+                """
         ),
         .value(
             "--prompt", name: "text",
@@ -60,6 +73,10 @@ struct DialectOptions {
     var errorPattern: LinePattern?
     /// `--urc`, in order.
     var unsolicitedPrefixes: [String]
+    /// `--final-ok`, in order.
+    var extraSuccessCodes: [String]
+    /// `--final-error`, in order.
+    var extraErrorCodes: [String]
     /// `--check-errors`.
     var checksErrors: Bool
     /// `--prompt`.
@@ -77,6 +94,13 @@ struct DialectOptions {
         if unsolicitedPrefixes.contains("") {
             throw UsageError.invalidValue(
                 "", for: arguments.spec.option(named: "--urc")!, expected: "Please provide a non-empty prefix.")
+        }
+        extraSuccessCodes = arguments.allValues("--final-ok")
+        extraErrorCodes = arguments.allValues("--final-error")
+        for option in ["--final-ok", "--final-error"] where arguments.allValues(option).contains("") {
+            throw UsageError.invalidValue(
+                "", for: arguments.spec.option(named: option)!, expected: "Please provide the code's text, e.g. 'FAIL'."
+            )
         }
         checksErrors = arguments.has("--check-errors")
         prompt = arguments.value("--prompt")
@@ -121,6 +145,8 @@ struct DialectOptions {
     ) throws(UsageError) -> any Dialect {
         let name = self.name ?? defaultName
         try require(!unsolicitedPrefixes.isEmpty, "--urc", only: [.at], for: name)
+        try require(!extraSuccessCodes.isEmpty, "--final-ok", only: [.at], for: name)
+        try require(!extraErrorCodes.isEmpty, "--final-error", only: [.at], for: name)
         try require(checksErrors, "--check-errors", only: [.scpi], for: name)
         try require(prompt != nil, "--prompt", only: [.prompt], for: name)
         try require(errorPattern != nil, "--error-pattern", only: [.line, .prompt], for: name)
@@ -129,14 +155,16 @@ struct DialectOptions {
         case .line:
             return LineDialect(
                 terminator: terminator ?? .lf, notificationPattern: notifications,
-                errorPattern: errorPattern ?? defaultErrorPattern ?? LinePattern.defaultError)
+                errorPattern: errorPattern ?? defaultErrorPattern ?? LinePattern.defaultError,
+                settlesFromStart: notifications == nil)
         case .at:
             return ATDialect(
                 unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications,
-                terminator: terminator ?? .cr)
+                terminator: terminator ?? .cr, extraSuccessCodes: extraSuccessCodes, extraErrorCodes: extraErrorCodes)
         case .scpi:
             return SCPIDialect(
-                terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications)
+                terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications,
+                settlesFromStart: notifications == nil)
         case .prompt:
             return PromptDialect(
                 prompt: prompt ?? defaultPrompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,

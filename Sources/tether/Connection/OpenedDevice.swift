@@ -1,4 +1,5 @@
 import TetherModel
+import TetherPresenter
 import TetherSerial
 import TetherSimulator
 
@@ -29,6 +30,11 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
+    /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
+    let dialectName: String
+    /// What is known of the device before it speaks: a simulator profile's identity and
+    /// the units of its readings; nothing for hardware.
+    let facts: DeviceFacts
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -36,23 +42,28 @@ final class OpenedDevice {
     /// The dialect is `dialect`'s choice, defaulting to the simulator profile's; a
     /// simulator runs with `faults`.
     ///
+    /// - Parameters:
+    ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
+    ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
+    ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, faults: FaultPlan = FaultPlan()
+        dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), session: ConsoleWiring? = nil
     ) async throws(CommandFailure) {
-        let dialect: any Dialect
-        let port: any SerialTransport
+        var dialect: any Dialect
+        var port: any SerialTransport
         var reopener: PortOpener?
         switch target {
         case .simulator(let name):
             let profile = try SimulatorProfile.load(name)
             dialect = try Self.make(options, defaults: profile)
             let started: Simulator
+            let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: ProfileDevice(profile: profile), faults: faults)
+                started = try Simulator(device: simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -64,10 +75,12 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim:\(name) (\(started.devicePath))"
+            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
         case .path, .match:
             dialect = try Self.make(options, defaults: nil)
             let path: String? = if case .path(let path) = target { path } else { nil }
-            let opener = hardware.opener(path: path, configuration: configuration)
+            var opener = hardware.opener(path: path, configuration: configuration)
+            if let tap = session?.tap { opener = opener.tapped(by: tap) }
             do {
                 port = try await hardware.openFirst(with: opener, path: path)
             } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
@@ -76,6 +89,12 @@ final class OpenedDevice {
             reopener = hardware.reconnects ? opener : nil
             simulator = nil
             displayName = path ?? port.name
+            facts = DeviceFacts()
+        }
+        dialectName = dialect.name
+        if let session {
+            dialect = ConsoleDialect(base: dialect)
+            if !(port is TappedTransport) { port = TappedTransport(port, tap: session.tap) }
         }
         do {
             device = try Device(
@@ -101,6 +120,24 @@ final class OpenedDevice {
             return try options.makeDialect(defaults: profile)
         } catch {
             throw CommandFailure(usage: error.message)
+        }
+    }
+}
+
+/// What `connect` adds to an opened device: keystrokes through ``ConsoleDialect`` and
+/// received bytes through `tap`.
+struct ConsoleWiring {
+    /// Receives every chunk read from the port.
+    let tap: ByteTap
+}
+
+extension PortOpener {
+    /// The same opener, with each port it opens tapped by `tap`.
+    func tapped(by tap: ByteTap) -> PortOpener {
+        let open = self.open
+        return PortOpener(initialDelay: initialDelay, maximumDelay: maximumDelay) {
+            () throws(SerialError) -> any SerialTransport in
+            TappedTransport(try open(), tap: tap)
         }
     }
 }

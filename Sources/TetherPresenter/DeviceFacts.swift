@@ -1,0 +1,16 @@
+/// What is known of a device before it says anything: its identity and the units of
+/// its readings, e.g. from a simulator profile (docs/PROFILES.md). The presenter shows
+/// them until the device tells otherwise (a `*IDN?` reply, a unit in a value).
+public struct DeviceFacts: Sendable, Equatable {
+    /// An IEEE 488.2 identity string, `manufacturer,model,serial,firmware`.
+    public var identity: String?
+    /// The unit of each reading, by the field name in notifications, e.g.
+    /// `temp` → `°C`.
+    public var units: [String: String]
+
+    /// Creates the facts.
+    public init(identity: String? = nil, units: [String: String] = [:]) {
+        self.identity = identity
+        self.units = units
+    }
+}

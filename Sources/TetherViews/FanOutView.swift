@@ -1,0 +1,25 @@
+import TetherPresenter
+
+/// One view that passes every call to several views, in order (swift-log's
+/// `MultiplexLogHandler` idea): the terminal's view and a `--log` transcript side by
+/// side, both seeing the same records.
+public struct FanOutView: DeviceView {
+    let views: [any DeviceView]
+
+    /// Creates a view over `views`, called in this order.
+    public init(_ views: [any DeviceView]) {
+        self.views = views
+    }
+
+    public func render(_ record: ViewRecord, state: ViewState) {
+        for view in views { view.render(record, state: state) }
+    }
+
+    public func stateDidChange(_ state: ViewState) {
+        for view in views { view.stateDidChange(state) }
+    }
+
+    public func finish(_ state: ViewState) {
+        for view in views { view.finish(state) }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import TetherPresenter
+import TetherViews
+
+/// `--live`: the view state instead of the event log — the dashboard on a terminal
+/// (``DashboardView``), `state` records with `--format json` (``JSONStateView``) — and,
+/// while the dashboard is up, the signals a full-screen program must answer.
+final class LiveScreen {
+    /// The live view; `nil` when the event log stays (text output that is not a
+    /// terminal able to redraw in place).
+    let view: (any DeviceView)?
+    private let signals: DashboardSignals?
+
+    /// Chooses the live view for `format`. Text output that is not a terminal, or a
+    /// terminal terminfo cannot redraw in place (`TERM=dumb`, unknown), keeps the event
+    /// log, saying so on standard error.
+    init(format: OutputFormat, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        switch format {
+        case .json:
+            view = JSONStateView()
+            signals = nil
+        case .text:
+            guard FileSink.standardOutput.isTerminal else {
+                FileSink.standardError.write("note: standard output is not a terminal; --live shows the event log\n")
+                (view, signals) = (nil, nil)
+                return
+            }
+            guard let capabilities = TerminalCapabilities.load(term: environment["TERM"]) else {
+                let term = environment["TERM"].map { "'\($0)'" } ?? "(TERM is not set)"
+                FileSink.standardError.write(
+                    "note: the terminal \(term) cannot redraw in place; --live shows the event log\n")
+                (view, signals) = (nil, nil)
+                return
+            }
+            let dashboard = DashboardView(
+                output: FileSink.standardOutput, capabilities: capabilities, environment: environment,
+                size: Self.terminalSize, fatalSignalDescriptor: STDOUT_FILENO)
+            view = dashboard
+            signals = DashboardSignals(dashboard)
+        }
+    }
+
+    /// Stops answering the dashboard's signals (call once the view has finished).
+    func close() { signals?.cancel() }
+
+    /// Standard output's size (`TIOCGWINSZ`), 80 × 24 when it cannot be read.
+    @Sendable static func terminalSize() -> DashboardView.Size {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return (80, 24)
+        }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import TetherModel
+import TetherPresenter
+import TetherSerial
+import TetherViews
+
+/// The mediator of an interactive `connect` session: it takes what the user types from
+/// the ``ConsoleTerminal``, sends lines and keystrokes to the ``Device``, and runs the
+/// escape key's local commands on the terminal, the ``ConsoleView`` and the log.
+/// The terminal, the view and the device never know each other.
+struct Console {
+    let terminal: ConsoleTerminal
+    let view: ConsoleView
+    let device: Device
+    /// The reply timeout of typed lines.
+    let timeout: Duration?
+    /// The escape key's byte.
+    let escape: UInt8
+    /// What Enter sends in raw mode (CR as typed, LF or CR LF).
+    let enter: [UInt8]
+    /// `--log`, the file `l` starts when none is open.
+    let logPath: String?
+    /// Port, serial settings and dialect, for `c`.
+    let settingsSummary: String
+
+    /// Runs until the user quits or the input ends, then yields the exit code to `stop`.
+    func run(_ stop: Connection.Stop) async {
+        terminal.start()
+        terminal.write(
+            "\(terminal.mode) mode; \(EscapeKeyFilter.name(of: escape)) ? lists the local commands, "
+                + "\(EscapeKeyFilter.name(of: escape)) q quits.\n")
+        for await input in terminal.inputs {
+            switch input {
+            case .line(let line):
+                device.send(line, timeout: timeout)
+            case .keystrokes(let keys):
+                device.send(ConsoleDialect.keystrokes(mapEnter(keys)), timeout: nil)
+            case .command(let key):
+                if await perform(key) == .quit {
+                    stop.yield(.success)
+                    return
+                }
+            case .sendFile(let path):
+                await sendFile(at: path)
+            case .changeBaudRate(let text):
+                await changeBaudRate(to: text)
+            case .end(let hungUp):
+                stop.yield(hungUp ? .hangUpSignal : .success)
+                return
+            }
+        }
+        stop.yield(.success)
+    }
+
+    private func mapEnter(_ keys: [UInt8]) -> [UInt8] {
+        guard enter != [0x0D], keys.contains(0x0D) else { return keys }
+        return keys.flatMap { $0 == 0x0D ? enter : [$0] }
+    }
+
+    /// Runs the local command of `key`; returns it.
+    @discardableResult
+    func perform(_ key: UInt8) async -> LocalCommand? {
+        guard let command = LocalCommand(key: key) else {
+            let name = EscapeKeyFilter.name(of: escape)
+            terminal.write("unknown local command '\(ByteEscaping.escaped([key]))'; \(name) ? lists them\n")
+            return nil
+        }
+        switch command {
+        case .help:
+            terminal.write(LocalCommand.help(escape: escape))
+        case .quit:
+            break
+        case .showSettings:
+            let settings = view.settings.withLock { $0 }
+            let log = settings.logPath.map { "log \($0)" } ?? "no log"
+            terminal.write(
+                "\(settingsSummary); \(terminal.mode) mode; hex \(settings.showsHex ? "on" : "off"); "
+                    + "timestamps \(settings.showsTimestamps ? "on" : "off"); "
+                    + "local echo \(terminal.echoesLocally ? "on" : "off"); \(log)\n")
+        case .toggleHex:
+            let on = view.settings.withLock { settings in
+                settings.showsHex.toggle()
+                return settings.showsHex
+            }
+            terminal.write("hex view \(on ? "on" : "off")\n")
+        case .toggleTimestamps:
+            let on = view.settings.withLock { settings in
+                settings.showsTimestamps.toggle()
+                return settings.showsTimestamps
+            }
+            terminal.write("timestamps \(on ? "on" : "off")\n")
+        case .toggleLocalEcho:
+            terminal.echoesLocally.toggle()
+            terminal.write("local echo \(terminal.echoesLocally ? "on" : "off")\n")
+        case .toggleLog:
+            toggleLog()
+        case .sendFile:
+            break  // the terminal asks for the path first (.sendFile)
+        case .switchMode:
+            let mode = terminal.mode  // switched by the terminal as the key was read
+            view.settings.withLock { $0.mode = mode }
+            terminal.write("\(mode) mode\n")
+        case .sendBreak:
+            await control("break sent (250 ms)") { (line) throws(SerialError) in try line.sendBreak(milliseconds: 250) }
+        case .toggleDTR:
+            await control { (line) throws(SerialError) -> String in
+                let isOn = try !line.modemLines().contains(.dtr)
+                try line.setDTR(isOn)
+                return "DTR \(isOn ? "on" : "off")"
+            }
+        case .toggleRTS:
+            await control { (line) throws(SerialError) -> String in
+                let isOn = try !line.modemLines().contains(.rts)
+                try line.setRTS(isOn)
+                return "RTS \(isOn ? "on" : "off")"
+            }
+        case .pulseDTR:
+            await control("DTR pulsed (off 100 ms, then on)") { (line) throws(SerialError) in
+                try line.pulseDTR(milliseconds: 100)
+            }
+        case .showModemLines:
+            await control { (line) throws(SerialError) -> String in
+                let lines = try line.modemLines()
+                return "modem lines: \(lines.description.isEmpty ? "none asserted" : lines.description)"
+            }
+        case .changeBaudRate:
+            break  // the terminal asks for the rate first (.changeBaudRate)
+        }
+        return command
+    }
+
+    /// Runs `body` with the port's line control on the port loop and shows what it
+    /// returns, or why it failed.
+    private func control(_ body: @escaping @Sendable (any LineControl) throws(SerialError) -> String) async {
+        do {
+            terminal.write(try await device.withLineControl(body) + "\n")
+        } catch {
+            terminal.write("cannot: \(error)\n")
+        }
+    }
+
+    private func control(
+        _ done: String, _ body: @escaping @Sendable (any LineControl) throws(SerialError) -> Void
+    ) async {
+        await control { (line) throws(SerialError) -> String in
+            try body(line)
+            return done
+        }
+    }
+
+    /// Sets the baud rate typed after `B` (and keeps it for a reconnect).
+    private func changeBaudRate(to text: String) async {
+        guard let rate = Int(text.trimmingCharacters(in: .whitespaces)), rate > 0, rate <= Int(Int32.max) else {
+            terminal.write("'\(text)' is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
+            return
+        }
+        do {
+            try await device.setBaudRate(rate)
+            terminal.write("baud rate \(rate)\n")
+        } catch {
+            terminal.write("cannot set the baud rate to \(rate): \(error)\n")
+        }
+    }
+
+    /// Sends the bytes of the file at `path` as they are (no terminator added), in
+    /// pieces of ``filePiece`` bytes, so each write finishes well within the device's
+    /// write timeout even at a low baud rate.
+    private func sendFile(at path: String) async {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            terminal.write("cannot read \(path)\n")
+            return
+        }
+        let bytes = [UInt8](data)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + Self.filePiece, bytes.count)
+            device.send(ConsoleDialect.keystrokes(Array(bytes[offset..<end])), timeout: nil)
+            offset = end
+        }
+        terminal.write("sent \(bytes.count) bytes from \(path)\n")
+    }
+
+    /// The most bytes of a sent file in one write.
+    static let filePiece = 128
+
+    private func toggleLog() {
+        let open = view.settings.withLock { $0.logPath }
+        if let open {
+            view.settings.withLock { settings in
+                settings.log = nil
+                settings.logPath = nil
+            }
+            terminal.write("log \(open) closed\n")
+            return
+        }
+        let path = logPath ?? Self.defaultLogName(Date())
+        do {
+            let log = try TranscriptView(path: path, appending: true)
+            view.settings.withLock { settings in
+                settings.log = log
+                settings.logPath = path
+            }
+            terminal.write("logging to \(path)\n")
+        } catch {
+            terminal.write("cannot write the log file: \(error)\n")
+        }
+    }
+
+    /// `tether-20261130-104117.log`, local time.
+    static func defaultLogName(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return String(
+            format: "tether-%04d%02d%02d-%02d%02d%02d.log", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
+            local.tm_hour, local.tm_min, local.tm_sec)
+    }
+}

@@ -1,0 +1,42 @@
+import TetherModel
+
+/// The dialect of a `connect` session: the device's own dialect for typed lines, plus
+/// keystrokes (raw mode) that go to the port exactly as typed.
+///
+/// A keystroke command is written ``keystrokes(_:)``: a U+0000 marker, then one
+/// scalar per byte (U+0000–U+00FF). A line from the line editor can never start with
+/// U+0000 (libedit returns C strings), so the two cannot be confused. Keystrokes get
+/// no terminator and expect no reply; they still pass through the Session, so they
+/// are written in order with the typed lines.
+struct ConsoleDialect: Dialect {
+    /// The device's dialect.
+    let base: any Dialect
+
+    /// The command that writes `bytes` as they are.
+    static func keystrokes(_ bytes: [UInt8]) -> String {
+        var text = "\u{0}"
+        text.unicodeScalars.append(contentsOf: bytes.map { UnicodeScalar($0) })
+        return text
+    }
+
+    /// The bytes of a keystroke command, or `nil` for a typed line.
+    static func bytes(ofKeystrokes command: String) -> [UInt8]? {
+        guard command.unicodeScalars.first == "\u{0}" else { return nil }
+        return command.unicodeScalars.dropFirst().map { UInt8(truncatingIfNeeded: $0.value) }
+    }
+
+    var name: String { base.name }
+    var terminator: Terminator { base.terminator }
+
+    func encode(_ command: String) -> [UInt8] {
+        Self.bytes(ofKeystrokes: command) ?? base.encode(command)
+    }
+
+    func expectsReply(to command: String) -> Bool {
+        Self.bytes(ofKeystrokes: command) == nil && base.expectsReply(to: command)
+    }
+
+    func makeMatcher(for command: String) -> any ReplyMatcher { base.makeMatcher(for: command) }
+
+    func isUnsolicited(_ line: Line, pending: String?) -> Bool { base.isUnsolicited(line, pending: pending) }
+}

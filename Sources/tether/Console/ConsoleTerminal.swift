@@ -1,0 +1,458 @@
+import Foundation
+import Glibc
+import Synchronization
+import TetherPresenter
+import TetherViews
+
+/// The user's terminal during `connect`: one thread reads the keyboard — through
+/// ``LineEditor`` in line mode, byte by byte in raw mode — and writes everything shown,
+/// so device output never lands inside the text being typed: in line mode it is
+/// written above the input line, which is then drawn again intact.
+///
+/// Other threads hand it text with ``write(_:)`` (it is the connect view's
+/// ``OutputSink``) and bytes with ``writeBytes(_:)``; what was typed comes out of
+/// ``inputs`` in order. The terminal settings found at start are put back when the
+/// thread ends, and again by the caller's ``TerminalState`` whatever happens.
+final class ConsoleTerminal: OutputSink, @unchecked Sendable {
+    /// How typed keys reach the device.
+    enum Mode: String, CaseIterable {
+        /// Every key as typed (picocom/tio): Ctrl-C, Tab and arrows included.
+        case raw
+        /// Line editing and history; Enter sends the line.
+        case line
+    }
+
+    /// What the user did.
+    enum Input: Equatable {
+        /// A line typed in line mode (without line end; may be empty).
+        case line(String)
+        /// Keys typed in raw mode, as bytes.
+        case keystrokes([UInt8])
+        /// The escape key, then `key`.
+        case command(key: UInt8)
+        /// The escape key, `f`, then a file's path.
+        case sendFile(path: String)
+        /// The escape key, `B`, then a baud rate as typed.
+        case changeBaudRate(String)
+        /// The input ended: Ctrl-D in line mode, or the terminal hung up.
+        case end(hungUp: Bool)
+    }
+
+    /// Output waiting for the terminal thread.
+    private struct Chunk {
+        var bytes: [UInt8]
+        /// Whole lines (a view's or a message): begun on a fresh line in raw mode.
+        var isLines: Bool
+    }
+
+    private struct Shared {
+        var output: [Chunk] = []
+        var mode: Mode
+        var isStopping = false
+        var echoesLocally = false
+        /// Line mode: text received after the last line end, and when to show it.
+        var tail: (text: String, due: ContinuousClock.Instant)?
+    }
+
+    /// How long received bytes without a line end (a prompt) must be quiet before line
+    /// mode shows them.
+    static let tailDelay = Duration.milliseconds(300)
+
+    /// What was typed, in order; ends when the terminal thread ends.
+    let inputs: AsyncStream<Input>
+    let isTerminal = true
+    private let continuation: AsyncStream<Input>.Continuation
+    private let shared: Mutex<Shared>
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let saved: termios
+    private let historyPath: String?
+    private let finished = DispatchSemaphore(value: 0)
+    // Used only on the terminal thread:
+    private var escapeFilter: EscapeKeyFilter
+    private var typed = UTF8Decoder()
+    private var pendingScalars: [UnicodeScalar] = []
+    private var editor: LineEditor?
+    private var isAtLineStart = true
+
+    /// Prepares the terminal on standard input and output; `nil` unless both are one.
+    ///
+    /// - Parameters:
+    ///   - mode: the mode to start in.
+    ///   - escape: the escape key's byte (Ctrl-T is 0x14).
+    ///   - historyPath: line mode's history file.
+    init?(mode: Mode, escape: UInt8, historyPath: String?) {
+        var settings = termios()
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+            return nil
+        }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        saved = settings
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        shared = Mutex(Shared(mode: mode))
+        escapeFilter = EscapeKeyFilter(escape: escape)
+        self.historyPath = historyPath
+        (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// The mode in force.
+    var mode: Mode {
+        get { shared.withLock { $0.mode } }
+        set {
+            shared.withLock { $0.mode = newValue }
+            wake()
+        }
+    }
+
+    /// Whether typed keys are also shown (raw mode; the device may echo them itself).
+    var echoesLocally: Bool {
+        get { shared.withLock { $0.echoesLocally } }
+        set { shared.withLock { $0.echoesLocally = newValue } }
+    }
+
+    /// Starts the terminal thread. Ctrl-Z is ignored meanwhile: a suspended tether would
+    /// leave the shell with the terminal in tether's mode (raw mode sends it to the
+    /// device anyway).
+    func start() {
+        signal(SIGTSTP, SIG_IGN)
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "tether.terminal"
+        thread.start()
+    }
+
+    /// Ends the terminal thread and waits (at most 2 s) until the terminal settings are
+    /// back as found.
+    func stop() {
+        shared.withLock { $0.isStopping = true }
+        wake()
+        _ = finished.wait(timeout: .now() + 2)
+        signal(SIGTSTP, SIG_DFL)
+    }
+
+    /// Shows `text`, whole lines (a view's output or a message; `\n` ends a line),
+    /// begun on a fresh line.
+    func write(_ text: String) {
+        enqueue(Chunk(bytes: Array(text.utf8), isLines: true))
+    }
+
+    /// Shows `bytes` as they are, where the last output ended (received bytes in raw
+    /// mode, already made safe by the caller).
+    func writeBytes(_ bytes: [UInt8]) {
+        enqueue(Chunk(bytes: bytes, isLines: false))
+    }
+
+    private func enqueue(_ chunk: Chunk) {
+        guard !chunk.bytes.isEmpty else { return }
+        shared.withLock { $0.output.append(chunk) }
+        wake()
+    }
+
+    /// Line mode: `text` (received after the last line end, e.g. a prompt) is shown
+    /// above the input line once nothing more arrived for ``tailDelay``; `nil` when a
+    /// line end came (the Model then reports the whole line).
+    func holdTail(_ text: String?) {
+        shared.withLock { $0.tail = text.map { ($0, .now + Self.tailDelay) } }
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
+    }
+
+    private var isStopping: Bool { shared.withLock { $0.isStopping } }
+
+    // MARK: The terminal thread
+
+    private func run() {
+        while !isStopping {
+            switch mode {
+            case .raw: runRaw()
+            case .line: runLine()
+            }
+        }
+        editor = nil
+        var settings = saved
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        flushOutput(aboveLine: false)
+        if !isAtLineStart { writeAll([0x0D, 0x0A]) }  // the shell's prompt starts on a line of its own
+        continuation.finish()
+    }
+
+    private func runRaw() {
+        var raw = saved
+        raw.c_iflag &= ~tcflag_t(IXON | IXOFF | ICRNL | INLCR | IGNCR | ISTRIP | BRKINT)
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        defer {
+            var settings = saved
+            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        }
+        while !isStopping && mode == .raw {
+            guard let bytes = waitForKeys(.inline) else { continue }
+            for output in escapeFilter.feed(bytes) {
+                switch output {
+                case .bytes(let keys):
+                    continuation.yield(.keystrokes(keys))
+                    if echoesLocally { writeBytes(Array(Self.echo(of: keys).utf8)) }
+                case .command(let key):
+                    command(key)
+                }
+            }
+        }
+    }
+
+    /// Passes on a local command's key. The mode switches here at once, so keys typed
+    /// right after it are read in the new mode; `f` asks for the file first, `B` for the
+    /// baud rate.
+    private func command(_ key: UInt8) {
+        switch LocalCommand(key: key) {
+        case .switchMode:
+            shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw }
+            continuation.yield(.command(key: key))
+        case .sendFile:
+            if let path = ask("send file: "), !path.isEmpty { continuation.yield(.sendFile(path: path)) }
+            if mode == .line { editor?.redraw() }
+        case .changeBaudRate:
+            if let rate = ask("baud rate: "), !rate.isEmpty { continuation.yield(.changeBaudRate(rate)) }
+            if mode == .line { editor?.redraw() }
+        default:
+            continuation.yield(.command(key: key))
+        }
+    }
+
+    /// Reads one answer on its own line: printable text, Backspace; Enter ends it,
+    /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`).
+    private func ask(_ prompt: String) -> String? {
+        writeAll(Array(((isAtLineStart && mode == .raw ? "" : "\r\n") + prompt).utf8))
+        var answer: [UInt8] = []
+        var decoder = UTF8Decoder()
+        defer {
+            writeAll([0x0D, 0x0A])
+            isAtLineStart = true
+            flushOutput(aboveLine: false)
+        }
+        while !isStopping {
+            guard let bytes = waitForKeys(.held) else { continue }
+            for byte in bytes {
+                switch byte {
+                case 0x0D, 0x0A:
+                    return String(decoding: answer, as: UTF8.self)
+                case 0x03, 0x07, 0x1B:
+                    return nil
+                case 0x7F, 0x08:
+                    guard !answer.isEmpty else { continue }
+                    // Drop one character (its UTF-8 continuation bytes too).
+                    while let last = answer.popLast(), last & 0xC0 == 0x80 {}
+                    writeAll(Array("\u{8} \u{8}".utf8))
+                case 0x20...:
+                    answer.append(byte)
+                    writeAll(decoder.decode([byte]).flatMap { Array(String($0).utf8) })
+                default:
+                    continue
+                }
+            }
+        }
+        return nil
+    }
+
+    private func runLine() {
+        if editor == nil {
+            editor = LineEditor(historyPath: historyPath) { [unowned self] in nextScalar() }
+        }
+        if !isAtLineStart {
+            writeAll([0x0D, 0x0A])
+            isAtLineStart = true
+        }
+        guard let editor else {
+            write("line editing is not available here; switching to raw mode\n")
+            return mode = .raw
+        }
+        while !isStopping && mode == .line {
+            if let line = editor.readLine() {
+                continuation.yield(.line(line))
+            } else if !isStopping && mode == .line {
+                end(hungUp: false)
+            }
+        }
+        // Leave the prompt line: kept with what was typed when the session ends,
+        // cleared when switching to raw mode.
+        writeAll(Array((isStopping ? "\r\n" : "\r\u{1b}[K").utf8))
+        isAtLineStart = true
+    }
+
+    /// libedit's source of characters: typed keys, decoded from UTF-8, with the escape
+    /// key's commands taken out; shows pending output above the line meanwhile.
+    private func nextScalar() -> UnicodeScalar? {
+        while true {
+            if !pendingScalars.isEmpty { return pendingScalars.removeFirst() }
+            if isStopping || mode != .line { return nil }
+            guard let bytes = waitForKeys(.aboveLine) else { continue }
+            for output in escapeFilter.feed(bytes) {
+                switch output {
+                case .bytes(let keys): pendingScalars += typed.decode(keys)
+                case .command(let key): command(key)
+                }
+            }
+        }
+    }
+
+    /// Where output goes while waiting for keys.
+    private enum Placement {
+        /// Where the last output ended (raw mode).
+        case inline
+        /// Above the input line, which is drawn again (line mode).
+        case aboveLine
+        /// Nowhere yet: kept until the question being answered is done.
+        case held
+    }
+
+    /// Waits for typed bytes, showing output meanwhile; `nil` after a wake-up or at the
+    /// end of input (then the session is ending).
+    private func waitForKeys(_ placement: Placement) -> [UInt8]? {
+        var entries = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
+        let tailDue = placement == .aboveLine ? shared.withLock { $0.tail?.due } : nil
+        let timeout = tailDue.map { Int32(max(0, (ContinuousClock.now.duration(to: $0)).milliseconds + 1)) } ?? -1
+        let ready = poll(&entries, 2, timeout)
+        if ready == 0,
+            let tail = shared.withLock({ shared in
+                defer { shared.tail = nil }
+                return shared.tail?.text
+            })
+        {
+            write(tail + "\n")
+            flushOutput(aboveLine: true)
+            return nil
+        }
+        guard ready > 0 else { return nil }
+        if entries[1].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while sink.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+            if placement != .held { flushOutput(aboveLine: placement == .aboveLine) }
+            return nil
+        }
+        guard entries[0].revents != 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return nil }
+        guard count > 0 else {
+            end(hungUp: true)
+            return nil
+        }
+        return Array(buffer[..<count])
+    }
+
+    private func end(hungUp: Bool) {
+        shared.withLock { $0.isStopping = true }
+        continuation.yield(.end(hungUp: hungUp))
+    }
+
+    /// Writes what other threads handed in; in line mode above the input line, which
+    /// is drawn again after it.
+    private func flushOutput(aboveLine: Bool) {
+        let chunks = shared.withLock { shared in
+            defer { shared.output.removeAll(keepingCapacity: true) }
+            return shared.output
+        }
+        guard !chunks.isEmpty else { return }
+        if aboveLine, let editor {
+            // Clear from the prompt's row (the typed text may wrap) to the end of the
+            // screen, write the output there, then draw the prompt and text again.
+            let rows = editor.rowsAboveCursor(columns: Self.columns())
+            let up = rows > 0 ? "\u{1b}[\(rows)A" : ""
+            writeAll(Array("\r\(up)\u{1b}[J".utf8) + Self.crlf(chunks.flatMap(\.bytes)))
+            editor.redraw()
+            return
+        }
+        var output: [UInt8] = []
+        for chunk in chunks {
+            if chunk.isLines && !isAtLineStart { output += [0x0D, 0x0A] }
+            output += chunk.isLines ? Self.crlf(chunk.bytes) : chunk.bytes
+            isAtLineStart = chunk.bytes.last == 0x0A
+        }
+
+        writeAll(output)
+    }
+
+    /// The terminal's width in columns (80 when unknown).
+    private static func columns() -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// Typed keys as local echo shows them: escaped, Enter as a new line.
+    static func echo(of keys: [UInt8]) -> String {
+        keys.split(separator: 0x0D, omittingEmptySubsequences: false).map { ByteEscaping.escaped(Array($0)) }
+            .joined(separator: "\r\n")
+    }
+
+    /// `bytes` with each LF not preceded by CR turned into CR LF.
+    private static func crlf(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + bytes.count / 16)
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == 0x0A && previous != 0x0D { result.append(0x0D) }
+            result.append(byte)
+            previous = byte
+        }
+        return result
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+/// Decodes UTF-8 arriving in pieces: a character split across two reads is kept
+/// until it is complete; a byte that cannot start or continue one becomes U+FFFD.
+struct UTF8Decoder {
+    private var carry: [UInt8] = []
+
+    /// The complete characters in `carry + bytes`; an incomplete tail is kept.
+    mutating func decode(_ bytes: [UInt8]) -> [UnicodeScalar] {
+        let input = carry + bytes
+        carry.removeAll()
+        var end = input.count
+        // Keep an incomplete sequence at the end for the next read.
+        var back = input.count - 1
+        while back >= 0 && back >= input.count - 3 && input[back] & 0xC0 == 0x80 { back -= 1 }
+        if back >= 0 {
+            let lead = input[back]
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+            if input.count - back < length {
+                end = back
+                carry = Array(input[back...])
+            }
+        }
+        return Array(String(decoding: input[..<end], as: UTF8.self).unicodeScalars)
+    }
+}

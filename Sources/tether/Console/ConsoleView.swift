@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import TetherPresenter
+import TetherViews
+
+/// The view of `connect` on a terminal: the text view drawn through the
+/// ``ConsoleTerminal`` (so it never breaks into typed text), with settings the escape
+/// key's commands change during the session, and the `--log` transcript beside it.
+///
+/// In raw mode received bytes are shown as they arrive by ``showReceived(_:)`` (fed by
+/// the port's ``ByteTap``), so the records show only connection events there; in line
+/// mode they show replies (with round trip), notifications and connection events.
+/// Keystroke commands (``ConsoleDialect``) appear in the transcript as the bytes typed
+/// and nowhere else.
+final class ConsoleView: DeviceView {
+    /// What the user can change during the session.
+    struct Settings {
+        var mode: ConsoleTerminal.Mode
+        var showsHex: Bool
+        var showsTimestamps: Bool
+        /// The transcript being written, if any.
+        var log: (any DeviceView)?
+        var logPath: String?
+    }
+
+    let terminal: ConsoleTerminal
+    let settings: Mutex<Settings>
+    private let passthrough: Mutex<PassthroughFilter>
+    /// Line mode: bytes received after the last line end (at most ``tailLimit``).
+    private let tail = Mutex<[UInt8]>([])
+    /// The most bytes of an unterminated tail line mode shows.
+    static let tailLimit = 256
+    /// Read once (for `NO_COLOR`): a text view is made per record, with the settings
+    /// in force.
+    private let environment = ProcessInfo.processInfo.environment
+
+    /// - Parameter mapsCR: show a lone CR received in raw mode as a line end.
+    init(terminal: ConsoleTerminal, settings: Settings, mapsCR: Bool = false) {
+        self.terminal = terminal
+        self.settings = Mutex(settings)
+        var filter = PassthroughFilter()
+        filter.endsLinesAtCR = mapsCR
+        passthrough = Mutex(filter)
+    }
+
+    func render(_ record: ViewRecord, state: ViewState) {
+        guard let record = Self.shown(record) else { return }
+        let settings = self.settings.withLock { $0 }
+        settings.log?.render(record, state: state)
+        if settings.mode == .raw && !Self.isConnectionEvent(record.event) { return }
+        if case .sent = record.event { return }
+        TextView(
+            output: terminal, diagnostics: terminal, showsTimestamps: settings.showsTimestamps,
+            showsHex: settings.showsHex, environment: environment
+        ).render(record, state: state)
+    }
+
+    /// Shows bytes read from the port in raw mode: made safe by ``PassthroughFilter``, or
+    /// as hex pairs. In line mode, where the records show whole lines, only the bytes
+    /// after the last line end are shown, once quiet (``ConsoleTerminal/holdTail(_:)``):
+    /// a console's prompt.
+    func showReceived(_ bytes: [UInt8]) {
+        let settings = self.settings.withLock { $0 }
+        guard settings.mode == .raw else {
+            let pending = tail.withLock { tail in
+                if let end = bytes.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                    tail = Array(bytes[(end + 1)...].prefix(Self.tailLimit))
+                } else if tail.count < Self.tailLimit {
+                    tail += bytes.prefix(Self.tailLimit - tail.count)
+                }
+                return tail
+            }
+            let shown = settings.showsHex ? ByteEscaping.hex(pending) : ByteEscaping.escaped(pending)
+            terminal.holdTail(pending.isEmpty ? nil : shown + " [unterminated]")
+            return
+        }
+        if settings.showsHex {
+            terminal.writeBytes(Array((ByteEscaping.hex(bytes) + " ").utf8))
+            return
+        }
+        let shown = passthrough.withLock { filter in
+            filter.timestamp = settings.showsTimestamps ? { TextView.timestamp(Date()) } : nil
+            return filter.filter(bytes)
+        }
+        terminal.writeBytes(shown)
+    }
+
+    /// The record as shown: keystroke commands become the text typed; their empty
+    /// "replies" are dropped.
+    static func shown(_ record: ViewRecord) -> ViewRecord? {
+        switch record.event {
+        case .sent(let command):
+            guard let keys = ConsoleDialect.bytes(ofKeystrokes: command) else { return record }
+            return ViewRecord(time: record.time, event: .sent(command: String(decoding: keys, as: UTF8.self)))
+        case .exchanged(let exchange):
+            return ConsoleDialect.bytes(ofKeystrokes: exchange.command) == nil ? record : nil
+        default:
+            return record
+        }
+    }
+
+    private static func isConnectionEvent(_ event: ViewEvent) -> Bool {
+        switch event {
+        case .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning: true
+        case .sent, .exchanged, .notification, .partialReply, .lateReply: false
+        }
+    }
+}

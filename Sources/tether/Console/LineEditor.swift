@@ -1,0 +1,121 @@
+import CEditLine
+import Foundation
+import Glibc
+
+/// Line editing and history for `connect`'s line mode, through libedit (Debian's
+/// `libedit-dev`, editline(3)): emacs keys, Left/Right, Backspace, Up/Down through the
+/// history, Ctrl-R search.
+///
+/// libedit does not read the terminal itself: every character comes from `read`, so
+/// the caller can wait on the keyboard and other work at once (device output shown
+/// above the line, see ``redraw()``). Not thread-safe: one thread uses an editor.
+final class LineEditor {
+    /// Gives the next character typed, or `nil` to end ``readLine()`` (no line).
+    typealias Reader = () -> UnicodeScalar?
+
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private let historyPath: String?
+    private let read: Reader
+
+    /// Sets up libedit on standard input and output.
+    ///
+    /// - Parameters:
+    ///   - historyPath: the history file, loaded now and saved after each line; `nil`
+    ///     keeps no history across sessions.
+    ///   - read: gives each typed character (blocks).
+    init?(historyPath: String?, read: @escaping Reader) {
+        Self.useUTF8Characters()
+        guard let editLine = tether_el_init_standard("tether"), let history = history_init() else { return nil }
+        self.editLine = editLine
+        self.history = history
+        self.historyPath = historyPath
+        self.read = read
+        tether_history_setsize(history, 1000)
+        tether_history_setunique(history)
+        if let historyPath { tether_history_load(history, historyPath) }
+        tether_el_set_emacs(editLine)
+        tether_el_bind_history_search(editLine)
+        tether_el_set_history(editLine, history)
+        tether_el_set_prompt(editLine)
+        tether_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
+        tether_el_set_getc(editLine) { editLine, character in
+            guard let data = tether_el_get_clientdata(editLine) else { return -1 }
+            let editor = Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+            guard let scalar = editor.read() else { return 0 }
+            character?.pointee = wchar_t(bitPattern: scalar.value)
+            return 1
+        }
+    }
+
+    deinit {
+        el_end(editLine)
+        history_end(history)
+    }
+
+    /// Reads one line, with editing; `nil` at the end of input (Ctrl-D on an empty
+    /// line, or the reader returned `nil`).
+    ///
+    /// - Returns: the line without its line end; a non-empty one is added to the history.
+    func readLine() -> String? {
+        var count: Int32 = 0
+        guard let raw = el_gets(editLine, &count), count > 0 else { return nil }
+        var line = String(cString: raw)
+        if line.hasSuffix("\n") {
+            line.removeLast()
+        } else {
+            return nil  // ended by the reader in the middle of the line
+        }
+        if !line.isEmpty {
+            tether_history_enter(history, line)
+            if let historyPath { tether_history_save(history, historyPath) }
+        }
+        return line
+    }
+
+    /// How many terminal rows above the cursor the prompt starts, for a terminal
+    /// `columns` wide: the text being typed may wrap.
+    func rowsAboveCursor(columns: Int) -> Int {
+        guard columns > 0, let info = el_line(editLine) else { return 0 }
+        let before = UnsafeBufferPointer(
+            start: UnsafeRawPointer(info.pointee.buffer).assumingMemoryBound(to: UInt8.self),
+            count: info.pointee.cursor - info.pointee.buffer)
+        let characters = String(decoding: before, as: UTF8.self).count
+        return (Self.promptWidth + characters) / columns
+    }
+
+    /// The width of the prompt `> ` (`tether_prompt`).
+    private static let promptWidth = 2
+
+    /// Draws the prompt and the text being typed again, on the cursor's line (after
+    /// output was written above it). Call only from within the reader.
+    func redraw() {
+        el_resize(editLine)  // the window may have changed size since the last line
+        tether_el_refresh(editLine)
+    }
+
+    /// libedit converts characters with the C library's multibyte functions, which a
+    /// Swift program leaves in the "C" locale (ASCII only): take the user's locale for
+    /// characters, or C.UTF-8 when that is not UTF-8 — commands are sent as UTF-8.
+    private static func useUTF8Characters() {
+        setlocale(LC_CTYPE, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+    }
+
+    /// The history file: `$XDG_STATE_HOME/tether/history`, or
+    /// `~/.local/state/tether/history` (XDG Base Directory specification); the folder
+    /// is created. `nil` when there is no home folder.
+    static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let state: String
+        if let configured = environment["XDG_STATE_HOME"], configured.hasPrefix("/") {
+            state = configured
+        } else if let home = environment["HOME"], !home.isEmpty {
+            state = home + "/.local/state"
+        } else {
+            return nil
+        }
+        let folder = state + "/tether"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder + "/history"
+    }
+}

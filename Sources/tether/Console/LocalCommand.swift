@@ -1,0 +1,80 @@
+import TetherPresenter
+
+/// A command of `connect` typed after the escape key; it acts on tether, never
+/// reaches the device.
+enum LocalCommand: CaseIterable {
+    case help
+    case quit
+    case sendBreak
+    case toggleDTR
+    case toggleRTS
+    case pulseDTR
+    case changeBaudRate
+    case showModemLines
+    case showSettings
+    case toggleHex
+    case toggleTimestamps
+    case toggleLocalEcho
+    case toggleLog
+    case sendFile
+    case switchMode
+
+    /// The key that runs it after the escape key.
+    var key: Character {
+        switch self {
+        case .help: "?"
+        case .quit: "q"
+        case .sendBreak: "b"
+        case .toggleDTR: "d"
+        case .toggleRTS: "r"
+        case .pulseDTR: "p"
+        case .changeBaudRate: "B"
+        case .showModemLines: "L"
+        case .showSettings: "c"
+        case .toggleHex: "h"
+        case .toggleTimestamps: "t"
+        case .toggleLocalEcho: "e"
+        case .toggleLog: "l"
+        case .sendFile: "f"
+        case .switchMode: "m"
+        }
+    }
+
+    /// One line of help.
+    var summary: String {
+        switch self {
+        case .help: "show this help"
+        case .quit: "quit (exit 0)"
+        case .sendBreak: "send a break (250 ms)"
+        case .toggleDTR: "toggle DTR"
+        case .toggleRTS: "toggle RTS"
+        case .pulseDTR: "pulse DTR: drop it for 100 ms (resets Arduino-style boards)"
+        case .changeBaudRate: "change the baud rate"
+        case .showModemLines: "show the modem lines (DTR, RTS, CTS, DSR, DCD, RI)"
+        case .showSettings: "show the settings in force"
+        case .toggleHex: "toggle the hex view of received bytes"
+        case .toggleTimestamps: "toggle timestamps"
+        case .toggleLocalEcho: "toggle local echo of typed keys (raw mode)"
+        case .toggleLog: "start or stop the log file (--log FILE, or tether-DATE.log)"
+        case .sendFile: "send a file's bytes as they are"
+        case .switchMode: "switch between raw and line mode"
+        }
+    }
+
+    /// The command for `key`, or `nil`.
+    init?(key: UInt8) {
+        guard let command = Self.allCases.first(where: { $0.key.asciiValue == key }) else { return nil }
+        self = command
+    }
+
+    /// The help listing every command, for the escape key `escape`.
+    static func help(escape: UInt8) -> String {
+        let name = EscapeKeyFilter.name(of: escape)
+        var text = "Local commands: press \(name), then\n"
+        for command in allCases {
+            text += "  \(command.key)  \(command.summary)\n"
+        }
+        text += "  \(name)  send \(name) itself to the device\n"
+        return text
+    }
+}

@@ -1,0 +1,309 @@
+import Foundation
+import Testing
+import TetherSimulator
+
+/// `tether connect` as a person uses it, in a real terminal (tmux) against the
+/// simulator: line editing and history, notifications while typing, raw mode keys,
+/// pastes, the escape key's commands and the terminal settings after exit.
+@Suite(.serialized) struct ConnectEndToEndTests {
+    /// A simulator on a link in `folder`, recording what it receives.
+    static func simulator(_ profile: String, in folder: TemporaryFolder) throws -> Simulator {
+        try Simulator(
+            device: SimulatorProfiles.device(named: profile), link: folder.path("device"),
+            transcript: Transcript(path: folder.path("sim.log")))
+    }
+
+    /// `tether connect` on the simulator's link in a new terminal, with `arguments`,
+    /// the history kept in `folder`.
+    static func connect(_ folder: TemporaryFolder, _ arguments: [String] = []) throws -> TmuxTerminal {
+        try TmuxTerminal(
+            ["tether", "connect", folder.path("device")] + arguments,
+            environment: ["XDG_STATE_HOME": folder.path("state")])
+    }
+
+    static func received(_ folder: TemporaryFolder) -> String {
+        String(decoding: TranscriptBytes.received(in: folder.path("sim.log")), as: UTF8.self)
+    }
+
+    @Test func lineModeEditsRecallsHistoryAndSendsAnEmptyLine() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let state = folder.path("state")
+        let terminal = try Self.connect(folder)
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("C-z")  // ignored: a suspended tether would leave the terminal in its mode
+        terminal.type("RATE 0")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 0 → OK"))
+        // SETX, Left Left, Backspace (drops E), E, End, Backspace (drops X), P? → SETP?
+        terminal.type("SETX")
+        terminal.press("Left", "Left", "BSpace")
+        terminal.type("E")
+        terminal.press("End", "BSpace")
+        terminal.type("P?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP? → 22.0"))
+        terminal.press("Up", "Up")
+        #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "> RATE 0" })
+        terminal.press("C-u", "Enter")
+        terminal.type("h\u{e9}llo \u{20ac}")
+        terminal.press("Left", "BSpace", "End", "Enter")
+        #expect(
+            waitUntil { Self.received(folder).hasSuffix("RATE 0\nSETP?\n\nh\u{e9}llo\u{20ac}\n") },
+            "\(Self.received(folder))")
+        terminal.press("C-d")
+        #expect(terminal.waitForExit() == 0, "\(terminal.screen)")
+        #expect(terminal.terminalSettingsUnchanged)
+
+        // The history is kept in $XDG_STATE_HOME/tether/history for the next session.
+        let history = try String(contentsOfFile: state + "/tether/history", encoding: .utf8)
+        #expect(history.contains("SETP?"))
+        let again = try Self.connect(folder)
+        #expect(again.waitForScreen(containing: "line mode"))
+        again.press("Up")
+        #expect(again.waitForScreen { $0.split(separator: "\n").last == "> h\u{e9}llo\u{20ac}" }, "\(again.screen)")
+        again.press("Up")
+        #expect(again.waitForScreen { $0.split(separator: "\n").last == "> SETP?" }, "\(again.screen)")
+        again.press("C-t", "q")
+        #expect(again.waitForExit() == 0)
+    }
+
+    @Test func aNotificationWhileTypingLeavesTheTypedTextIntact() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder)
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("RATE 50")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 50 → OK"))
+        terminal.type("TEM")
+        let readingsBefore = terminal.screen.components(separatedBy: "!READING").count
+        #expect(terminal.waitForScreen { $0.components(separatedBy: "!READING").count > readingsBefore + 3 })
+        let lines = terminal.screen.split(separator: "\n")
+        #expect(lines.last == "> TEM", "\(terminal.screen)")
+        #expect(!lines.dropLast().contains { $0.contains("TEM!") || $0.contains("TEMP") }, "\(terminal.screen)")
+        terminal.type("P?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "TEMP? → "))
+        #expect(Self.received(folder).contains("TEMP?\n"))
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test func rawModeSendsControlKeysAndShowsThePromptAsItArrives() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--dialect", "prompt"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        terminal.type("vers")
+        terminal.press("Tab", "C-c", "C-t", "C-t")
+        #expect(waitUntil { Self.received(folder) == "vers\t\u{03}\u{14}" }, "\(Self.received(folder))")
+        terminal.press("C-u")
+        terminal.type("version")
+        terminal.press("Enter")
+        // The console's prompt has no line end: raw mode shows it as it arrives.
+        #expect(terminal.waitForScreen { $0.split(separator: "\n").last == "=>" }, "\(terminal.screen)")
+        #expect(terminal.quitsCleanly())
+    }
+
+    /// A console's prompt has no line end; line mode shows it once the device is quiet.
+    @Test func lineModeShowsAPromptWithoutLineEnd() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", "line", "--dialect", "line", "--eol", "cr"])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("version")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "version → TBoot"))
+        #expect(terminal.waitForScreen(containing: "\n=>  [unterminated]\n>"), "\(terminal.screen)")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "(empty line) ✗ no reply within 1000 ms"))
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test(arguments: ["line", "raw"])
+    func aPasteOf10000BytesArrivesWhole(mode: String) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", mode, "--timeout", "100"])
+        #expect(terminal.waitForScreen(containing: "\(mode) mode"))
+        let text = (0..<10_000).map { String(UnicodeScalar(UInt8(0x41 + $0 % 26))) }.joined()
+        try terminal.paste(text)
+        terminal.press("Enter")
+        let expected = text + (mode == "line" ? "\n" : "\r")
+        #expect(waitUntil(timeout: 60) { Self.received(folder).hasSuffix(expected) })
+        #expect(Self.received(folder).count == expected.count)
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test func escapeKeyCommandsActLocallyAndNeverReachTheDevice() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let log = folder.path("session.log")
+        let terminal = try Self.connect(folder, ["--log", log])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("C-t", "?")
+        #expect(terminal.waitForScreen(containing: "m  switch between raw and line mode"))
+        terminal.press("C-t", "d")
+        #expect(terminal.waitForScreen(containing: "DTR off"))
+        terminal.press("C-t", "L")
+        #expect(terminal.waitForScreen { $0.contains("modem lines: ") && !$0.contains("modem lines: DTR") })
+        terminal.press("C-t", "d")
+        #expect(terminal.waitForScreen(containing: "DTR on"))
+        terminal.press("C-t", "B")
+        #expect(terminal.waitForScreen(containing: "baud rate:"))
+        terminal.type("57600")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "baud rate 57600"))
+        #expect(simulator.clientAttributes.map { cfgetospeed([$0]) } == speed_t(B57600))
+        terminal.press("C-t", "B")
+        terminal.type("fast")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "'fast' is not a baud rate"))
+        terminal.press("C-t", "b")
+        #expect(terminal.waitForScreen { $0.contains("break sent (250 ms)") || $0.contains("cannot: ") })
+        terminal.press("C-t", "c")
+        #expect(terminal.waitForScreen(containing: "115200 8N1, dialect line; line mode; hex off;"))
+        terminal.press("C-t", "h")
+        #expect(terminal.waitForScreen(containing: "hex view on"))
+        terminal.type("*IDN?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "*IDN? → 54 45 54 48 45 52"))
+        terminal.press("C-t", "l")
+        #expect(terminal.waitForScreen(containing: "log \(log) closed"))
+        terminal.type("HUM?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "HUM? → "))
+        terminal.press("C-t", "m")
+        #expect(terminal.waitForScreen { $0.split(separator: "\n").contains("raw mode") })
+        let file = folder.path("upload.txt")
+        try "line one\r\n\u{1}end".write(toFile: file, atomically: true, encoding: .utf8)
+        terminal.press("C-t", "f")
+        #expect(terminal.waitForScreen(containing: "send file:"))
+        terminal.type("/nowhere")
+        terminal.press("BSpace", "C-c")
+        terminal.press("C-t", "f")
+        terminal.type(file)
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "sent 14 bytes from \(file)"))
+        terminal.press("C-t", "q")
+        #expect(terminal.waitForExit() == 0)
+        #expect(Self.received(folder) == "*IDN?\nHUM?\nline one\r\n\u{1}end")
+        let transcript = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(transcript.contains("Z > *IDN?\n"))
+        #expect(transcript.contains("Z < TETHER,ENV-1,SIM0001,1.0  ("))
+        #expect(!transcript.contains("HUM?"), "logging stopped before HUM?")
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    /// CASE-18 in raw mode, where tether itself turned the terminal's signals off.
+    @Test(arguments: [("TERM", 143), ("INT", 130)])
+    func aSignalInRawModeLeavesTheTerminalAsItWas(signal: String, expected: Int) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", "raw"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        let pid = try #require(terminal.tetherPID)
+        _ = try Subprocess.run(path: "/bin/kill", ["-\(signal)", "\(pid)"])
+        #expect(terminal.waitForExit() == expected)
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    /// CASE-18 (4): the device hangs up while the terminal is raw.
+    @Test func theDeviceHangingUpInRawModeEndsWithIOErrorAndRestoresTheTerminal() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("prompt-console", in: folder)
+        let terminal = try Self.connect(folder, ["--mode", "raw", "--no-reconnect"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        simulator.stop()
+        #expect(terminal.waitForExit() == 74)
+        #expect(terminal.screen.contains("disconnected: "))
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    /// The device goes away and comes back: the session, its history and the text being
+    /// typed stay; the screen says what happened.
+    @Test func reconnectKeepsTheSession() throws {
+        let folder = try TemporaryFolder()
+        let first = try Self.simulator("env", in: folder)
+        let terminal = try Self.connect(folder)
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("RATE 0")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 0 → OK"))
+        terminal.type("SETP")
+        first.stop()
+        #expect(terminal.waitForScreen(containing: "reconnecting: waiting for"))
+        let second = try Simulator(device: SimulatorProfiles.device(named: "env"), link: folder.path("device"))
+        defer { second.stop() }
+        #expect(terminal.waitForScreen(containing: "reconnected to"))
+        #expect(terminal.screen.split(separator: "\n").last == "> SETP", "\(terminal.screen)")
+        terminal.type("?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP? → 22.0"))
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test func rawModeEchoesTypedKeysWhenAsked() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", "raw", "--echo", "--enter", "lf"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        terminal.type("SETP?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP?\n22.0"), "\(terminal.screen)")
+        #expect(waitUntil { Self.received(folder) == "SETP?\n" })
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test(arguments: [
+        (
+            ["--escape", "t"],
+            "Error: The value 't' is invalid for '--escape <key>'. Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'."
+        ),
+        (
+            ["--mode", "cooked"],
+            "Error: The value 'cooked' is invalid for '--mode <mode>'. Please provide one of 'raw', 'line'."
+        ),
+        (
+            ["--enter", "lfcr"],
+            "Error: The value 'lfcr' is invalid for '--enter <eol>'. Please provide one of 'cr', 'lf', 'crlf'."
+        ),
+    ])
+    func badConsoleOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == message + " (see 'tether connect --help')\n")
+    }
+
+    @Test func logWritesATimestampedTranscriptForQuery() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("query.log")
+        let result = try Subprocess.run("tether", ["query", "--sim", "--log", log, "*IDN?", "NOPE"])
+        #expect(result.status == 1)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let bodies = lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+        #expect(bodies.first?.hasPrefix("* connected sim:env (") == true)
+        #expect(bodies.contains("> *IDN?"))
+        #expect(bodies.contains { $0.hasPrefix("< TETHER,ENV-1,SIM0001,1.0  (") })
+        #expect(bodies.contains { $0.hasPrefix(#"< ERR -113,"Undefined header"  ("#) && $0.hasSuffix(" error)") })
+        #expect(
+            lines.allSatisfy {
+                $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "#, options: .regularExpression) != nil
+            })
+    }
+
+    @Test func aLogFileThatCannotBeCreatedIsAnIOError() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--log", "/nonexistent/dir/x.log", "*IDN?"])
+        #expect(result.status == 74)
+        #expect(
+            result.stderr == "Error: cannot write the log file: /nonexistent/dir/x.log: No such file or directory\n")
+    }
+}

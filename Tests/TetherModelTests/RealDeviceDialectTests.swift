@@ -1,0 +1,166 @@
+import Testing
+
+@testable import TetherModel
+
+/// The rules for what real devices send (docs/DIALECTS.md), one test per example:
+/// control sequences, a prompt inside output, AT line noise, vendor final codes,
+/// resynchronisation by echo, SCPI error entries and stray lines.
+@Suite struct RealDeviceDialectTests {
+    @Test func controlSequencesAreRemovedFromTheText() {
+        let line = ControlSequences.cleaned(Line(Array("\u{1B}[1;31mFAIL\u{1B}[0m".utf8)))
+        #expect(line.text == "FAIL")
+        #expect(line.receivedBytes == Array("\u{1B}[1;31mFAIL\u{1B}[0m".utf8))
+        #expect(ControlSequences.removed(from: Array("\u{1B}]0;title\u{07}ok\u{1B}(B\u{1B}[".utf8)) == Array("ok".utf8))
+        #expect(ControlSequences.cleaned(Line("plain")).exactBytes == nil)
+    }
+
+    /// A shell with bracketed paste: the reply is exactly `["lab-7"]`, with the full
+    /// prompt at once and with `$ ` once the line is quiet.
+    @Test(arguments: ["pi@lab:~$ ", "$ "])
+    func shellWithBracketedPaste(prompt: String) {
+        var harness = SessionHarness(PromptDialect(prompt: prompt))
+        harness.enqueue("hostname", at: 0)
+        harness.receive("hostname\r\n\u{1B}[?2004l\rlab-7\r\n\u{1B}[?2004hpi@lab:~$ ", at: 5)
+        harness.expire(at: 100)
+        #expect(harness.replyLines == [["lab-7"]])
+        #expect(harness.notifications.isEmpty)
+    }
+
+    /// U-Boot: `=> ` inside output does not end the reply, whatever the reads.
+    @Test func promptInsideOutput() {
+        var harness = SessionHarness(PromptDialect())
+        harness.enqueue("printenv bootcmd", at: 0)
+        harness.receiveBytewise("printenv bootcmd\r\nbootcmd=run a => b", at: 5)
+        harness.expire(at: 60)
+        harness.receive("\r\n=> ", at: 85)
+        harness.enqueue("version", at: 90)
+        harness.receive("version\r\nU-Boot 2024.01\r\n=> ", at: 95)
+        #expect(harness.replyLines == [["bootcmd=run a => b"], ["U-Boot 2024.01"]])
+    }
+
+    @Test(arguments: [[UInt8]([0xFF]), [0x00]])
+    func atEchoBehindLineNoise(noise: [UInt8]) {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CGMI", at: 0)
+        harness.receive(noise + Array("AT+CGMI\r\r\nQuectel\r\n\r\nOK\r\n".utf8), at: 5)
+        #expect(harness.replyLines == [["Quectel"]])
+        #expect(harness.replies.first?.reply.finalResult?.text == "OK")
+        #expect(harness.notifications.map(\.bytes) == [noise])
+    }
+
+    @Test func espFailIsAFinalErrorCode() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CWJAP=\"lab\",\"x\"", at: 0)
+        harness.receive("AT+CWJAP=\"lab\",\"x\"\r\r\nWIFI DISCONNECT\r\n", at: 5)
+        harness.receive("\r\nFAIL\r\n", at: 205)
+        #expect(harness.replies.first?.reply.isError == true)
+        #expect(harness.replies.first?.reply.finalResult?.text == "FAIL")
+        #expect(harness.timedOut.isEmpty)
+    }
+
+    @Test func vendorFinalCodes() {
+        var harness = SessionHarness(ATDialect(extraSuccessCodes: ["SEND OK"], extraErrorCodes: ["+QIERR:"]))
+        harness.enqueue("AT+X", at: 0)
+        harness.receive("\r\nSEND OK\r\n", at: 5)
+        harness.enqueue("AT+Y", at: 10)
+        harness.receive("\r\n+QIERR: 552\r\n", at: 15)
+        #expect(harness.replies.map(\.reply.isError) == [false, true])
+    }
+
+    /// `AT+CIFSR` times out without a final code; `AT`'s echo closes it, so `AT` gets
+    /// its own `OK`.
+    @Test func echoOfTheNextCommandClosesTheOwedReply() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CIFSR", timeout: 300, at: 0)
+        harness.enqueue("AT", timeout: 300, at: 0)
+        harness.receive("AT+CIFSR\r\r\n+CIFSR:STAIP,\"0.0.0.0\"\r\n", at: 5)
+        harness.expire(at: 300)
+        #expect(harness.writtenText == "AT+CIFSR\rAT\r")
+        harness.receive("AT\r\r\nOK\r\n", at: 310)
+        #expect(harness.timedOut == ["AT+CIFSR"])
+        #expect(harness.replies.map(\.command) == ["AT"])
+        #expect(harness.replies.first?.reply.finalResult?.text == "OK")
+        #expect(harness.lateReplies.isEmpty)
+    }
+
+    /// Lines a timed-out command takes during the wait are reported, never dropped.
+    @Test func nothingReceivedDuringTheWaitVanishes() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("ATI", timeout: 200, at: 0)
+        harness.enqueue("AT", timeout: 1000, at: 0)
+        harness.receiveBytewise("ATI\r", at: 130)
+        harness.expire(at: 200)
+        harness.receiveBytewise("\r\nQuectel\r\n", at: 500)
+        harness.expire(at: 800)
+        harness.receiveBytewise("BG96\r\n\r\nOK\r\n", at: 900)
+        harness.receive("AT\r\r\nOK\r\n", at: 1000)
+        #expect(harness.lateReplies.map(\.reply.lines) == [[Line("Quectel"), Line("BG96")]])
+        #expect(harness.replies.map(\.command) == ["AT"])
+    }
+
+    @Test(arguments: ["0,\"No error\"", "+0,\"No error\"", "0 No Error", "+0 NO ERROR"])
+    func emptyErrorQueueFormats(entry: String) {
+        var harness = SessionHarness(SCPIDialect(checksErrors: true))
+        harness.enqueue("VOLT 5", at: 0)
+        harness.receive(entry + "\n", at: 5)
+        #expect(harness.replies.first?.reply.isError == false)
+    }
+
+    @Test func severalQueuedErrorsInOrder() {
+        var harness = SessionHarness(SCPIDialect(checksErrors: true))
+        harness.enqueue("VOLT 99;CURR 9", at: 0)
+        harness.receive("-222,\"Data out of range\"\n", at: 5)
+        harness.receive("-221,\"Settings conflict\"\n", at: 10)
+        harness.receive("0,\"No error\"\n", at: 15)
+        #expect(harness.replyLines == [["-222,\"Data out of range\"", "-221,\"Settings conflict\""]])
+        #expect(harness.replies.first?.reply.isError == true)
+    }
+
+    /// A line-oriented device that repeats a reply line after the next command was
+    /// sent: once a stray was seen, replies settle; the reply the repeat was taken for
+    /// is in doubt and every later command gets its own reply.
+    @Test func aRepeatedLineShiftsNoLaterReply() {
+        var harness = SessionHarness(LineDialect())
+        harness.receive("banner\r\n", at: 0)
+        var time = 10
+        for index in 1...20 {
+            harness.enqueue("ECHO \(index)", timeout: 1000, at: time)
+            harness.receive("R \(index)\r\n", at: time + 3)
+            if index == 7 { harness.receive("R \(index)\r\n", at: time + 5) }
+            time += 30
+            harness.expire(at: time)
+        }
+        let pairs = harness.replies.map { ($0.command.dropFirst(5), $0.reply.lines.first?.text.dropFirst(2)) }
+        #expect(pairs.count == 20)
+        #expect(pairs.allSatisfy { $0.0 == $0.1 ?? "" })
+        #expect(harness.replies.filter(\.reply.isInDoubt).map(\.command) == ["ECHO 7"])
+    }
+
+    /// A repeat whose first bytes came in the same read as the reply began before the
+    /// next command was sent, so it cannot be that command's reply: a notification,
+    /// and from then on replies settle.
+    @Test func aLineBegunBeforeTheCommandIsNotItsReply() {
+        var harness = SessionHarness(LineDialect())
+        harness.enqueue("ECHO 1", at: 0)
+        harness.enqueue("ECHO 2", at: 0)
+        harness.receive("R 1\r\nR", at: 3)
+        #expect(harness.writtenText == "ECHO 1\nECHO 2\n")
+        harness.receive(" 1\r\n", at: 4)
+        harness.receive("R 2\r\n", at: 6)
+        harness.expire(at: 50)
+        #expect(harness.replyLines == [["R 1"], ["R 2"]])
+        #expect(harness.notificationTexts == ["R 1"])
+        #expect(harness.replies.allSatisfy { !$0.reply.isInDoubt })
+    }
+
+    /// A notification begun before the command was sent is still a notification, and
+    /// the reply after it is the command's (found by the garbage-and-split fault test).
+    @Test func aNotificationBegunBeforeTheCommandLeavesTheReplyAlone() {
+        var harness = SessionHarness(LineDialect(notificationPattern: try! LinePattern("^!")))
+        harness.receive("!READ", at: 0)
+        harness.enqueue("SETP?", at: 1)
+        harness.receive("ING temp=21\r\n22.0\r\n", at: 3)
+        #expect(harness.replyLines == [["22.0"]])
+        #expect(harness.notificationTexts == ["!READING temp=21"])
+    }
+}
