@@ -1,5 +1,6 @@
 import Foundation
-import TetherModel
+
+@testable import TetherModel
 
 /// Fuzz target `session`: the framer and every dialect through the ``Session``.
 ///
@@ -10,7 +11,8 @@ import TetherModel
 ///   reply and failure carries the command that was enqueued under its identity;
 /// - commands are written in the order they were enqueued;
 /// - a late reply answers a request that timed out, once at most;
-/// - no line is invented or duplicated: every line shown is one the framer produced,
+/// - no line is invented or duplicated: every line shown is one the framer produced
+///   (as the session routes it: control sequences removed, AT's leading noise apart),
 ///   and (except for `prompt`, whose prompt is taken out of the stream) every
 ///   non-empty line is shown, or is the echo of a command;
 /// - re-splitting the received bytes (one byte per read) shows the same lines, echoes
@@ -210,8 +212,11 @@ struct SessionProgram {
         for read in reads {
             for line in framer.append(read) {
                 defer { continuesOverlong = line.ending == .overlong }
-                if line.ending == .terminated, continuesOverlong || !line.isEmpty {
-                    framed[line.bytes, default: 0] += 1
+                guard line.ending == .terminated else { continue }
+                // The tail of an overlong line is shown as it is, even empty.
+                let routed = continuesOverlong ? [line.bytes] : pieces(of: line, dialect).filter { !$0.isEmpty }
+                for piece in routed {
+                    framed[piece, default: 0] += 1
                 }
             }
         }
@@ -225,6 +230,15 @@ struct SessionProgram {
         }
     }
 
+    /// A framed line as the session routes it: control sequences removed, and leading
+    /// noise (AT) apart from the rest.
+    private func pieces(of line: Line, _ dialect: any Dialect) -> [[UInt8]] {
+        let cleaned = ControlSequences.cleaned(line)
+        let noise = dialect.leadingNoiseLength(in: cleaned)
+        return noise > 0
+            ? [Array(cleaned.bytes.prefix(noise)), Array(cleaned.bytes.dropFirst(noise))] : [cleaned.bytes]
+    }
+
     /// Whether a line may be taken without being shown: the echo of a command, or the
     /// end of an SCPI error queue.
     func mayGoUnshown(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
@@ -236,9 +250,7 @@ struct SessionProgram {
     /// reply and is not part of it.
     private func endsErrorQueue(_ bytes: [UInt8]) -> Bool {
         guard (Self.dialects[dialectIndex]() as? SCPIDialect)?.checksErrors == true else { return false }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let comma = text.firstIndex(of: ",") else { return false }
-        return Int(text[..<comma].trimmingCharacters(in: .whitespaces)) == 0
+        return SCPIDialect.errorCode(in: String(decoding: bytes, as: UTF8.self)) == 0
     }
 }
 
