@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that went wrong or needs attention: an alarm notification, an error reply
 /// or a warning.

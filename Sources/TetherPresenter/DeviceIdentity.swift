@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A device's identity, parsed leniently from an IEEE 488.2 `*IDN?` reply
 /// (`manufacturer,model,serial,firmware`); fields a device leaves out are `nil`.
@@ -30,7 +30,7 @@ public struct DeviceIdentity: Sendable, Equatable {
         self.raw = raw
         self.source = source
         let fields = raw.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
+            $0.trimmingWhitespace()
         }
         func field(_ index: Int) -> String? {
             index < fields.count && !fields[index].isEmpty ? fields[index] : nil

@@ -1,23 +1,30 @@
 import TetherModel
 
 extension Presenter {
-    /// Renders a device's events on `view` until the stream ends, then calls
-    /// ``DeviceView/finish(_:)``.
+    /// Renders a device's events on `view` until the stream ends or `isDone` says so,
+    /// then calls ``DeviceView/finish(_:)``.
     ///
     /// - Parameters:
     ///   - events: the device's events (``Device/events(_:)``), lossless for a view that must show everything.
     ///   - view: where records go; held only for the length of this call.
     ///   - observe: called after each record is rendered, with the record and the
-    ///     new state — e.g. to count notifications or stop early.
+    ///     new state — e.g. to count notifications.
+    ///   - isDone: asked after each record; `true` renders nothing more (`monitor
+    ///     --count N` shows exactly N notifications, even when more arrived with them).
     /// - Returns: the final state.
     public mutating func present(
         _ events: DeviceEvents, to view: any DeviceView,
-        observe: (ViewRecord, ViewState) -> Void = { _, _ in }
+        observe: (ViewRecord, ViewState) -> Void = { _, _ in },
+        until isDone: (ViewState) -> Bool = { _ in false }
     ) async -> ViewState {
-        for await event in events {
+        presenting: for await event in events {
             for record in handle(event) {
                 view.render(record, state: state)
                 observe(record, state)
+                if isDone(state) {
+                    view.stateDidChange(state)
+                    break presenting
+                }
             }
             view.stateDidChange(state)
         }

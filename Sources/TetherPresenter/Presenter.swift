@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherModel
 
 /// Turns the Model's events into view state and view records: a pure reducer, no
@@ -98,7 +98,9 @@ public struct Presenter: Sendable {
         case .notification(let line):
             state.counts.notifications += 1
             let text = line.text
-            let readings = Reading.fields(in: text, at: time, units: facts.units)
+            // Most lines hold no `name=value` field: skip splitting them.
+            let readings =
+                line.bytes.contains(UInt8(ascii: "=")) ? Reading.fields(in: text, at: time, units: facts.units) : []
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)
@@ -132,7 +134,7 @@ public struct Presenter: Sendable {
 
     /// `*IDN?` (IEEE 488.2) in any letter case.
     static func isIdentityQuery(_ command: String) -> Bool {
-        command.trimmingCharacters(in: .whitespaces).uppercased() == "*IDN?"
+        command.trimmingWhitespace().uppercased() == "*IDN?"
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One named value taken from a notification's `name=value` fields, e.g. `temp=22.87`
 /// or `vout=-1.5e-3V`.

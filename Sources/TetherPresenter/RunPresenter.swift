@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherModel
 
 /// The presenter of a script run: one ``Presenter`` per device for its traffic, plus

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of a script run's output that concerns the run rather than one device's
 /// traffic: an expectation's result, a record the script emitted, a script error, the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One entry of the log-style event stream that views render, in order.
 public struct ViewRecord: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything a view may show about one device connection, as plain values.
 public struct ViewState: Sendable, Equatable {

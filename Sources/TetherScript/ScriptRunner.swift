@@ -56,7 +56,7 @@ public struct ScriptRunner: Sendable {
         let script = prepared.script
         let timeout = defaultTimeout
         let memoryLimit = luaMemoryLimit
-        let outcome = await ScriptThread.run(named: "tether.script") { () -> ScriptOutcome in
+        let outcome = await ScriptThread.run { () -> ScriptOutcome in
             switch prepared.body {
             case .queries(let file):
                 QueryFileRun(file: file, name: script.name, mediator: mediator, timeout: timeout).run()

@@ -1,26 +1,30 @@
 import CLibSerialPort
-import Foundation
+import Dispatch
+import Glibc
+import Synchronization
 
 /// Owns an open libserialport port (`sp_port *`) and the descriptors that go with it,
 /// and keeps the pointer valid for every call in flight.
 ///
 /// `@unchecked Sendable` because of the raw `sp_port *`: it is only used inside
-/// ``withPort(_:)``, which counts the call under `condition`; ``close()`` marks the
-/// handle closed, wakes any `poll` through the self-pipe, waits under `condition`
-/// until no call is in flight, and only then closes and frees the port. All mutable
-/// state below is read and written with `condition` locked.
+/// ``withPort(_:)``, which enters `callsInFlight` while `state` says the handle is
+/// open; ``close()`` marks the handle closed (so no call enters again), wakes any
+/// `poll` through the self-pipe, waits until every call in flight has left, and only
+/// then closes and frees the port.
 final class PortHandle: @unchecked Sendable {
     /// The port's file descriptor (`sp_get_port_handle`), valid until ``close()``.
     let descriptor: Int32
     /// The read end of the self-pipe: readable once ``close()`` has begun.
     var wakeDescriptor: Int32 { wakeUp.readEnd }
 
-    private let condition = NSCondition()
-    private var port: OpaquePointer?
-    private var callsInFlight = 0
-    private var isClosing = false
-    private var hasHungUp = false
+    private struct State {
+        var isClosing = false
+        var hasHungUp = false
+    }
 
+    private let port: OpaquePointer
+    private let state = Mutex(State())
+    private let callsInFlight = DispatchGroup()
     private let wakeUp: WakeUpPipe
     private let lockDescriptor: Int32?
 
@@ -35,18 +39,10 @@ final class PortHandle: @unchecked Sendable {
     deinit { close() }
 
     /// Whether the device has hung up (sticky).
-    var isHungUp: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return hasHungUp
-    }
+    var isHungUp: Bool { state.withLock { $0.hasHungUp } }
 
     /// Records that the device hung up; later reads report it at once.
-    func markHungUp() {
-        condition.lock()
-        hasHungUp = true
-        condition.unlock()
-    }
+    func markHungUp() { state.withLock { $0.hasHungUp = true } }
 
     /// Runs `body` with the open port, keeping it open until `body` returns.
     ///
@@ -54,19 +50,13 @@ final class PortHandle: @unchecked Sendable {
     func withPort<Result, Failure: Error>(
         _ body: (OpaquePointer) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
-        condition.lock()
-        guard !isClosing, let port else {
-            condition.unlock()
-            return nil
+        let entered = state.withLock { state in
+            if state.isClosing { return false }
+            callsInFlight.enter()
+            return true
         }
-        callsInFlight += 1
-        condition.unlock()
-        defer {
-            condition.lock()
-            callsInFlight -= 1
-            if callsInFlight == 0 { condition.broadcast() }
-            condition.unlock()
-        }
+        guard entered else { return nil }
+        defer { callsInFlight.leave() }
         return try body(port)
     }
 
@@ -74,16 +64,13 @@ final class PortHandle: @unchecked Sendable {
     /// `sp_close`, `sp_free_port`, and releases the lock.
     /// Idempotent; a second caller returns at once.
     func close() {
-        condition.lock()
-        guard !isClosing, let port else {
-            condition.unlock()
-            return
+        let first = state.withLock { state in
+            defer { state.isClosing = true }
+            return !state.isClosing
         }
-        isClosing = true
+        guard first else { return }
         wakeUp.signal()
-        while callsInFlight > 0 { condition.wait() }
-        self.port = nil
-        condition.unlock()
+        callsInFlight.wait()
 
         sp_close(port)
         sp_free_port(port)

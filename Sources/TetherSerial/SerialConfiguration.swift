@@ -2,9 +2,8 @@
 /// and flow control.
 ///
 /// The defaults are the common "115200 8N1, no flow control". Values follow the
-/// usual UART settings (EIA/TIA-232); libserialport applies them with
-/// `sp_set_baudrate`, `sp_set_bits`, `sp_set_parity`, `sp_set_stopbits` and
-/// `sp_set_flowcontrol`.
+/// usual UART settings (EIA/TIA-232); libserialport applies them with one
+/// `sp_set_config` (see ``SerialPort/open(_:configuration:options:)``).
 public struct SerialConfiguration: Sendable, Equatable {
     /// Baud rate in bit/s (baud), for example `9600` or `115200`. Any positive
     /// rate is passed to the driver; non-standard rates work where the driver

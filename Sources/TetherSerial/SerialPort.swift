@@ -47,9 +47,8 @@ public final class SerialPort: SerialTransport {
     /// In order: resolves `name` (links, chains, relative links) to its device node;
     /// opens the node and checks it is a terminal; with `options.exclusive`, takes an
     /// exclusive `flock` on it **before any setting changes** (so a busy port's user is
-    /// not disturbed); opens it with `sp_open`; applies `configuration` with
-    /// `sp_set_baudrate`, `sp_set_bits`, `sp_set_parity`, `sp_set_stopbits` and
-    /// `sp_set_flowcontrol`; sets DTR and RTS per `options`; and finally makes the
+    /// not disturbed); opens it with `sp_open`; applies `configuration` with one
+    /// `sp_set_config`; sets DTR and RTS per `options`; and finally makes the
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
     /// (libserialport 0.1.1 leaves IXON as found; CASE-04, CASE-12).
@@ -143,13 +142,52 @@ public final class SerialPort: SerialTransport {
         handle.close()
     }
 
-    /// Applies the line settings. libserialport 0.1.1 reads each setting back and
-    /// fails with `EINVAL` when the driver did not take it (a pty, for one, carries
-    /// only 8 data bits without parity); that becomes an
-    /// ``SerialError/invalidConfiguration(_:)`` naming the setting.
+    /// Applies the line settings with one `sp_set_config` (DTR and RTS are left
+    /// alone), then reads them back with `sp_get_config`: a setting the driver did not
+    /// take (a pty, for one, carries only 8 data bits without parity) becomes an
+    /// ``SerialError/invalidConfiguration(_:)`` naming it. When libserialport itself
+    /// refuses with `EINVAL`, each setting is applied alone to find the one refused.
     private static func apply(
         _ configuration: SerialConfiguration, to port: OpaquePointer, name: String
     ) throws(SerialError) {
+        let settings = lineSettings(configuration)
+        var config: OpaquePointer?
+        try check(sp_new_config(&config), function: "sp_new_config", path: name)
+        defer { sp_free_config(config) }
+        for setting in settings {
+            try check(setting.addTo(config), function: "sp_set_config_* for \(setting.function)", path: name)
+        }
+        do throws(SerialError) {
+            try check(sp_set_config(port, config), function: "sp_set_config", path: name)
+            // What the driver kept: a setting it ignored reads back otherwise.
+            try check(sp_get_config(port, config), function: "sp_get_config", path: name)
+            if let refused = settings.first(where: { !$0.isIn(config) }) {
+                throw .invalidConfiguration("\(name) does not accept \(refused.description)")
+            }
+        } catch .io(_, _, EINVAL, _) {
+            for setting in settings {
+                do throws(SerialError) {
+                    try check(setting.apply(port), function: setting.function, path: name)
+                } catch .io(_, _, EINVAL, _) {
+                    throw .invalidConfiguration("\(name) does not accept \(setting.description)")
+                }
+            }
+            throw .invalidConfiguration("\(name) does not accept \(configuration.summary)")
+        }
+    }
+
+    /// One line setting: how to put it in a `sp_port_config`, how to apply it alone
+    /// (the libserialport function named `function`), and how it reads in an error.
+    private struct LineSetting {
+        var function: String
+        var description: String
+        var addTo: (OpaquePointer?) -> sp_return
+        var apply: (OpaquePointer) -> sp_return
+        /// Whether a configuration read from the port holds this setting.
+        var isIn: (OpaquePointer?) -> Bool
+    }
+
+    private static func lineSettings(_ configuration: SerialConfiguration) -> [LineSetting] {
         let parity: sp_parity =
             switch configuration.parity {
             case .none: SP_PARITY_NONE
@@ -165,32 +203,46 @@ public final class SerialPort: SerialTransport {
             case .rtsCts: SP_FLOWCONTROL_RTSCTS
             case .dtrDsr: SP_FLOWCONTROL_DTRDSR
             }
-        let settings: [(function: String, setting: String, apply: () -> sp_return)] = [
-            (
-                "sp_set_baudrate", "\(configuration.baudRate) baud",
-                { sp_set_baudrate(port, Int32(configuration.baudRate)) }
-            ),
-            (
-                "sp_set_bits", "\(configuration.dataBits) data bits",
-                { sp_set_bits(port, Int32(configuration.dataBits)) }
-            ),
-            ("sp_set_parity", "\(configuration.parity) parity", { sp_set_parity(port, parity) }),
-            (
-                "sp_set_stopbits", "\(configuration.stopBits) stop bits",
-                { sp_set_stopbits(port, Int32(configuration.stopBits)) }
-            ),
-            (
-                "sp_set_flowcontrol", "\(configuration.flowControl.displayName) flow control",
-                { sp_set_flowcontrol(port, flowControl) }
-            ),
+        let baudRate = Int32(configuration.baudRate)
+        let dataBits = Int32(configuration.dataBits)
+        let stopBits = Int32(configuration.stopBits)
+        return [
+            LineSetting(
+                function: "sp_set_baudrate", description: "\(configuration.baudRate) baud",
+                addTo: { sp_set_config_baudrate($0, baudRate) }, apply: { sp_set_baudrate($0, baudRate) },
+                isIn: { config in
+                    var value: Int32 = 0
+                    return sp_get_config_baudrate(config, &value) == SP_OK && value == baudRate
+                }),
+            LineSetting(
+                function: "sp_set_bits", description: "\(configuration.dataBits) data bits",
+                addTo: { sp_set_config_bits($0, dataBits) }, apply: { sp_set_bits($0, dataBits) },
+                isIn: { config in
+                    var value: Int32 = 0
+                    return sp_get_config_bits(config, &value) == SP_OK && value == dataBits
+                }),
+            LineSetting(
+                function: "sp_set_parity", description: "\(configuration.parity) parity",
+                addTo: { sp_set_config_parity($0, parity) }, apply: { sp_set_parity($0, parity) },
+                isIn: { config in
+                    var value = SP_PARITY_INVALID
+                    return sp_get_config_parity(config, &value) == SP_OK && value == parity
+                }),
+            LineSetting(
+                function: "sp_set_stopbits", description: "\(configuration.stopBits) stop bits",
+                addTo: { sp_set_config_stopbits($0, stopBits) }, apply: { sp_set_stopbits($0, stopBits) },
+                isIn: { config in
+                    var value: Int32 = 0
+                    return sp_get_config_stopbits(config, &value) == SP_OK && value == stopBits
+                }),
+            // libserialport 0.1.1 has no getter for the flow control as a whole; the
+            // later `makeRaw` and the termios tests check it on the line itself.
+            LineSetting(
+                function: "sp_set_flowcontrol",
+                description: "\(configuration.flowControl.displayName) flow control",
+                addTo: { sp_set_config_flowcontrol($0, flowControl) },
+                apply: { sp_set_flowcontrol($0, flowControl) }, isIn: { _ in true }),
         ]
-        for (function, setting, apply) in settings {
-            do throws(SerialError) {
-                try check(apply(), function: function, path: name)
-            } catch .io(_, _, EINVAL, _) {
-                throw .invalidConfiguration("\(name) does not accept \(setting)")
-            }
-        }
     }
 
     private static func apply(

@@ -1,5 +1,6 @@
 import CLibSerialPort
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One serial port the system knows of, as `tether list` shows it.
 ///

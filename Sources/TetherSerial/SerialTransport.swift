@@ -11,7 +11,9 @@ public protocol SerialTransport: AnyObject, Sendable {
     var name: String { get }
 
     /// The file descriptor to `poll(2)` for `POLLIN` (input waiting, or hang-up with
-    /// `POLLHUP`/`POLLERR`) and `POLLOUT` (room to write); valid until ``close()``.
+    /// `POLLHUP`/`POLLERR`) and `POLLOUT` (room to write); valid until ``close()``. It
+    /// may change between two polls (a transport with data it already holds can offer
+    /// an always-readable descriptor), so read it before each one.
     var descriptor: Int32 { get }
 
     /// Reads what is waiting, without blocking.
@@ -22,8 +24,10 @@ public protocol SerialTransport: AnyObject, Sendable {
     ///
     /// - Parameter buffer: where the bytes go, exactly as received (NUL, CR, LF, 0x11
     ///   and 0x13 are data).
-    /// - Returns: the number of bytes read (1...`buffer.count`), or 0 when the device
-    ///   is gone (pty master closed, USB adapter unplugged, connection closed).
+    /// - Returns: the number of bytes read (1...`buffer.count`); 0 when the device is
+    ///   gone (pty master closed, USB adapter unplugged, connection closed); or
+    ///   ``nothingReceived`` (−1) when what was read was all the transport's own traffic
+    ///   (a telnet negotiation, an RFC 2217 notification): poll again.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures.
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
 
@@ -38,4 +42,11 @@ public protocol SerialTransport: AnyObject, Sendable {
 
     /// Closes the port; idempotent.
     func close()
+}
+
+extension SerialTransport {
+    /// What ``SerialTransport/receive(into:)`` returns when the descriptor was readable
+    /// but nothing in it is for the caller: −1 (a transport with a protocol layer, such
+    /// as ``RFC2217Port``, read only its own traffic). Not the end of the stream (0).
+    public static var nothingReceived: Int { -1 }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 /// The live dashboard's screen, as lines: a pure rendering of a ``ViewState`` at a
@@ -171,7 +171,7 @@ struct Dashboard {
     /// A duration for people: `0.4 s` under 10 s, `12 s`, `3 min 5 s`, `2 h 10 min`.
     static func duration(_ seconds: TimeInterval) -> String {
         let seconds = max(seconds, 0)
-        if seconds < 10 { return String(format: "%.1f s", seconds) }
+        if seconds < 10 { return CFormat.string("%.1f s", seconds) }
         let whole = Int(seconds)
         if whole < 60 { return "\(whole) s" }
         if whole < 3600 { return "\(whole / 60) min \(whole % 60) s" }

@@ -1,5 +1,5 @@
 import CScreenRestore
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TetherPresenter
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 /// The live view for programs (`--format json --live`): a `state` record — a snapshot

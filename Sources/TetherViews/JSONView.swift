@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 /// The view for programs: JSON Lines on standard output, one object per record,
@@ -16,13 +16,10 @@ public struct JSONView: DeviceView {
     public static let schemaVersion = 1
 
     private let output: any OutputSink
-    private let encoder: JSONEncoder
 
     /// Creates a JSON view writing to `output`.
     public init(output: any OutputSink = FileSink.standardOutput) {
         self.output = output
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
@@ -34,10 +31,10 @@ public struct JSONView: DeviceView {
         write(object)
     }
 
-    /// Writes one extra object (e.g. a run summary) with the common fields.
+    /// Writes one extra object (e.g. a run summary) with the common fields, as one
+    /// line (``JSONWriter``; writing never fails to produce the line).
     public func write(_ object: [String: JSONValue]) {
-        guard let data = try? encoder.encode(object) else { return }
-        output.write(String(decoding: data, as: UTF8.self) + "\n")
+        output.write(bytes: JSONWriter.line(.object(object)))
     }
 
     static func fields(for event: ViewEvent) -> [String: JSONValue] {
@@ -102,9 +99,13 @@ public struct JSONView: DeviceView {
     }
 
     /// A notification field in an event record: a JSON number when the value is just a
-    /// number, else the text as sent (`"5.00V"` keeps its unit, `"ON"` stays text).
+    /// finite number, else the text as sent (`"5.00V"` keeps its unit, `"ON"` stays
+    /// text, and `nan`, `inf`, `-infinity` or `1e999`, which JSON cannot hold as
+    /// numbers, stay the device's text).
     private static func eventValue(_ reading: Reading) -> JSONValue {
-        guard let number = reading.number, !(reading.unit.map(reading.value.hasSuffix) ?? false) else {
+        guard let number = reading.number, number.isFinite,
+            !(reading.unit.map(reading.value.hasSuffix) ?? false)
+        else {
             return .string(reading.value)
         }
         return .double(number)
@@ -136,8 +137,6 @@ public struct JSONView: DeviceView {
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.
     static func timestamp(_ date: Date) -> String {
-        date.formatted(iso8601)
+        ISO8601Timestamp.string(date)
     }
-
-    private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

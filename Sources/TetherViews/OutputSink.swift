@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Synchronization
 
@@ -8,13 +7,21 @@ import Synchronization
 public protocol OutputSink: Sendable {
     /// Writes `text` as UTF-8.
     func write(_ text: String)
+    /// Writes bytes (UTF-8 text) as they are.
+    func write(bytes: [UInt8])
     /// Whether the sink is a terminal (colour is used only then).
     var isTerminal: Bool { get }
 }
 
-/// A sink over an open file descriptor (`STDOUT_FILENO`, `STDERR_FILENO`, a file).
+extension OutputSink {
+    public func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+}
+
+/// A sink over an open file descriptor (`STDOUT_FILENO`, `STDERR_FILENO`, a file),
+/// written with `write(2)`: no Foundation, no `Data` copy.
 public struct FileSink: OutputSink {
-    private let handle: FileHandle
+    private let descriptor: Int32
+    private let name: String
     private let endsOnFailure: Bool
     public let isTerminal: Bool
 
@@ -22,49 +29,56 @@ public struct FileSink: OutputSink {
     /// ends the process with `EX_IOERR` (74) after a one-line message on standard
     /// error: output that cannot be written must not be lost silently. A closed pipe
     /// ends it by `SIGPIPE` (141) before the write returns.
-    public static let standardOutput = FileSink(FileHandle.standardOutput, endsOnFailure: true)
+    public static let standardOutput = FileSink(
+        descriptor: STDOUT_FILENO, name: "standard output", endsOnFailure: true)
     /// Standard error (diagnostics); a failed write is ignored, as there is nowhere
     /// left to report it.
-    public static let standardError = FileSink(FileHandle.standardError)
+    public static let standardError = FileSink(descriptor: STDERR_FILENO, name: "standard error")
 
-    /// Wraps `handle`.
+    /// Wraps the open file descriptor `descriptor`, called `name` in an error.
     ///
     /// - Parameter endsOnFailure: whether a failed write ends the process with exit
     ///   code 74 (`EX_IOERR`) after a message on standard error; otherwise it is ignored.
-    public init(_ handle: FileHandle, endsOnFailure: Bool = false) {
-        self.handle = handle
+    public init(descriptor: Int32, name: String, endsOnFailure: Bool = false) {
+        self.descriptor = descriptor
+        self.name = name
         self.endsOnFailure = endsOnFailure
-        self.isTerminal = isatty(handle.fileDescriptor) == 1
+        self.isTerminal = isatty(descriptor) == 1
     }
 
-    /// Writes all of `text` with `write(2)`, retrying after `EINTR` and waiting for
-    /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(_:endsOnFailure:)`` says.
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(handle.fileDescriptor, base + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else if written < 0, errno == EAGAIN {
-                    var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                } else {
-                    fail(errno: written == 0 ? EIO : errno)
-                    return
-                }
+        text.withUTF8 { writeAll($0) }
+    }
+
+    public func write(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeAll($0) }
+    }
+
+    /// Writes all of `buffer` with `write(2)`, retrying after `EINTR` and waiting for
+    /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(descriptor:name:endsOnFailure:)`` says.
+    private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else if written < 0, errno == EAGAIN {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+            } else {
+                fail(errno: written == 0 ? EIO : errno)
+                return
             }
         }
     }
 
     private func fail(errno code: Int32) {
         guard endsOnFailure else { return }
-        let what = handle.fileDescriptor == STDOUT_FILENO ? "standard output" : "fd \(handle.fileDescriptor)"
-        FileSink.standardError.write("Error: cannot write to \(what): \(String(cString: strerror(code)))\n")
+        FileSink.standardError.write("Error: cannot write to \(name): \(String(cString: strerror(code)))\n")
         exit(74)
     }
 }

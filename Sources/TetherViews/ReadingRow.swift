@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 /// One reading's cells on the dashboard: name, latest value, unit, min, max, mean and
@@ -39,8 +39,8 @@ struct ReadingRow {
 
         func text(_ number: Double, extraDecimals: Int = 0) -> String {
             usesExponent
-                ? String(format: "%.\(max(decimals, 2) + extraDecimals)e", number)
-                : String(format: "%.\(decimals + extraDecimals)f", number)
+                ? CFormat.string("%.\(max(decimals, 2) + extraDecimals)e", number)
+                : CFormat.string("%.\(decimals + extraDecimals)f", number)
         }
     }
 }

@@ -18,7 +18,7 @@ extension TextView: PortListView {
             details += port.links.map { ("link", $0) }
             for (key, value) in details {
                 output.write(
-                    "  " + key.padding(toLength: 13, withPad: " ", startingAt: 0)
+                    "  " + key + String(repeating: " ", count: max(0, 13 - key.count))
                         + Self.escaped(value) + "\n")
             }
         }

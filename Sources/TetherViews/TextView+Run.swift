@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TetherPresenter
 
 extension TextView: RunView {
@@ -55,8 +55,9 @@ extension TextView: RunView {
         var counts =
             "\(summary.passed) passed, \(summary.failed) failed, \(summary.timedOut) timed out, \(summary.notRun) not run"
         if summary.unhandled > 0 { counts += ", \(summary.unhandled) unhandled" }
-        let seconds = String(format: "%.2f s", Double(summary.duration.milliseconds) / 1000)
-        let outcome = summary.outcome.rawValue.uppercased().replacingOccurrences(of: "_", with: " ")
+        let hundredths = (summary.duration.milliseconds + 5) / 10
+        let seconds = "\(hundredths / 100).\(Self.padded(Int(hundredths % 100), 2)) s"
+        let outcome = String(summary.outcome.rawValue.uppercased().map { $0 == "_" ? " " : $0 })
         let shown = summary.outcome == .passed ? style.success(outcome) : style.error(outcome)
         return "summary: \(counts)  \(style.dim("(\(seconds))"))  \(shown)"
     }
@@ -67,7 +68,7 @@ extension TextView: RunView {
         case .string(let text):
             let plain = !text.isEmpty && !text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
             if topLevel || plain { return ByteEscaping.escaped(Array(text.utf8)) }
-            let escaped = ByteEscaping.escaped(Array(text.utf8)).replacingOccurrences(of: "\"", with: "\\\"")
+            let escaped = ByteEscaping.escaped(Array(text.utf8)).map { $0 == "\"" ? "\\\"" : String($0) }.joined()
             return "\"" + escaped + "\""
         case .integer(let number): return String(number)
         case .number(let number): return String(number)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TetherPresenter
 
 /// The view for people: replies and notifications on standard output, one per line,
@@ -137,6 +138,13 @@ public struct TextView: DeviceView {
         var local = tm()
         localtime_r(&seconds, &local)
         let milliseconds = Int((since1970 - since1970.rounded(.down)) * 1000)
-        return String(format: "%02d:%02d:%02d.%03d", local.tm_hour, local.tm_min, local.tm_sec, milliseconds)
+        return "\(padded(Int(local.tm_hour), 2)):\(padded(Int(local.tm_min), 2)):\(padded(Int(local.tm_sec), 2))."
+            + padded(milliseconds, 3)
+    }
+
+    /// `value` (0 or more) in decimal, zero-padded to `width` digits.
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

@@ -135,9 +135,9 @@ import TetherSimulator
         #expect(result.stderr.hasPrefix("Error: The argument 'caf\\xe9' is not valid UTF-8"))
     }
 
-    /// `query` exited as soon as the last reply was in, so a notification sent right
-    /// after it (`ALARM:TEST` → `OK`, then `!ALARM test`) was not shown.
-    @Test func notificationRightAfterTheLastReplyIsShown() throws {
+    /// `query` exits as soon as the last reply is in, so a notification sent right
+    /// after it (`ALARM:TEST` → `OK`, then `!ALARM test`) is shown with `--linger`.
+    @Test func notificationRightAfterTheLastReplyIsShownWithLinger() throws {
         let rules = [
             ScriptedDevice.Rule(
                 on: "ALARM:TEST\n",
@@ -148,7 +148,7 @@ import TetherSimulator
         let simulator = try Simulator(device: ScriptedDevice(rules: rules))
         defer { simulator.stop() }
         let result = try Subprocess.run(
-            "tether", ["query", simulator.devicePath, "--notify-pattern", "^!", "ALARM:TEST"])
+            "tether", ["query", simulator.devicePath, "--notify-pattern", "^!", "--linger", "50", "ALARM:TEST"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("!ALARM test\n"), "\(result.stdout)")
     }

@@ -30,22 +30,22 @@ import TetherSimulator
         return (sim, link)
     }
 
-    private func read(_ arguments: [String], timeout: Double) throws -> Summary {
-        let result = try Subprocess.run(
+    private func read(_ arguments: [String], timeout: Double) async throws -> Summary {
+        let result = try await Subprocess.runDetached(
             path: "/usr/bin/python3", [Self.harness, Self.tether] + arguments, timeout: timeout)
         return try JSONDecoder().decode(Summary.self, from: Data(result.stdout.utf8))
     }
 
     /// A million lines at pty speed into `tether monitor --format json > file`: every
     /// number once, in order, and no `missed` record.
-    @Test func aMillionLinesReachTheFileInOrderWithNoneMissed() throws {
+    @Test func aMillionLinesReachTheFileInOrderWithNoneMissed() async throws {
         let folder = try TemporaryFolder()
         let (sim, link) = try burstingSimulator(1_000_000, in: folder)
         defer {
             sim.send(SIGTERM)
             _ = sim.wait()
         }
-        let summary = try read([link, "1000000", "file", folder.path("out.jsonl")], timeout: 900)
+        let summary = try await read([link, "1000000", "file", folder.path("out.jsonl")], timeout: 900)
         #expect(summary.status == 0)
         #expect(summary.burst == 1_000_000)
         #expect(summary.in_order, "first out of order: \(summary.first_bad ?? "")")
@@ -56,14 +56,14 @@ import TetherSimulator
     /// The output's reader stops for 2 s after 50 000 of 200 000 lines: nothing is lost,
     /// and tether's peak memory stays below 64 MiB (it stops reading the port instead
     /// of buffering; measured here: about 30 MiB, the same as without the pause).
-    @Test func aReaderThatPausesLosesNothingAndMemoryStaysBounded() throws {
+    @Test func aReaderThatPausesLosesNothingAndMemoryStaysBounded() async throws {
         let folder = try TemporaryFolder()
         let (sim, link) = try burstingSimulator(200_000, in: folder)
         defer {
             sim.send(SIGTERM)
             _ = sim.wait()
         }
-        let summary = try read([link, "200000", "pipe", "50000", "2"], timeout: 600)
+        let summary = try await read([link, "200000", "pipe", "50000", "2"], timeout: 600)
         #expect(summary.burst == 200_000)
         #expect(summary.in_order, "first out of order: \(summary.first_bad ?? "")")
         #expect(summary.missed == 0)
@@ -74,7 +74,7 @@ import TetherSimulator
     /// CPU time `tether monitor` spends showing the same stream (each line is looked at
     /// once, not once per line that came after it). CPU time, not wall time: the
     /// comparison must hold on a loaded machine.
-    @Test func runAwaitingTheLastOfManyNotificationsKeepsPace() throws {
+    @Test func runAwaitingTheLastOfManyNotificationsKeepsPace() async throws {
         let folder = try TemporaryFolder()
         let script = folder.path("await.lua")
         try """
@@ -89,7 +89,7 @@ import TetherSimulator
                 sim.send(SIGTERM)
                 _ = sim.wait()
             }
-            monitor = try Subprocess.run("tether", ["monitor", link, "--count", "200000"], timeout: 600)
+            monitor = try await Subprocess.runDetached("tether", ["monitor", link, "--count", "200000"], timeout: 600)
             #expect(monitor.status == 0, "\(monitor.stderr)")
         }
         let (sim, link) = try burstingSimulator(200_000, in: folder)
@@ -97,7 +97,7 @@ import TetherSimulator
             sim.send(SIGTERM)
             _ = sim.wait()
         }
-        let run = try Subprocess.run("tether", ["run", script, "--port", "device=\(link)"], timeout: 600)
+        let run = try await Subprocess.runDetached("tether", ["run", script, "--port", "device=\(link)"], timeout: 600)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.cpuSeconds < 2 * monitor.cpuSeconds + 1,
@@ -107,14 +107,14 @@ import TetherSimulator
     /// A device that sends 5 000 notifications before each reply: every reply and every
     /// notification reaches the output, and `query` ends (the reply record used to be
     /// dropped from a full buffer, and `query` then waited for ever).
-    @Test func repliesBehindThousandsOfNotificationsAreNeverDropped() throws {
+    @Test func repliesBehindThousandsOfNotificationsAreNeverDropped() async throws {
         let flood = (0..<5_000).map { "!N \($0)\r\n" }.joined()
         let rules = (1...3).map { index in
             ScriptedDevice.Rule(on: "Q\(index)\n", send: [ScriptedDevice.Chunk(flood + "R\(index)\r\n")])
         }
         let simulator = try Simulator(device: ScriptedDevice(rules: rules))
         defer { simulator.stop() }
-        let result = try Subprocess.run(
+        let result = try await Subprocess.runDetached(
             "tether",
             ["query", simulator.devicePath, "--notify-pattern", "^!", "--format", "json", "--timeout", "30000"]
                 + ["Q1", "Q2", "Q3"], timeout: 300)

@@ -22,6 +22,17 @@ import TetherSimulator
         #expect(objects.first?["type"] as? String == "connected")
     }
 
+    /// A record that cannot be written is an error, never a skip: with standard
+    /// output on a full disk (`/dev/full`) query says so and exits 74.
+    @Test(arguments: ["json", "text"])
+    func outputThatCannotBeWrittenExits74(format: String) throws {
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let result = try Subprocess.run(
+            path: "/bin/sh", ["-c", "exec \"$0\" query --sim --format \(format) '*IDN?' > /dev/full", tether])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("Error: cannot write to standard output: No space left on device"))
+    }
+
     @Test func errorReplyExitsOne() throws {
         let result = try Subprocess.run("tether", ["query", "--sim", "SETP 99", "SETP?"])
         #expect(result.status == 1)

@@ -146,9 +146,13 @@ import TetherSimulator
             default: break
             }
         }
-        // On a loaded machine part of `ATI`'s `OK` can be the unterminated tail at close.
-        #expect(Array(reported.prefix(3)) == ["TETHER", "SIM-M1", "Revision: SIMM1R01A01"], "\(json.stdout)")
-        #expect(reported.dropFirst(3).allSatisfy { "OK".hasPrefix($0) }, "\(json.stdout)")
+        // What came before tether closed is reported, each line once, in order; on a
+        // loaded machine tether can close before all of `ATI`'s answer (1.5 s at 300
+        // baud) has come, and the last piece is then the unterminated tail at close.
+        let answer = ["TETHER", "SIM-M1", "Revision: SIMM1R01A01", "OK"]
+        #expect(reported.count >= 2 && reported.count <= answer.count, "\(json.stdout)")
+        #expect(Array(reported.dropLast()) == Array(answer.prefix(reported.count - 1)), "\(json.stdout)")
+        #expect(reported.last.map { answer[reported.count - 1].hasPrefix($0) } == true, "\(json.stdout)")
         #expect(try objects(json, type: "timeout").map { $0["command"] as? String }.first == "ATI")
     }
 

@@ -89,6 +89,28 @@ final class Subprocess: @unchecked Sendable {
         return process.wait(timeout: timeout)
     }
 
+    /// Runs the executable at `path` to completion on a thread of its own: a long run
+    /// then holds none of Swift's cooperative threads, which other tests running at the
+    /// same time need.
+    static func runDetached(path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60)
+        async throws -> Result
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Swift.Result { try run(path: path, arguments, stdin: stdin, timeout: timeout) })
+            }.start()
+        }
+    }
+
+    /// ``runDetached(path:_:stdin:timeout:)`` for a product of this package (`tether`).
+    static func runDetached(_ product: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60)
+        async throws -> Result
+    {
+        try await runDetached(
+            path: productsDirectory.appendingPathComponent(product).path, arguments, stdin: stdin, timeout: timeout)
+    }
+
     /// Writes to the child's standard input.
     func write(_ text: String) {
         try? stdinPipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
@@ -110,6 +132,9 @@ final class Subprocess: @unchecked Sendable {
 
     /// Standard output so far.
     var stdoutSoFar: String { collected.stdout }
+
+    /// Standard error so far.
+    var stderrSoFar: String { collected.stderr }
 
     /// Waits until standard output contains `text` (at most `timeout` seconds).
     @discardableResult

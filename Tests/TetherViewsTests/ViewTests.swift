@@ -121,6 +121,21 @@ import TetherViews
         #expect(diagnostics == "disconnected: /dev/ttyUSB0: device hung up\n")
     }
 
+    /// A reading JSON cannot hold as a number (`!B temp=nan\r\n`, also `inf`, `1e999`,
+    /// `-infinity`) made JSONEncoder throw, and the whole record was skipped. It is
+    /// now written, with the device's text as a string.
+    @Test(arguments: ["nan", "inf", "1e999", "-infinity"])
+    func notificationWithANonFiniteReadingIsWritten(value: String) throws {
+        let (json, _) = render([.session(.notification(Line("!B temp=\(value)")))]) { output, _ in
+            JSONView(output: output)
+        }
+        let objects = try jsonObjects(json)
+        #expect(objects.count == 1)
+        #expect(objects.first?["line"] as? String == "!B temp=\(value)")
+        let readings = try #require(objects.first?["readings"] as? [String: Any])
+        #expect(readings["temp"] as? String == value)
+    }
+
     /// `Double("nan")` and `Double("1e999")` (infinity) were taken as numbers, and JSON
     /// cannot encode them, so the whole notification record was dropped.
     @Test func notificationWithNanOrHugeValuesIsStillWritten() throws {

@@ -66,7 +66,7 @@ final class DeviceLoop: Sendable {
     /// - Returns: `false` when no thread could be started (the device has then ended
     ///   with that reason).
     func start() -> Bool {
-        let started = LoopThread.start { [self] in run() }
+        let started = DedicatedThread.start { [self] in run() }
         if !started { finish(reason: "cannot start the port loop thread") }
         return started
     }
@@ -181,7 +181,8 @@ final class DeviceLoop: Sendable {
         } catch {
             return .hungUp(error.description)
         }
-        guard count > 0 else { return .hungUp("device hung up") }
+        guard count != 0 else { return .hungUp("device hung up") }
+        guard count > 0 else { return nil }  // the transport's own traffic: poll again
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         state.withLock { state in
             let now = ContinuousClock.now

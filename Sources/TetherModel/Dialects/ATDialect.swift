@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `at` dialect: Hayes / 3GPP AT commands (ITU-T V.250, 3GPP TS 27.007 and 27.005).
 ///
@@ -80,7 +80,7 @@ public struct ATDialect: Dialect {
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
         if notificationPattern?.matches(line) ?? false { return true }
-        let text = line.text.trimmingCharacters(in: .whitespaces)
+        let text = line.text.trimmingWhitespace()
         if Self.standardUnsolicitedLines.contains(text) { return true }
         guard unsolicitedPrefixes.contains(where: { text.hasPrefix($0) }) else { return false }
         if let prefix = Self.prefix(of: text), let pending, CommandShape(pending).prefixes.contains(prefix) {
@@ -122,10 +122,10 @@ public struct ATDialect: Dialect {
         var reads: Set<String> = []
 
         init(_ command: String) {
-            var body = Substring(command.trimmingCharacters(in: .whitespaces).uppercased())
+            var body = Substring(command.trimmingWhitespace().uppercased())
             if body.hasPrefix("AT") { body = body.dropFirst(2) }
             for part in body.split(separator: ";") {
-                let part = part.trimmingCharacters(in: .whitespaces)
+                let part = part.trimmingWhitespace()
                 guard part.hasPrefix("+") else { continue }
                 let name = part.dropFirst().prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 guard !name.isEmpty else { continue }
@@ -144,13 +144,13 @@ public struct ATDialect: Dialect {
         var linesSoFar: [Line] { lines }
 
         init(command: String, dialect: ATDialect) {
-            self.command = command.trimmingCharacters(in: .whitespaces).uppercased()
+            self.command = command.trimmingWhitespace().uppercased()
             self.shape = CommandShape(command)
             self.dialect = dialect
         }
 
         mutating func offer(_ line: Line) -> MatchStep {
-            let text = line.text.trimmingCharacters(in: .whitespaces)
+            let text = line.text.trimmingWhitespace()
             if text.isEmpty { return .notMine }
             if text.uppercased() == command { return .echo }
             if let isError = dialect.finalResultIsError(text) {
@@ -176,7 +176,7 @@ public struct ATDialect: Dialect {
             guard let colon = text.firstIndex(of: ":") else { return true }
             let fields = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count >= 2 else { return true }
-            return fields[1].trimmingCharacters(in: .whitespaces).hasPrefix("\"")
+            return fields[1].trimmingWhitespace().hasPrefix("\"")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The meanings of the numeric AT error result codes: `+CME ERROR: <n>` (mobile
 /// equipment errors, 3GPP TS 27.007 § 9.2) and `+CMS ERROR: <n>` (message service
@@ -42,7 +42,7 @@ public enum ATErrorCatalog {
     public static func description(of finalResult: String) -> String? {
         for (prefix, table) in [("+CME ERROR:", mobileEquipment), ("+CMS ERROR:", messageService)]
         where finalResult.hasPrefix(prefix) {
-            let code = finalResult.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+            let code = finalResult.dropFirst(prefix.count).trimmingWhitespace()
             return Int(code).flatMap { table[$0] }
         }
         return nil

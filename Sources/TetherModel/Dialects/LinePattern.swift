@@ -1,14 +1,14 @@
-import Foundation
-
-/// A regular expression matched against a received line's text
-/// (ICU syntax, as `NSRegularExpression`; the line's bytes decoded as UTF-8).
+/// A regular expression matched against a received line's text (the line's bytes
+/// decoded as UTF-8), in Swift `Regex` syntax — the Perl/ICU-style syntax of
+/// `^`, `$`, `\d`, `[a-z]`, `(…)`, `|`, `*?`, `(?i)` — matched over Unicode scalars,
+/// as ICU and `NSRegularExpression` match.
 public struct LinePattern: Sendable, CustomStringConvertible {
     /// `^ERR`: the line dialect's default error reply.
     public static let defaultError = try! LinePattern("^ERR")
 
     /// The pattern as written.
     public let source: String
-    private let expression: NSRegularExpressionBox
+    private let expression: RegexBox
 
     /// Compiles `source`.
     ///
@@ -16,7 +16,7 @@ public struct LinePattern: Sendable, CustomStringConvertible {
     ///   regular expression.
     public init(_ source: String) throws(LinePatternError) {
         do {
-            expression = NSRegularExpressionBox(try NSRegularExpression(pattern: source))
+            expression = RegexBox(try Regex(source).matchingSemantics(.unicodeScalar))
         } catch {
             throw LinePatternError(pattern: source)
         }
@@ -28,8 +28,7 @@ public struct LinePattern: Sendable, CustomStringConvertible {
 
     /// Whether the pattern matches anywhere in `text`.
     public func matches(_ text: String) -> Bool {
-        let range = NSRange(text.startIndex..., in: text)
-        return expression.value.firstMatch(in: text, range: range) != nil
+        (try? expression.value.firstMatch(in: text)) != nil
     }
 
     public var description: String { source }
@@ -42,9 +41,9 @@ public struct LinePatternError: Error, Sendable, CustomStringConvertible {
     public var description: String { "'\(pattern)' is not a valid regular expression" }
 }
 
-/// `NSRegularExpression` is immutable and thread-safe once built, but not marked
-/// `Sendable` in swift-corelibs-foundation.
-private struct NSRegularExpressionBox: @unchecked Sendable {
-    let value: NSRegularExpression
-    init(_ value: NSRegularExpression) { self.value = value }
+/// A compiled `Regex` is an immutable value, safe to match from any thread, but
+/// `Regex<AnyRegexOutput>` is not marked `Sendable`.
+private struct RegexBox: @unchecked Sendable {
+    let value: Regex<AnyRegexOutput>
+    init(_ value: Regex<AnyRegexOutput>) { self.value = value }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `prompt` dialect: a console that answers until it prints its prompt again
 /// (a bootloader such as U-Boot, `=> `; a shell).
@@ -51,7 +51,7 @@ public struct PromptDialect: Dialect {
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
         Matcher(
-            command: command.trimmingCharacters(in: .whitespaces), prompt: Array(prompt.utf8),
+            command: command.trimmingWhitespace(), prompt: Array(prompt.utf8),
             errorPattern: errorPattern)
     }
 
@@ -96,10 +96,10 @@ public struct PromptDialect: Dialect {
 
         /// The command as typed, possibly after the prompt (`> ver`).
         func isEcho(_ line: Line) -> Bool {
-            let text = line.text.trimmingCharacters(in: .whitespaces)
+            let text = line.text.trimmingWhitespace()
             guard text.hasSuffix(command) else { return false }
-            let before = text.dropLast(command.count).trimmingCharacters(in: .whitespaces)
-            let promptText = String(decoding: prompt, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let before = text.dropLast(command.count).trimmingWhitespace()
+            let promptText = String(decoding: prompt, as: UTF8.self).trimmingWhitespace()
             return before.isEmpty || (!promptText.isEmpty && before.hasSuffix(promptText))
         }
     }

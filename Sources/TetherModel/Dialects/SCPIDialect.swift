@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `scpi` dialect: instruments following IEEE 488.2 and SCPI-99.
 ///

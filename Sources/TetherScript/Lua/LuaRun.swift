@@ -1,5 +1,5 @@
 import CLua
-import Foundation
+import FoundationEssentials
 import TetherModel
 import TetherPresenter
 
@@ -234,7 +234,7 @@ final class LuaRun {
         guard location.file == script.name, let line = location.line, sourceLines.indices.contains(line - 1) else {
             return nil
         }
-        let text = sourceLines[line - 1].trimmingCharacters(in: .whitespaces)
+        let text = sourceLines[line - 1].trimmingWhitespace()
         return text.isEmpty ? nil : text
     }
 }

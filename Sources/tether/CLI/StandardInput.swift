@@ -1,18 +1,17 @@
-import Foundation
+import TetherSerial
 
 /// Lines typed on standard input, read on a dedicated thread (reading blocks).
 enum StandardInput {
     /// Each line without its terminator; the stream ends at end of input (Ctrl-D).
     static func lines() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        let thread = Thread {
+        let started = DedicatedThread.start {
             while let line = readLine(strippingNewline: true) {
                 continuation.yield(line)
             }
             continuation.finish()
         }
-        thread.name = "tether.stdin"
-        thread.start()
+        if !started { continuation.finish() }
         return stream
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import TetherPresenter
 import TetherViews
@@ -31,7 +31,7 @@ enum ConnectCommand: Command {
             """,
         arguments: [
             ArgumentSpec(
-                name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
+                name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
         options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs + [

@@ -11,13 +11,20 @@ enum LinesCommand: Command {
             is asserted, and closes it, leaving DTR as it was unless --dtr says otherwise.
             A pseudo-terminal has no such lines: tether emulates them there (DTR and RTS
             as last set, on until set; CTS, DSR and DCD on; RI off) and says so
-            ("emulated": true in JSON).
+            ("emulated": true in JSON). Over rfc2217:// the server reports them (RFC 2217
+            NOTIFY-MODEMSTATE); tcp:// carries none.
 
             EXAMPLES:
               tether lines /dev/ttyUSB0
               tether lines --match 0403:6001 --dtr off --format json
+              tether lines rfc2217://lab-host:7001
             """,
-        arguments: [ArgumentSpec(name: "port", help: "The serial port (or give --match).", isOptional: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "port",
+                help: "The serial port: a device path or symlink, or rfc2217://HOST:PORT\n(or give --match).",
+                isOptional: true)
+        ],
         options: ConnectionOptions.specs.filter { option in
             !["--timeout", "--timestamps", "--sim", "--profile", "--log", "--hex"].contains(option.key)
                 && !DialectOptions.specs.contains { $0.key == option.key }
@@ -39,18 +46,23 @@ enum LinesCommand: Command {
         guard options.namesPort, !options.usesSimulator else {
             throw UsageError("Missing expected argument '<port>' (or give '--match')")
         }
-        let opener = options.hardware.opener(path: options.port, configuration: options.configuration)
-        guard let port = try await options.hardware.openFirst(with: opener, path: options.port) as? SerialPort else {
-            throw CommandFailure("the port is not a serial port", code: .portUnavailable)
+        if case .tcp = options.address {
+            throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
+        let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
+        let port = try await options.hardware.openFirst(with: opener, address: options.address)
         defer { port.close() }
         let lines: ModemLines
         do {
-            lines = try port.modemLines()
-        } catch {
+            switch port {
+            case let serial as SerialPort: lines = try serial.modemLines()
+            case let remote as RFC2217Port: lines = try remote.modemLines()
+            default: throw CommandFailure("the port is not a serial port", code: .portUnavailable)
+            }
+        } catch let error as SerialError {
             throw CommandFailure(error)
         }
-        let emulated = port.isPseudoTerminal
+        let emulated = (port as? SerialPort)?.isPseudoTerminal ?? false
         if options.format == .json {
             var object: [String: JSONValue] = [
                 "v": .int(JSONView.schemaVersion), "type": "lines", "port": .string(port.name),

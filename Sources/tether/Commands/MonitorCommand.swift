@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `tether monitor`: print notifications as they arrive.
 enum MonitorCommand: Command {
@@ -26,7 +26,7 @@ enum MonitorCommand: Command {
             """,
         arguments: [
             ArgumentSpec(
-                name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match).",
+                name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
         // Monitor sends nothing: the options about commands and their replies do not apply.
@@ -53,9 +53,7 @@ enum MonitorCommand: Command {
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
         return await connection.runUntilStopped(
-            observe: { _, state, stop in
-                if let count, state.counts.notifications >= count { stop.yield(.success) }
-            },
+            until: { state in count.map { state.counts.notifications >= $0 } ?? false },
             work: { stop in
                 guard let duration else { return }
                 try? await Task.sleep(for: duration)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TetherModel
 import TetherPresenter
@@ -10,19 +10,27 @@ enum QueryCommand: Command {
         abstract: "Send commands to a device and print each reply.",
         discussion: """
             Each <command> is sent in turn (the dialect adds the line terminator) and its
-            reply printed. Notifications that arrive meanwhile are printed too.
+            reply printed. Notifications that arrive meanwhile are printed too; query
+            exits as soon as the last reply is in, unless --linger asks it to wait for
+            the lines a device sends after it (e.g. '!ALARM test' after 'OK').
             Exits 0 when every command got a reply, 1 if any reply was an error reply,
             75 if any timed out, 74 if the device disconnected (query never reconnects).
 
             EXAMPLES:
               tether query --sim '*IDN?' 'TEMP?'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
+              tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net, see README)
             """,
         arguments: [
-            ArgumentSpec(name: "port", help: "The serial port: a device path or symlink (omit with --sim or --match)."),
+            ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
-        options: ConnectionOptions.specs,
+        options: ConnectionOptions.specs + [
+            .value(
+                "--linger", name: "ms",
+                help: "After the last reply, go on showing lines until none has come for this many ms "
+                    + "(at most 5 times as long in all). (default: 0, exit at once)")
+        ],
         usage: "tether query (<port> | --sim) <command> ... [<options>]"
     )
 
@@ -40,6 +48,9 @@ enum QueryCommand: Command {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
         }
         for command in commands { try validate(command) }
+        let linger = try arguments.value(
+            "--linger", expected: "Please provide a whole number of milliseconds, 0 or more, at most 60000."
+        ) { Int($0).flatMap { (0...60_000).contains($0) ? Duration.milliseconds($0) : nil } }
         let connection = try await Connection(options)
         // Every command's outcome arrives as an `exchanged` record, in order: replies,
         // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
@@ -69,10 +80,15 @@ enum QueryCommand: Command {
         var code = ExitCode.success
         var results = outcomes.makeAsyncIterator()
         for _ in commands {
-            guard let result = await results.next() else { break }
+            // The device ended before every command had an outcome (it hung up while
+            // tether took in what was waiting at open): a disconnect, not success.
+            guard let result = await results.next() else {
+                code = max(code, .ioError)
+                break
+            }
             code = max(code, result)
         }
-        await Self.lingerForTrailingLines(since: lastRecord)
+        if let linger, linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
         interruption.cancel()
         let interrupted = await interruption.value
         trap.cancel()
@@ -81,12 +97,12 @@ enum QueryCommand: Command {
         return interrupted ?? code
     }
 
-    /// Lets lines already on their way be shown — a notification right after the last
-    /// reply (`ALARM:TEST` → `OK`, then `!ALARM test …`): returns once no record has
-    /// come for 50 ms, or after 250 ms on a line that never goes quiet.
-    static func lingerForTrailingLines(since lastRecord: LastRecord) async {
-        let quiet = Duration.milliseconds(50)
-        let longest = ContinuousClock.now + .milliseconds(250)
+    /// `--linger`: lets lines already on their way be shown — a notification right
+    /// after the last reply (`ALARM:TEST` → `OK`, then `!ALARM test …`): returns once
+    /// no record has come for `quiet`, or after 5 × `quiet` on a line that never goes
+    /// quiet.
+    static func linger(quiet: Duration, since lastRecord: LastRecord) async {
+        let longest = ContinuousClock.now + quiet * 5
         while ContinuousClock.now < longest {
             let quietUntil = lastRecord.time + quiet
             guard quietUntil > .now else { return }

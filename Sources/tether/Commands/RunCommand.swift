@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import TetherPresenter
 import TetherScript
@@ -46,7 +46,8 @@ enum RunCommand: Command {
             .value(
                 "--port", "-p", name: "port",
                 help:
-                    "A device: PATH, or NAME=PATH, NAME=sim, NAME=sim:PROFILE for a named one,\n"
+                    "A device: PATH (or rfc2217://HOST:PORT, tcp://HOST:PORT), or NAME=PATH,\n"
+                    + "NAME=sim, NAME=sim:PROFILE for a named one,\n"
                     + "then its own settings: ,KEY=VALUE… (e.g. ,dialect=at,baud=9600 or\n"
                     + ",device=FILE). Repeat for several devices.",
                 repeatable: true),
@@ -164,7 +165,7 @@ enum RunCommand: Command {
         }
         var nodes: [String: String] = [:]
         for port in ports {
-            guard case .path(let path) = port.target else { continue }
+            guard case .port(.device(let path)) = port.target else { continue }
             let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             let label = port.name ?? "the unnamed device"
             if let other = nodes.updateValue(label, forKey: node) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TetherModel
 import TetherSerial
 import TetherViews
@@ -61,6 +62,9 @@ enum UdevRuleCommand: Command {
         }
         guard let path = arguments.positionals.first else {
             throw UsageError("Missing expected argument '<port>' (or give '--match')")
+        }
+        if try ConnectionOptions.address(path).isRemote {
+            throw UsageError("A udev rule names an adapter on this machine; '\(path)' is a network address")
         }
         guard let resolved = realpath(path, nil) else { throw CommandFailure(SerialError.notFound(path: path)) }
         defer { free(resolved) }

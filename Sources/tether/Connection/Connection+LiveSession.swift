@@ -12,14 +12,20 @@ extension Connection {
     ///
     /// - Parameters:
     ///   - observe: sees each record after it is rendered.
+    ///   - isDone: `true` when nothing more is to be rendered (the session then stops).
     ///   - work: what the session does meanwhile (read typed lines, sleep a duration).
     /// - Returns: the exit code of whatever stopped the session.
     func runUntilStopped(
         observe: @escaping @Sendable (ViewRecord, ViewState, Stop) -> Void = { _, _, _ in },
+        until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false },
         work: @escaping @Sendable (Stop) async -> Void
     ) async -> ExitCode {
         let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
-        let presenting = startPresenting { record, state in observe(record, state, stop) }
+        let presenting = startPresenting(
+            observe: { record, state in
+                observe(record, state, stop)
+                if isDone(state) { stop.yield(.success) }
+            }, until: isDone)
         let trap = SignalTrap()
         let signals = trap.received
         let watchers = [

@@ -36,8 +36,8 @@ final class Connection {
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
-        } else if let port = options.port {
-            target = .path(port)
+        } else if let address = options.address {
+            target = .port(address)
         } else if options.hardware.match != nil {
             target = .match
         } else {
@@ -60,9 +60,10 @@ final class Connection {
     }
 
     /// Renders the device's events on the view in a task, from now until the device
-    /// closes; `observe` sees each record after it is rendered.
+    /// closes or `isDone` says so; `observe` sees each record after it is rendered.
     func startPresenting(
-        observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in }
+        observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in },
+        until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false }
     ) -> Task<ViewState, Never> {
         let events = device.events(.lossless)
         let view = self.view
@@ -70,7 +71,7 @@ final class Connection {
         let facts = opened.facts
         return Task {
             var presenter = Presenter(port: name, facts: facts)
-            return await presenter.present(events, to: view, observe: observe)
+            return await presenter.present(events, to: view, observe: observe, until: isDone)
         }
     }
 

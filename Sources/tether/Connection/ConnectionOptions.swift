@@ -45,11 +45,19 @@ struct ConnectionOptions {
                     + "and line received, with UTC timestamps (created or truncated)."),
         ] + DialectOptions.specs
 
+    /// The help of the `<port>` argument.
+    static let portHelp = """
+        The serial port: a device path or symlink, or a port exported over the
+        network, rfc2217://HOST:PORT or tcp://HOST:PORT (omit with --sim or --match).
+        """
+
     /// The reply timeout when `--timeout` is not given, in ms.
     static let defaultTimeout = 1000
 
     /// The port as typed; `nil` with `--sim`.
     var port: String?
+    /// The port, parsed: a path or a `tcp://` / `rfc2217://` address.
+    var address: PortAddress?
     /// Whether to run the built-in simulator.
     var usesSimulator: Bool
     /// `--profile`: the simulated device's profile, a built-in name or a file path.
@@ -124,6 +132,7 @@ struct ConnectionOptions {
         }
         hardware = try HardwareOptions(arguments)
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
+        address = try port.map(Self.address)
         if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
         }
@@ -134,6 +143,17 @@ struct ConnectionOptions {
 }
 
 extension ConnectionOptions {
+    /// Parses a port argument (see ``PortAddress``).
+    ///
+    /// - Throws: ``UsageError`` for a malformed `tcp://` or `rfc2217://` address.
+    static func address(_ text: String) throws(UsageError) -> PortAddress {
+        do throws(PortAddress.ParseError) {
+            return try PortAddress(parsing: text)
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+
     /// The fault plan of the fault options given.
     ///
     /// - Throws: ``UsageError`` for a bad value, or a fault option without a simulator

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TetherSimulator
 
 /// A device description file (`--device FILE`, or `device=FILE` in a `tether run`
@@ -22,10 +23,10 @@ enum DeviceDescription {
     ///   of a JSON syntax error.
     static func load(_ path: String) throws(UsageError) -> SettingsLayer {
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let reason =
-                !exists ? "does not exist" : isFolder.boolValue ? "is a directory, not a file" : "cannot be read"
+            var status = stat()
+            let exists = stat(path, &status) == 0
+            let isFolder = exists && (status.st_mode & S_IFMT) == S_IFDIR
+            let reason = !exists ? "does not exist" : isFolder ? "is a directory, not a file" : "cannot be read"
             throw UsageError("The device description '\(path)' \(reason)")
         }
         do {

@@ -80,23 +80,58 @@ struct HardwareOptions {
         reconnects = arguments.spec.option(named: "--no-reconnect") != nil && !arguments.has("--no-reconnect")
     }
 
-    /// An opener for the port at `path`, or for the port `--match` selects when `path`
-    /// is nil (looked up again at each open, so a replugged adapter is found under its
-    /// new node). Each open applies `configuration` and these options, then the DTR
-    /// pulse and the break.
-    func opener(path: String?, configuration: SerialConfiguration) -> PortOpener {
+    /// The DTR/RTS, pulse or break option given, if any: raw TCP cannot carry them.
+    var lineOptionGiven: String? {
+        if openOptions.dtr != .keep { return "--dtr" }
+        if openOptions.rts != .keep { return "--rts" }
+        if pulseDTR != nil { return "--pulse-dtr" }
+        if breakLength != nil { return "--break" }
+        return nil
+    }
+
+    /// An opener for the port at `address`, or for the port `--match` selects when
+    /// `address` is nil (looked up again at each open, so a replugged adapter is found
+    /// under its new node). Each open applies `configuration` and these options, then
+    /// the DTR pulse and the break; over `rfc2217://` through RFC 2217 (a server that
+    /// refuses it is reported on stderr and the port carries on raw), over `tcp://`
+    /// not at all (the server's settings apply).
+    func opener(address: PortAddress?, configuration: SerialConfiguration) -> PortOpener {
         let match = self.match
         let options = openOptions
         let pulse = pulseDTR
         let breakLength = breakLength
         return PortOpener { () throws(SerialError) -> any SerialTransport in
-            var name = path ?? ""
-            if path == nil, let match { name = try Self.locate(match) }
-            let port = try SerialPort.open(name, configuration: configuration, options: options)
-            if let pulse { try port.pulseDTR(milliseconds: pulse) }
-            if let breakLength { try port.sendBreak(milliseconds: breakLength) }
-            return port
+            switch address {
+            case .tcp(let host, let port)?:
+                return try TCPPort.connect(to: host, port: port, name: address!.description)
+            case .rfc2217(let host, let port)?:
+                let setup = RFC2217Port.Setup(
+                    configuration: configuration, dtr: options.dtr, rts: options.rts, pulseDTR: pulse,
+                    breakLength: breakLength)
+                return try RFC2217Port.open(address!.description, host: host, port: port, setup: setup) {
+                    FileSink.standardError.write("Warning: \($0)\n")
+                }
+            case .device(let path)?:
+                return try Self.open(
+                    path, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
+            case nil:
+                var name = ""
+                if let match { name = try Self.locate(match) }
+                return try Self.open(
+                    name, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
+            }
         }
+    }
+
+    /// Opens a local serial port, then pulses DTR and sends a break as asked.
+    private static func open(
+        _ path: String, configuration: SerialConfiguration, options: SerialPort.OpenOptions, pulse: Int?,
+        breakLength: Int?
+    ) throws(SerialError) -> SerialPort {
+        let port = try SerialPort.open(path, configuration: configuration, options: options)
+        if let pulse { try port.pulseDTR(milliseconds: pulse) }
+        if let breakLength { try port.sendBreak(milliseconds: breakLength) }
+        return port
     }
 
     /// Opens the port the first time: at once, or after waiting for it with `--wait`.
@@ -104,7 +139,8 @@ struct HardwareOptions {
     /// - Throws: ``CommandFailure``: exit 66 when the port does not exist (or did not
     ///   appear in time, or no port matches; the message lists the ports present),
     ///   64 when several ports match (listed), and the transport error's code otherwise.
-    func openFirst(with opener: PortOpener, path: String?) async throws(CommandFailure) -> any SerialTransport {
+    func openFirst(with opener: PortOpener, address: PortAddress?) async throws(CommandFailure) -> any SerialTransport {
+        let path = address?.description
         do throws(SerialError) {
             do throws(SerialError) {
                 return try await opener.openOnce()

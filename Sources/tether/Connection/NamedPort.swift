@@ -50,7 +50,7 @@ struct NamedPort {
             }
             target = .simulator(profile: profile)
         } else {
-            target = .path(String(rest))
+            target = .port(try ConnectionOptions.address(String(rest)))
         }
         settings = try Self.settings(parts.dropFirst(), in: value)
     }

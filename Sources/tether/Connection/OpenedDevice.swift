@@ -3,11 +3,12 @@ import TetherPresenter
 import TetherSerial
 import TetherSimulator
 
-/// Where a device is: a serial port by path, the port `--match` selects, or a
-/// simulator started in-process.
+/// Where a device is: a serial port by path or network address, the port `--match`
+/// selects, or a simulator started in-process.
 enum PortTarget: Equatable {
-    /// A device node or a link to one.
-    case path(String)
+    /// A device node or a link to one, or a port exported over TCP (`tcp://`,
+    /// `rfc2217://`).
+    case port(PortAddress)
     /// The one port whose listing matches (`--match`), looked up at each open.
     case match
     /// An in-process simulator running a ``SimulatorProfile``.
@@ -76,13 +77,18 @@ final class OpenedDevice {
             simulator = started
             displayName = "sim:\(name) (\(started.devicePath))"
             facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
-        case .path, .match:
+        case .port, .match:
             dialect = try Self.make(options, defaults: nil)
-            let path: String? = if case .path(let path) = target { path } else { nil }
-            var opener = hardware.opener(path: path, configuration: configuration)
+            let address: PortAddress? = if case .port(let address) = target { address } else { nil }
+            if case .tcp = address, let option = hardware.lineOptionGiven {
+                throw CommandFailure(
+                    usage: "'\(option)' needs a serial port or an rfc2217:// address; tcp:// carries only data")
+            }
+            var opener = hardware.opener(address: address, configuration: configuration)
             if let tap = session?.tap { opener = opener.tapped(by: tap) }
+            let path = address?.description
             do {
-                port = try await hardware.openFirst(with: opener, path: path)
+                port = try await hardware.openFirst(with: opener, address: address)
             } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
                 throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
             }
@@ -98,7 +104,7 @@ final class OpenedDevice {
         }
         do {
             device = try Device(
-                transport: port, name: displayName, dialect: dialect, settings: configuration.summary,
+                transport: port, name: displayName, dialect: dialect, settings: Self.settings(of: port, configuration),
                 reopener: reopener)
         } catch {
             port.close()
@@ -106,6 +112,19 @@ final class OpenedDevice {
             throw CommandFailure(error)
         }
     }
+
+    /// The settings to show: the configuration applied, or the server's (raw TCP, or a
+    /// server that refused RFC 2217).
+    private static func settings(of port: any SerialTransport, _ configuration: SerialConfiguration) -> String {
+        switch (port as? TappedTransport)?.base ?? port {
+        case is TCPPort: Self.serverSettings
+        case let remote as RFC2217Port where !remote.controlsPort: Self.serverSettings
+        default: configuration.summary
+        }
+    }
+
+    /// What ``settings(of:_:)`` shows when the server's settings apply.
+    static let serverSettings = "the server's settings"
 
     /// Closes the device and stops the simulator, if any.
     func shutdown() async {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Values of the device options (``DeviceSettings/specs``) from one source: the command
 /// line, a device description file, or a `tether run` port's inline settings. A layer

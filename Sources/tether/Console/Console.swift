@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TetherModel
 import TetherPresenter
 import TetherSerial
@@ -150,7 +151,7 @@ struct Console {
 
     /// Sets the baud rate typed after `B` (and keeps it for a reconnect).
     private func changeBaudRate(to text: String) async {
-        guard let rate = Int(text.trimmingCharacters(in: .whitespaces)), rate > 0, rate <= Int(Int32.max) else {
+        guard let rate = Int(text.trimmingWhitespace()), rate > 0, rate <= Int(Int32.max) else {
             terminal.write("'\(text)' is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
             return
         }
@@ -211,8 +212,8 @@ struct Console {
         var seconds = time_t(date.timeIntervalSince1970)
         var local = tm()
         localtime_r(&seconds, &local)
-        return String(
-            format: "tether-%04d%02d%02d-%02d%02d%02d.log", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
+        return CFormat.string(
+            "tether-%04d%02d%02d-%02d%02d%02d.log", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
             local.tm_hour, local.tm_min, local.tm_sec)
     }
 }

@@ -1,7 +1,9 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 import TetherPresenter
+import TetherSerial
 import TetherViews
 
 /// The user's terminal during `connect`: one thread reads the keyboard — through
@@ -126,12 +128,11 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     /// device anyway).
     func start() {
         signal(SIGTSTP, SIG_IGN)
-        let thread = Thread { [self] in
+        let started = DedicatedThread.start { [self] in
             run()
             finished.signal()
         }
-        thread.name = "tether.terminal"
-        thread.start()
+        if !started { finished.signal() }
     }
 
     /// Ends the terminal thread and waits (at most 2 s) until the terminal settings are

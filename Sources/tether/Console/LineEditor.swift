@@ -1,5 +1,5 @@
 import CEditLine
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Line editing and history for `connect`'s line mode, through libedit (Debian's

@@ -1,0 +1,83 @@
+/// Where a port is: a device node on this machine, or a serial port another machine
+/// exports over TCP (ser2net, a terminal server) — the one parser of every port
+/// argument.
+///
+/// Spellings: a path (`/dev/ttyUSB0`, `/dev/serial/by-id/…`, `/dev/pts/3`);
+/// `tcp://HOST:PORT` for raw bytes over TCP; `rfc2217://HOST:PORT` for telnet with
+/// RFC 2217 COM-PORT-OPTION, which also carries the baud rate, data bits, parity,
+/// stop bits, flow control, DTR/RTS and break. HOST is a name, an IPv4 address or an
+/// IPv6 address in brackets (`[::1]`); PORT is 1...65535.
+public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
+    /// A device node or a link to one, as typed.
+    case device(String)
+    /// Raw TCP: the bytes of the connection are the serial line's bytes.
+    case tcp(host: String, port: UInt16)
+    /// Telnet with RFC 2217 (COM-PORT-OPTION) serial port control.
+    case rfc2217(host: String, port: UInt16)
+
+    /// Why a `tcp://` or `rfc2217://` address cannot be used.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// One line for the user, naming the address.
+        public let description: String
+    }
+
+    /// Reads a port argument: a URL when it starts with `tcp://` or `rfc2217://`
+    /// (any case), else a path.
+    ///
+    /// - Throws: ``ParseError`` for a URL without a host, without a port, with a port
+    ///   outside 1...65535, or with a path after the port.
+    public init(parsing text: String) throws(ParseError) {
+        let lowered = text.lowercased()
+        for (scheme, isTelnet) in [("tcp://", false), ("rfc2217://", true)] where lowered.hasPrefix(scheme) {
+            let (host, port) = try Self.hostAndPort(text.dropFirst(scheme.count), in: text)
+            self = isTelnet ? .rfc2217(host: host, port: port) : .tcp(host: host, port: port)
+            return
+        }
+        self = .device(text)
+    }
+
+    /// The address as the user would type it again.
+    public var description: String {
+        switch self {
+        case .device(let path): path
+        case .tcp(let host, let port): "tcp://\(Self.bracketed(host)):\(port)"
+        case .rfc2217(let host, let port): "rfc2217://\(Self.bracketed(host)):\(port)"
+        }
+    }
+
+    /// Whether the port is reached over the network.
+    public var isRemote: Bool {
+        if case .device = self { return false }
+        return true
+    }
+
+    private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    private static func hostAndPort(_ rest: Substring, in text: String) throws(ParseError) -> (String, UInt16) {
+        let example = "e.g. rfc2217://127.0.0.1:7000 or tcp://[::1]:7000"
+        let host: Substring
+        let afterHost: Substring
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else {
+                throw ParseError(description: "The address '\(text)' has an unclosed '[' (\(example))")
+            }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            afterHost = rest[rest.index(after: close)...]
+        } else {
+            let colon = rest.lastIndex(of: ":") ?? rest.endIndex
+            host = rest[..<colon]
+            afterHost = rest[colon...]
+        }
+        guard !host.isEmpty else {
+            throw ParseError(description: "The address '\(text)' has no host (\(example))")
+        }
+        guard afterHost.hasPrefix(":"), afterHost.count > 1 else {
+            throw ParseError(description: "The address '\(text)' has no port (\(example))")
+        }
+        guard let port = UInt16(afterHost.dropFirst()), port > 0 else {
+            throw ParseError(
+                description: "The address '\(text)' has an invalid port '\(afterHost.dropFirst())': give 1 to 65535")
+        }
+        return (String(host), port)
+    }
+}

@@ -1,0 +1,226 @@
+import Glibc
+
+extension RFC2217Port {
+    /// The longest the open waits for each of the server's answers, in ms.
+    public static let answerTimeout = 2_000
+    /// How long the connection must stay quiet after the last expected answer, in ms,
+    /// so a late notification is taken during the open rather than by the port loop.
+    static let settleTime = 50
+    /// The longest the open waits for the line to settle (a device may never be
+    /// quiet), in ms.
+    static let settleLimit = 500
+
+    /// Connects to an RFC 2217 server, negotiates telnet options and applies `setup`.
+    /// Blocks (for the server's answers, up to ``answerTimeout`` ms each).
+    ///
+    /// - Parameters:
+    ///   - name: the address for messages and display (`rfc2217://host:7000`).
+    ///   - host: a host name or address (IPv6 without brackets).
+    ///   - port: the TCP port.
+    ///   - setup: serial settings, DTR/RTS, a DTR pulse and a break to apply.
+    ///   - warn: told, in one line naming the address, when the server refuses serial
+    ///     port control or does not apply a setting as asked; the port then carries on.
+    /// - Throws: ``SerialError/invalidConfiguration(_:)`` for a bad setting; what
+    ///   ``TCPPort/connect(to:port:name:timeout:)`` throws; ``SerialError/disconnected(path:)``
+    ///   when the server closes the connection during the open.
+    public static func open(
+        _ name: String, host: String, port: UInt16, setup: Setup, warn: (String) -> Void
+    ) throws(SerialError) -> RFC2217Port {
+        try setup.configuration.validate()
+        let connection = try TCPPort.connect(to: host, port: port, name: name)
+        var handshake = Handshake(name: name, connection: connection)
+        do throws(SerialError) {
+            try handshake.negotiate(warn: warn)
+            if handshake.state.negotiation.isComPortAccepted {
+                try handshake.configure(setup, warn: warn)
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        do throws(SerialError) {
+            return try RFC2217Port(
+                name: name, connection: connection, controlsPort: handshake.state.negotiation.isComPortAccepted,
+                receiving: handshake.state)
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// The exchange of the open, on a blocking schedule: send, then read answers until
+    /// what is expected has come or the time is up.
+    struct Handshake {
+        let name: String
+        let connection: TCPPort
+        var state = Receiving()
+        /// The server's answers to settings, by command code (the last of each).
+        var answers: [UInt8: [UInt8]] = [:]
+        /// Every answer, in order: its code and value.
+        private var log: [(code: UInt8, value: [UInt8])] = []
+        private var buffer = [UInt8](repeating: 0, count: 4096)
+
+        /// The longest wait for each answer, in ms.
+        let timeout: Int
+
+        init(name: String, connection: TCPPort, state: Receiving = Receiving(), timeout: Int = answerTimeout) {
+            self.name = name
+            self.connection = connection
+            self.state = state
+            self.timeout = timeout
+        }
+
+        /// Sends `bytes`, waiting up to ``timeout`` ms for room.
+        private mutating func send(_ bytes: [UInt8]) throws(SerialError) {
+            do throws(SerialError) {
+                try connection.transmitAll(bytes, timeout: timeout)
+            } catch .disconnected {
+                throw closedFailure()
+            }
+        }
+
+        /// The server closed the connection during the open: a disconnect, with what it
+        /// said first, if anything (ser2net: `Port already in use`).
+        private func closedFailure() -> SerialError {
+            let words = state.early.prefix(120).split(whereSeparator: { $0 < 0x20 || $0 == 0x7F })
+            let said = words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            guard !said.isEmpty else {
+                return .disconnected(path: name)
+            }
+            return .io(path: name, function: "open", errno: 0, message: "the server closed the connection: \(said)")
+        }
+
+        /// The values of every answer with `code` so far, in order.
+        func answersReceived(_ code: UInt8) -> [[UInt8]] { log.filter { $0.code == code }.map(\.value) }
+
+        /// Offers the options and waits for the server to accept or refuse
+        /// COM-PORT-OPTION.
+        mutating func negotiate(warn: (String) -> Void) throws(SerialError) {
+            try send(state.negotiation.opening())
+            let deadline = Deadline(milliseconds: answerTimeout)
+            while !state.negotiation.isComPortAccepted && !state.negotiation.isComPortRefused {
+                guard try readOnce(until: deadline) != nil else { break }
+            }
+            let outcome =
+                if state.negotiation.isComPortAccepted {
+                    ""
+                } else if state.negotiation.isComPortRefused {
+                    "the server refused RFC 2217 serial port control (COM-PORT-OPTION)"
+                } else {
+                    "the server did not answer the RFC 2217 negotiation in \(answerTimeout / 1000) s "
+                        + "(a raw TCP port? then use tcp://)"
+                }
+            if !outcome.isEmpty {
+                warn("\(name): \(outcome); carrying on with raw data at the server's serial settings")
+            }
+        }
+
+        /// Applies the serial settings, DTR/RTS, the DTR pulse and the break.
+        mutating func configure(_ setup: Setup, warn: (String) -> Void) throws(SerialError) {
+            var settings = ComPortOption.settings(for: setup.configuration)
+            switch setup.dtr {
+            case .keep: break
+            case .on: settings.append(.control(.dtrOn))
+            case .off: settings.append(.control(.dtrOff))
+            }
+            switch setup.rts {
+            case .keep: break
+            case .on: settings.append(.control(.rtsOn))
+            case .off: settings.append(.control(.rtsOff))
+            }
+            try exchange(settings)
+            let configuration = setup.configuration
+            let checks: [(ComPortOption.Command, String, Int)] = [
+                (.setBaudRate, "baud rate", configuration.baudRate),
+                (.setDataSize, "data bits", configuration.dataBits),
+                (.setStopSize, "stop bits", configuration.stopBits),
+            ]
+            for (command, field, wanted) in checks {
+                guard let answer = answers[command.rawValue + ComPortOption.replyOffset] else {
+                    warn("\(name): the server did not confirm the \(field) (\(wanted))")
+                    continue
+                }
+                let applied = command == .setBaudRate ? ComPortOption.baudRate(answer) : answer.first.map(Int.init)
+                if let applied, applied != wanted {
+                    warn("\(name): the server set the \(field) to \(applied), not \(wanted)")
+                }
+            }
+            if let pulse = setup.pulseDTR { try pulseDTR(milliseconds: pulse) }
+            if let length = setup.breakLength { try sendBreak(milliseconds: length) }
+        }
+
+        /// DTR off for `milliseconds` ms, then on.
+        mutating func pulseDTR(milliseconds: Int) throws(SerialError) {
+            try exchange([.control(.dtrOff)], settles: false)
+            usleep(UInt32(clamping: milliseconds * 1000))
+            try exchange([.control(.dtrOn)])
+        }
+
+        /// A break of `milliseconds` ms (`SET-CONTROL` BREAK-ON, then BREAK-OFF).
+        mutating func sendBreak(milliseconds: Int) throws(SerialError) {
+            try exchange([.control(.breakOn)], settles: false)
+            usleep(UInt32(clamping: milliseconds * 1000))
+            try exchange([.control(.breakOff)])
+        }
+
+        /// Sends `settings` and waits for an answer to each (masks excepted: not every
+        /// server answers those) and for the answers in `also` (codes); then, when
+        /// `settles`, for the line to be quiet (at open: a late notification is taken
+        /// here rather than by the port loop).
+        mutating func exchange(
+            _ settings: [ComPortOption.Setting], also: [UInt8] = [], settles: Bool = true
+        ) throws(SerialError) {
+            var expected: [UInt8: Int] = [:]
+            for setting in settings where setting.command.rawValue <= ComPortOption.Command.setControl.rawValue {
+                expected[setting.command.rawValue + ComPortOption.replyOffset, default: 0] += 1
+            }
+            for code in also { expected[code, default: 0] += 1 }
+            try send(settings.flatMap(\.message))
+            let deadline = Deadline(milliseconds: timeout)
+            while expected.values.contains(where: { $0 > 0 }) {
+                guard let codes = try readOnce(until: deadline) else { break }
+                for code in codes { expected[code]? -= 1 }
+            }
+            guard settles else { return }
+            let settled = ContinuousClock.now + .milliseconds(RFC2217Port.settleLimit)
+            while ContinuousClock.now < settled,
+                try readOnce(until: Deadline(milliseconds: RFC2217Port.settleTime)) != nil
+            {}
+        }
+
+        /// Waits for one read and handles it: answers negotiations, records
+        /// COM-PORT-OPTION answers, keeps data for later.
+        ///
+        /// - Returns: the codes of the COM-PORT-OPTION answers read, in order; nil when
+        ///   `deadline` passed with nothing to read.
+        private mutating func readOnce(until deadline: Deadline) throws(SerialError) -> [UInt8]? {
+            guard connection.waits(for: POLLIN, until: deadline) else { return nil }
+            let count = try buffer.withMutableBytes { (bytes) throws(SerialError) in
+                try connection.receive(into: bytes)
+            }
+            if count == 0 { throw closedFailure() }
+            guard count > 0 else { return [] }
+            state.commands.removeAll(keepingCapacity: true)
+            let data = buffer.withUnsafeMutableBytes { bytes in
+                state.decoder.decode(bytes, count: count, commands: &state.commands)
+            }
+            state.early += buffer[..<data]
+            var replies: [UInt8] = []
+            var codes: [UInt8] = []
+            for command in state.commands {
+                switch command {
+                case .negotiation(let verb, let option):
+                    replies += state.negotiation.handle(verb: verb, option: option)
+                case .subnegotiation(let bytes) where bytes.count >= 2 && bytes[0] == Telnet.Option.comPort:
+                    answers[bytes[1]] = Array(bytes.dropFirst(2))
+                    log.append((bytes[1], Array(bytes.dropFirst(2))))
+                    codes.append(bytes[1])
+                default:
+                    break
+                }
+            }
+            if !replies.isEmpty { try send(replies) }
+            return codes
+        }
+    }
+}

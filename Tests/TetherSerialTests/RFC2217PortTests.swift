@@ -1,0 +1,173 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+import TetherModel
+@testable import TetherSerial
+
+/// RFC2217Port against a scripted server on loopback.
+struct RFC2217PortTests {
+    /// tether's opening: WILL/DO BINARY and SUPPRESS-GO-AHEAD, WILL COM-PORT-OPTION.
+    static let opening: [UInt8] = [255, 251, 0, 255, 251, 3, 255, 251, 44, 255, 253, 0, 255, 253, 3]
+
+    /// Opens a port on another thread while the test plays the server.
+    static func open(
+        _ server: LoopbackServer, setup: RFC2217Port.Setup, serve: () -> Void
+    ) throws -> (RFC2217Port, [String]) {
+        let result = Mutex<(Result<RFC2217Port, SerialError>, [String])?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let port = server.port
+        Thread.detachNewThread {
+            var warnings: [String] = []
+            let opened = Result { () throws(SerialError) in
+                try RFC2217Port.open(
+                    "rfc2217://127.0.0.1:\(port)", host: "127.0.0.1", port: port, setup: setup
+                ) { warnings.append($0) }
+            }
+            result.withLock { $0 = (opened, warnings) }
+            done.signal()
+        }
+        server.accept()
+        serve()
+        done.wait()
+        let (opened, warnings) = result.withLock { $0! }
+        return (try opened.get(), warnings)
+    }
+
+    /// Answers the opening and the settings as ser2net does (the baud rate as
+    /// `appliedBaud`).
+    static func accept(_ server: LoopbackServer, appliedBaud: [UInt8] = [0, 0, 0x25, 0x80]) {
+        #expect(server.read(opening.count) == opening)
+        server.write([255, 253, 44, 255, 251, 0, 255, 251, 3, 255, 253, 0, 255, 253, 3])
+        // Masks (2 × 7 bytes), baud (10), data size, parity, stop size, control (7 each).
+        let settings = server.read(14 + 10 + 4 * 7)
+        #expect(Array(settings[14..<24]) == [255, 250, 44, 1, 0, 0, 0x25, 0x80, 255, 240])
+        server.write(
+            [255, 250, 44, 101] + appliedBaud + [255, 240] + [255, 250, 44, 102, 8, 255, 240]
+                + [255, 250, 44, 103, 1, 255, 240] + [255, 250, 44, 104, 1, 255, 240]
+                + [255, 250, 44, 105, 1, 255, 240])
+    }
+
+    @Test func settingsAreSentAndConfirmedDuringTheOpen() throws {
+        let server = try LoopbackServer()
+        let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server)
+        }
+        defer { port.close() }
+        #expect(port.controlsPort)
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aBaudRateTheServerDidNotApplyIsAWarning() throws {
+        let server = try LoopbackServer()
+        let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server, appliedBaud: [0, 0, 0x4B, 0])
+        }
+        defer { port.close() }
+        #expect(warnings == ["rfc2217://127.0.0.1:\(server.port): the server set the baud rate to 19200, not 9600"])
+    }
+
+    /// A readable socket that holds only a notification is not the end of the stream:
+    /// receive says "nothing received", and the data after it comes through with 0xFF
+    /// undoubled; 0xFF sent is doubled.
+    @Test func aReadThatHoldsOnlyTelnetCommandsIsNothingReceived() throws {
+        let server = try LoopbackServer()
+        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server)
+        }
+        defer { port.close() }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        server.write([255, 250, 44, 107, 0x30, 255, 240])
+        var entry = pollfd(fd: port.descriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&entry, 1, 10_000) == 1)
+        let nothing = try buffer.withMutableBytes { (bytes) throws(SerialError) in try port.receive(into: bytes) }
+        #expect(nothing == RFC2217Port.nothingReceived)
+
+        server.write([0x4F, 255, 255, 0x4B])
+        #expect(poll(&entry, 1, 10_000) == 1)
+        let count = try buffer.withMutableBytes { (bytes) throws(SerialError) in try port.receive(into: bytes) }
+        #expect(Array(buffer[..<count]) == [0x4F, 255, 0x4B])
+
+        let sent = try [255, 0x0A].withBytes { (bytes) throws(SerialError) in try port.transmit(bytes) }
+        #expect(sent == 2)
+        #expect(server.read(3) == [255, 255, 0x0A])
+
+        server.closeConnection()
+        #expect(poll(&entry, 1, 10_000) == 1)
+        let end = try buffer.withMutableBytes { (bytes) throws(SerialError) in try port.receive(into: bytes) }
+        #expect(end == 0)
+    }
+
+    /// The modem lines: DTR and RTS from the SET-CONTROL answers, CTS, DSR, DCD and RI
+    /// from NOTIFY-MODEMSTATE (0x90: DCD and CTS).
+    @Test func modemLinesAreReadFromTheServersAnswers() throws {
+        let server = try LoopbackServer()
+        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server)
+        }
+        defer { port.close() }
+        let result = Mutex<Result<ModemLines, SerialError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let lines = Result { () throws(SerialError) in try port.modemLines() }
+            result.withLock { $0 = lines }
+            done.signal()
+        }
+        #expect(
+            server.read(8 + 7 + 7)
+                == [255, 250, 44, 11, 255, 255, 255, 240, 255, 250, 44, 5, 7, 255, 240, 255, 250, 44, 5, 10, 255, 240])
+        server.write(
+            [255, 250, 44, 107, 0x90, 255, 240, 255, 250, 44, 105, 8, 255, 240, 255, 250, 44, 105, 12, 255, 240])
+        #expect(server.read(7) == [255, 250, 44, 11, 0, 255, 240])
+        done.wait()
+        #expect(try result.withLock { $0! }.get() == [.dtr, .cts, .dcd])
+    }
+
+    /// A banner that arrives while the open waits for the server's answers (ser2net
+    /// opens the device when the client connects) is the input waiting at open: a
+    /// notification, never the reply to the first command. It used to be handed out
+    /// only with the next socket data, the reply, and taken as that reply.
+    @Test func aBannerReadDuringTheOpenIsANotificationNotTheFirstReply() async throws {
+        let server = try LoopbackServer()
+        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            #expect(server.read(Self.opening.count) == Self.opening)
+            server.write([255, 253, 44] + [0x42, 0x4F, 0x4F, 0x54, 255, 255, 0x0D, 0x0A])
+            _ = server.read(14 + 10 + 4 * 7)
+            server.write(
+                [255, 250, 44, 101, 0, 0, 0x25, 0x80, 255, 240, 255, 250, 44, 102, 8, 255, 240]
+                    + [255, 250, 44, 103, 1, 255, 240, 255, 250, 44, 104, 1, 255, 240]
+                    + [255, 250, 44, 105, 1, 255, 240])
+        }
+        #expect(port.descriptor != port.connection.descriptor, "the kept banner makes the port readable")
+        let device = try Device(transport: port, dialect: LineDialect(), settings: "9600 8N1")
+        let events = device.events(.lossless)
+        await device.start()
+        let query = Task { try await device.query("PING", timeout: .seconds(10)) }
+        #expect(server.read(5) == Array("PING\n".utf8))
+        server.write(Array("PONG\r\n".utf8))
+        #expect(try await query.value.lines.map(\.text) == ["PONG"])
+        #expect(port.descriptor == port.connection.descriptor)
+        await device.close()
+        var notifications: [[UInt8]] = []
+        for await event in events {
+            if case .session(.notification(let line)) = event.kind { notifications.append(line.bytes) }
+        }
+        #expect(notifications == [[0x42, 0x4F, 0x4F, 0x54, 0xFF]])
+    }
+
+    @Test func aServerThatRefusesIsAWarningAndTheLineCarriesOnRaw() throws {
+        let server = try LoopbackServer()
+        let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            _ = server.read(Self.opening.count)
+            server.write([255, 254, 0, 255, 254, 3, 255, 254, 44, 255, 252, 0, 255, 252, 3])
+        }
+        defer { port.close() }
+        #expect(!port.controlsPort)
+        #expect(
+            warnings == [
+                "rfc2217://127.0.0.1:\(server.port): the server refused RFC 2217 serial port control "
+                    + "(COM-PORT-OPTION); carrying on with raw data at the server's serial settings"
+            ])
+    }
+}

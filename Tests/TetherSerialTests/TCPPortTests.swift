@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import TetherSerial
+
+/// TCPPort against a server on loopback: bytes unchanged both ways, the server
+/// closing is the end of the stream, writing after that is a disconnect.
+struct TCPPortTests {
+    @Test func bytesPassUnchangedAndTheServerClosingIsTheEnd() throws {
+        let server = try LoopbackServer()
+        let address = "tcp://127.0.0.1:\(server.port)"
+        let connecting = Thread { server.accept() }
+        connecting.start()
+        let port = try TCPPort.connect(to: "127.0.0.1", port: server.port, name: address)
+        defer { port.close() }
+        while !connecting.isFinished { usleep(1000) }
+
+        let bytes: [UInt8] = [0x00, 0x0D, 0x0A, 0x11, 0x13, 0xFF, 0x41]
+        #expect(try bytes.withBytes { (all) throws(SerialError) in try port.transmit(all) } == bytes.count)
+        #expect(server.read(bytes.count) == bytes)
+
+        server.write(bytes)
+        var entry = pollfd(fd: port.descriptor, events: Int16(POLLIN), revents: 0)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var received: [UInt8] = []
+        while received.count < bytes.count, poll(&entry, 1, 10_000) == 1 {
+            let count = try buffer.withMutableBytes { (all) throws(SerialError) in try port.receive(into: all) }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        #expect(received == bytes)
+
+        server.closeConnection()
+        #expect(poll(&entry, 1, 10_000) == 1)
+        #expect(try buffer.withMutableBytes { (all) throws(SerialError) in try port.receive(into: all) } == 0)
+        #expect(throws: SerialError.disconnected(path: address)) {
+            // The first write after a close may still be accepted; the next one fails.
+            for _ in 0..<100 {
+                _ = try [0x41].withBytes { (all) throws(SerialError) in try port.transmit(all) }
+                usleep(10_000)
+            }
+        }
+    }
+
+    @Test func nothingListeningIsARefusedConnect() throws {
+        let server = try LoopbackServer()
+        let port = server.port
+        _ = consume server
+        #expect {
+            try TCPPort.connect(to: "127.0.0.1", port: port, name: "tcp://127.0.0.1:\(port)")
+        } throws: { error in
+            guard case .io(let path, "connect", ECONNREFUSED, "Connection refused") = error as? SerialError else {
+                return false
+            }
+            return path == "tcp://127.0.0.1:\(port)"
+        }
+    }
+
+    @Test func anUnknownHostIsNamed() throws {
+        #expect {
+            try TCPPort.connect(to: "no-such-host.invalid", port: 7000, name: "tcp://no-such-host.invalid:7000")
+        } throws: { error in
+            guard case .io(_, "getaddrinfo", _, let message) = error as? SerialError else { return false }
+            return message.hasPrefix("cannot resolve 'no-such-host.invalid'")
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+@testable import TetherPresenter
+@testable import TetherViews
+
+/// `JSONWriter` against Foundation: every record type the JSON view writes, and
+/// fuzzed device lines (NUL, control characters, bytes that are not UTF-8, U+2028),
+/// must be written byte for byte as `JSONEncoder` (sorted keys, unescaped slashes)
+/// writes them, and read back by `JSONDecoder` as the same value.
+@Suite struct JSONWriterDifferentialTests {
+    static let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+
+    static func line(_ bytes: [UInt8], _ ending: ViewLine.Ending = .terminated) -> ViewLine {
+        ViewLine(bytes: bytes, ending: ending)
+    }
+
+    static func exchange(_ outcome: Exchange.Outcome) -> Exchange {
+        Exchange(command: "AT+CPIN?", outcome: outcome, time: time)
+    }
+
+    /// One or more of every device record the view writes.
+    static let deviceEvents: [ViewEvent] = [
+        .connected(port: "/dev/ttyUSB0", settings: "115200 8N1"),
+        .sent(command: "MEAS:VOLT? \"x\" \\ /"),
+        .exchanged(
+            exchange(.reply(lines: [ViewLine("+1.23")], finalResult: nil, isError: false, roundTrip: .milliseconds(3)))),
+        .exchanged(
+            Exchange(
+                command: "AT+CPIN?",
+                outcome: .reply(
+                    lines: [line([0x2D, 0x87])], finalResult: ViewLine("+CME ERROR: 10"), isError: true,
+                    roundTrip: .milliseconds(12)),
+                time: time, errorDescription: "SIM not inserted",
+                identity: DeviceIdentity(parsing: "TETHER,ENV-1,,1.0"))),
+        .exchanged(exchange(.timedOut(timeout: .milliseconds(1000)))),
+        .exchanged(exchange(.failed(reason: "device hung up"))),
+        .notification(
+            ViewLine("!READING temp=22.87 hum=41 big=1e300"),
+            readings: [
+                Reading(name: "temp", value: "22.87", time: time),
+                Reading(name: "hum", value: "41", time: time),
+                Reading(name: "big", value: "1e300", time: time),
+                Reading(name: "mode", value: "auto", time: time),
+                Reading(name: "v", value: "5.00V", time: time, describedUnit: "V"),
+            ]),
+        .notification(line(Array("Blorp".utf8), .unterminated), readings: []),
+        .notification(line([0x41, 0x00, 0xFF], .overlong), readings: []),
+        .partialReply(command: "AT+COPS?", lines: [ViewLine("+COPS: 0"), line([0xC0])]),
+        .lateReply(command: "TEMP?", lines: [ViewLine("22.5")]),
+        .disconnected(port: "p", reason: "device hung up"),
+        .reconnecting(port: "p"),
+        .reconnected(port: "p", settings: "9600 7E1", attempts: 3, downtime: .milliseconds(1500)),
+        .missed(count: 42),
+        .warning("write failed: EAGAIN"),
+    ]
+
+    /// Every record a run writes.
+    static let runEvents: [RunEvent] = [
+        .checked(
+            CheckResult(
+                status: .failed, location: SourceLocation(file: "a.txt", line: 3), description: "TEMP? ~ 2.",
+                device: "psu", actual: ["30.1"], detail: "no match")),
+        .checked(CheckResult(status: .notRun, location: SourceLocation(file: "a.txt", line: nil), description: "x")),
+        .emitted(
+            .object([
+                "n": .integer(-3), "x": .number(0.1), "e": .number(1e-7), "big": .number(123_456_789_012),
+                "list": .array([.bool(true), .null, .string("é\u{2028}")]), "inf": .number(.infinity),
+            ]), location: SourceLocation(file: "s.lua", line: 9)),
+        .scriptFailed(ScriptProblem(location: nil, message: "s.lua:2: attempt to call nil")),
+        .finished(RunSummary()),
+    ]
+
+    static func objects() -> [[String: JSONValue]] {
+        deviceEvents.map { JSONView.fields(for: $0) } + runEvents.map { JSONView.fields(for: $0) }
+    }
+
+    @Test func everyRecordTypeIsWrittenAsJSONEncoderWritesIt() throws {
+        for object in Self.objects() {
+            try expectSameAsFoundation(object)
+        }
+    }
+
+    @Test func fuzzedLinesAreWrittenAsJSONEncoderWritesThem() throws {
+        // A seeded linear congruential generator (Knuth's MMIX constants): a failing
+        // case replays.
+        var state: UInt64 = 0x7E7E_0010
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let alphabet: [[UInt8]] = [
+            [0x00], [0x01], [0x08], [0x09], [0x0A], [0x0C], [0x0D], [0x1B], [0x1F], [0x7F], [0x22], [0x5C], [0x2F],
+            [0x41], [0x7A], [0x20], [0x3D], [0x80], [0xBF], [0xC0], [0xC3], [0xE2, 0x80], [0xF0, 0x9F], [0xFF], [0xFE],
+            Array("é".utf8), Array("\u{2028}".utf8), Array("\u{2029}".utf8), Array("😀".utf8), Array("€".utf8),
+            Array("temp=nan".utf8), Array(" x=1e999".utf8), Array(" y=-infinity".utf8),
+        ]
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(next() % 24) {
+                bytes += alphabet[Int(next() % UInt64(alphabet.count))]
+            }
+            let viewLine = ViewLine(bytes: bytes)
+            let readings = Reading.fields(in: viewLine.text, at: Self.time, units: [:])
+            try expectSameAsFoundation(JSONView.fields(for: .notification(viewLine, readings: readings)))
+            try expectSameAsFoundation(JSONView.fields(for: .lateReply(command: viewLine.text, lines: [viewLine])))
+        }
+    }
+
+    private func expectSameAsFoundation(_ object: [String: JSONValue]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let expected = try encoder.encode(object) + Data("\n".utf8)
+        let written = Data(JSONWriter.line(.object(object)))
+        #expect(
+            String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+            "\(object)")
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(DecodedJSON.self, from: written) == decoder.decode(DecodedJSON.self, from: expected))
+    }
+}
+
+/// A JSON value as `JSONDecoder` reads it, for comparing two texts by meaning.
+private enum DecodedJSON: Decodable, Equatable {
+    case string(String), number(Double), bool(Bool), null, array([DecodedJSON]), object([String: DecodedJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([DecodedJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: DecodedJSON].self))
+        }
+    }
+}
