@@ -23,12 +23,22 @@ public struct ScriptRunner: Sendable {
     /// The reply timeout of each query and the default wait of `expect`/`await`;
     /// `nil` for none.
     public var defaultTimeout: Duration?
+    /// The most memory a Lua script's state may hold, in bytes; a script that needs
+    /// more ends with a script error naming its line.
+    public var luaMemoryLimit: Int
+
+    /// The default ``luaMemoryLimit``: 256 MiB.
+    public static let defaultLuaMemoryLimit = 256 << 20
 
     /// Creates a runner.
-    public init(devices: [ScriptDevice], view: any RunView, defaultTimeout: Duration? = .seconds(1)) {
+    public init(
+        devices: [ScriptDevice], view: any RunView, defaultTimeout: Duration? = .seconds(1),
+        luaMemoryLimit: Int = ScriptRunner.defaultLuaMemoryLimit
+    ) {
         self.devices = devices
         self.view = view
         self.defaultTimeout = defaultTimeout
+        self.luaMemoryLimit = luaMemoryLimit
     }
 
     /// Runs `prepared` to its end.
@@ -45,12 +55,13 @@ public struct ScriptRunner: Sendable {
         await mediator.start()
         let script = prepared.script
         let timeout = defaultTimeout
+        let memoryLimit = luaMemoryLimit
         let outcome = await ScriptThread.run { () -> ScriptOutcome in
             switch prepared.body {
             case .queries(let file):
                 QueryFileRun(file: file, name: script.name, mediator: mediator, timeout: timeout).run()
             case .lua:
-                LuaRun(script: script, mediator: mediator, defaultTimeout: timeout).run()
+                LuaRun(script: script, mediator: mediator, defaultTimeout: timeout, memoryLimit: memoryLimit).run()
             }
         }
         if case .failed(let problem) = outcome.ending { mediator.report(.scriptFailed(problem)) }

@@ -7,8 +7,8 @@ extension TextView: PortListView {
             return
         }
         for port in ports {
-            var header = port.name
-            if let description = port.description { header += "  \(description)" }
+            var header = Self.plain(port.name)
+            if let description = port.description { header += "  " + Self.escaped(description) }
             output.write(header + "\n")
             var details: [(String, String)] = [("transport", port.transport)]
             if let match = port.matchValue { details.append(("match", match)) }
@@ -19,7 +19,7 @@ extension TextView: PortListView {
             for (key, value) in details {
                 output.write(
                     "  " + key + String(repeating: " ", count: max(0, 13 - key.count))
-                        + ByteEscaping.escaped(Array(value.utf8)) + "\n")
+                        + Self.escaped(value) + "\n")
             }
         }
     }

@@ -18,14 +18,14 @@ extension TextView: RunView {
         case .checked(let result):
             output.write(stamp + describe(result) + "\n")
         case .emitted(let value, let location):
-            let place = location.map { style.dim($0.description) + "  " } ?? ""
+            let place = location.map { style.dim(Self.plain($0.description)) + "  " } ?? ""
             output.write(stamp + "EMIT    " + place + Self.show(value, topLevel: true) + "\n")
         case .scriptFailed(let problem):
-            diagnostics.write("Error: \(problem.message)\n")
+            diagnostics.write("Error: \(Self.plain(problem.message))\n")
         case .checkedOnly(let dryRun):
             let what = dryRun.commands.map { "\($0) command\($0 == 1 ? "" : "s")" } ?? "Lua syntax and device names"
             let devices = "\(dryRun.devices) device\(dryRun.devices == 1 ? "" : "s")"
-            diagnostics.write("\(dryRun.script): ok (\(what); \(devices), none opened)\n")
+            diagnostics.write("\(Self.plain(dryRun.script)): ok (\(what); \(devices), none opened)\n")
         case .finished(let summary):
             output.write(stamp + describe(summary) + "\n")
         }
@@ -39,13 +39,13 @@ extension TextView: RunView {
             case .timedOut: style.error("TIMEOUT")
             case .notRun: style.warning("NOT RUN")
             }
-        let device = result.device.map { style.dim("[\($0)]") + " " } ?? ""
+        let device = result.device.map { style.dim("[\(Self.plain($0))]") + " " } ?? ""
         var text =
-            "\(word) \(style.dim(result.location.description))  \(device)\(ByteEscaping.escaped(Array(result.description.utf8), escapesBackslash: false))"
+            "\(word) \(style.dim(Self.plain(result.location.description)))  \(device)\(Self.plain(result.description))"
         if result.status != .passed {
             var notes: [String] = []
-            if let actual = result.actual { notes.append("got " + actual.map(escaped).joined(separator: " | ")) }
-            if let detail = result.detail { notes.append(escaped(detail)) }
+            if let actual = result.actual { notes.append("got " + actual.map(Self.escaped).joined(separator: " | ")) }
+            if let detail = result.detail { notes.append(Self.escaped(detail)) }
             if !notes.isEmpty { text += "  " + style.dim("(" + notes.joined(separator: "; ") + ")") }
         }
         return text
@@ -62,8 +62,6 @@ extension TextView: RunView {
         return "summary: \(counts)  \(style.dim("(\(seconds))"))  \(shown)"
     }
 
-    private func escaped(_ text: String) -> String { ByteEscaping.escaped(Array(text.utf8)) }
-
     /// `key=value` pairs for an object at the top level, JSON-like text inside.
     private static func show(_ value: RecordValue, topLevel: Bool = false) -> String {
         switch value {
@@ -78,7 +76,7 @@ extension TextView: RunView {
         case .null: return "nil"
         case .array(let items): return "[" + items.map { show($0) }.joined(separator: ", ") + "]"
         case .object(let fields):
-            let pairs = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(show($0.value))" }
+            let pairs = fields.sorted { $0.key < $1.key }.map { "\(plain($0.key))=\(show($0.value))" }
             return topLevel ? pairs.joined(separator: " ") : "{" + pairs.joined(separator: ", ") + "}"
         }
     }

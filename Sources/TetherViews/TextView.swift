@@ -41,13 +41,13 @@ public struct TextView: DeviceView {
 
     public func render(_ record: ViewRecord, state: ViewState) {
         let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
-        let stamp = time + (state.device.map { style.dim("[\($0)]") + " " } ?? "")
+        let stamp = time + (state.device.map { style.dim("[\(Self.plain($0))]") + " " } ?? "")
         // The stamp's width on screen (without colour codes), so a reply's further
         // lines line up under its first.
-        let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { $0.count + 3 } ?? 0)
+        let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
         switch record.event {
         case .connected(let port, let settings):
-            diagnostics.write(time + "\(Self.who(state))connected to \(port) (\(settings))\n")
+            diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent:
             break
         case .exchanged(let exchange):
@@ -56,41 +56,43 @@ public struct TextView: DeviceView {
             output.write(stamp + style.notification(show(line)) + "\n")
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
-            output.write(stamp + style.warning("received for \(command) before its timeout: ") + text + "\n")
+            output.write(stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
         case .lateReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
-            output.write(stamp + style.warning("late reply to \(command): ") + text + "\n")
+            output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write(time + "\(Self.who(state))disconnected: \(port): \(reason)\n")
+            diagnostics.write(time + "\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
         case .reconnecting(let port):
             diagnostics.write(
-                time + "\(Self.who(state))reconnecting: waiting for \(port) to come back (Ctrl-C quits)\n")
+                time + "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
             diagnostics.write(
-                time + "\(Self.who(state))reconnected to \(port) (\(settings)) after \(Self.seconds(downtime))\n")
+                time
+                    + "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n"
+            )
         case .missed(let count):
             diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
-            diagnostics.write(time + "warning: \(message)\n")
+            diagnostics.write(time + "warning: \(Self.plain(message))\n")
         }
     }
 
     /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.
     private static func who(_ state: ViewState) -> String {
-        state.device.map { "[\($0)] " } ?? ""
+        state.device.map { "[\(plain($0))] " } ?? ""
     }
 
     /// An exchange on one or more lines; further reply lines are indented by `indent`
     /// more columns than the command (the width of what precedes it).
     private func describe(_ exchange: Exchange, indent lead: Int) -> String {
         // An empty command sends just the line end (connect's empty Enter).
-        let command = exchange.command.isEmpty ? "(empty line)" : ByteEscaping.escaped(Array(exchange.command.utf8))
+        let command = exchange.command.isEmpty ? "(empty line)" : Self.escaped(exchange.command)
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)
             let arrow = isError ? style.error("✗") : "→"
             let indent = String(repeating: " ", count: lead + command.count + 3)
-            let meaning = exchange.errorDescription.map { " (\($0))" } ?? ""
+            let meaning = exchange.errorDescription.map { " (\(Self.plain($0)))" } ?? ""
             let body = shown.isEmpty ? style.dim("(no reply)") : shown.joined(separator: "\n" + indent) + meaning
             let text = isError ? style.error(body) : body
             let doubt = exchange.isInDoubt ? "  " + style.error("[in doubt: may not be this command's reply]") : ""
@@ -98,8 +100,20 @@ public struct TextView: DeviceView {
         case .timedOut(let timeout):
             return "\(command) \(style.error("✗ no reply within \(timeout.milliseconds) ms"))"
         case .failed(let reason):
-            return "\(command) \(style.error("✗ \(reason)"))"
+            return "\(command) \(style.error("✗ \(Self.plain(reason))"))"
         }
+    }
+
+    /// Device text, or a command as the user typed it, escaped as device bytes are (`\`
+    /// doubled, so the bytes can be recovered).
+    static func escaped(_ text: String) -> String {
+        ByteEscaping.escaped(Array(text.utf8))
+    }
+
+    /// Text from the user or the system (a port path, a device name, a reason, a
+    /// message) with its control bytes escaped, so nothing printed can drive the terminal.
+    static func plain(_ text: String) -> String {
+        ByteEscaping.escaped(Array(text.utf8), escapesBackslash: false)
     }
 
     private func show(_ line: ViewLine) -> String {

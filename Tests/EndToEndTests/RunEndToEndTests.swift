@@ -155,3 +155,18 @@ import TetherSimulator
             ))
     }
 }
+
+/// `--lua-memory` bounds a script: past it, a script error naming the line, exit 65.
+@Suite struct LuaMemoryEndToEndTests {
+    @Test func aGreedyScriptEndsWithAScriptErrorNamingItsLine() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("greedy.lua")
+        try "local t = {}\nfor i = 1, math.huge do\n  t[i] = string.rep('x', 1024) .. i\nend\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run("tether", ["run", path, "--sim", "--lua-memory", "8"])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.hasSuffix(
+                "\nError: \(path):3: out of memory: the script needs more than its limit of 8 MiB\n"))
+    }
+}

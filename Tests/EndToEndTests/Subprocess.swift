@@ -122,6 +122,14 @@ final class Subprocess: @unchecked Sendable {
     /// Sends `signal` to the child.
     func send(_ signal: Int32) { kill(pid, signal) }
 
+    /// Whether the child has not exited yet (it is not reaped, so ``wait(timeout:)``
+    /// still gives its status).
+    var isRunning: Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return false }
+        return info._sifields._sigchld.si_pid == 0
+    }
+
     /// Standard output so far.
     var stdoutSoFar: String { collected.stdout }
 

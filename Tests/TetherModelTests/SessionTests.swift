@@ -205,6 +205,20 @@ import Testing
             ])
     }
 
+    /// Found by the `session` fuzz target: with `--check-errors`, the first error-queue
+    /// entry was taken, then the device hung up before `0,"No error"`; the entry was
+    /// never shown. Lines a request took before a hang-up are a partial reply.
+    @Test func linesTakenBeforeAHangUpAreReported() {
+        var session = Session(dialect: SCPIDialect(checksErrors: true))
+        let (id, _) = session.enqueue("", timeout: nil, now: at(0))
+        _ = session.receive(Array("-113,\"Undefined header\"\r\n".utf8), now: at(0))
+        #expect(
+            events(session.hangUp(reason: "fuzz", now: at(0))) == [
+                .partialReply(id, command: "", lines: [Line("-113,\"Undefined header\"")]),
+                .failed(id, command: "", failure: .disconnected(reason: "fuzz")),
+            ])
+    }
+
     /// Two identical lines after a timeout (a second trial: `SETP 13`'s reply dropped,
     /// `SETP 22`'s duplicated as `OK\r\nOK\r\n`) cannot be told apart: the first is held
     /// as contested and the second decides it was the late reply; `SETP 22` gets the

@@ -28,11 +28,13 @@ struct Harness {
     /// Prepares and runs `text` as a script named `name`.
     func run(
         _ text: String, name: String = "test.lua", language: Script.Language = .lua,
-        timeout: Duration? = .seconds(2)
+        timeout: Duration? = .seconds(2), luaMemoryLimit: Int = ScriptRunner.defaultLuaMemoryLimit
     ) async throws -> RunSummary {
         let prepared = try PreparedScript(
             Script(name: name, text: text, language: language), deviceNames: devices.map(\.name))
-        let summary = await ScriptRunner(devices: devices, view: view, defaultTimeout: timeout).run(prepared)
+        let runner = ScriptRunner(
+            devices: devices, view: view, defaultTimeout: timeout, luaMemoryLimit: luaMemoryLimit)
+        let summary = await runner.run(prepared)
         for simulator in simulators { simulator.stop() }
         return summary
     }

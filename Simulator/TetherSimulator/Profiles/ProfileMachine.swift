@@ -229,8 +229,9 @@ struct ProfileMachine {
         }
         if let counter = notification.increment, case .int(let count) = values[counter] {
             let property = profile.properties[counter]
-            let next = Double(count + 1)
-            values[counter] = .int(Int(property.maximum.map { next > $0 ? property.minimum ?? 0 : next } ?? next))
+            let (next, overflow) = count.addingReportingOverflow(1)
+            let wraps = overflow || property.maximum.map { Double(next) > $0 } ?? false
+            values[counter] = .int(wraps ? property.minimum.flatMap(PropertyValue.wholeNumber) ?? 0 : next)
         }
         return notification.send.map { frame(render($0, line: "", captures: [])) }.joined()
     }
@@ -244,7 +245,8 @@ struct ProfileMachine {
         let interval: Int? =
             switch notification.interval {
             case .milliseconds(let milliseconds)?: milliseconds
-            case .property(let property)?: values[property].number.map { Int($0) }
+            case .property(let property)?:
+                values[property].number.map { $0 >= 1 ? Int(exactly: $0.rounded(.towardZero)) ?? .max : 0 }
             case nil: nil
             }
         guard isConnected, let interval, interval > 0 else {

@@ -151,6 +151,10 @@ struct ProfileProperty: Sendable {
         if isNumeric, let value = initial.number, !accepts(value) {
             throw initialReader.error("the initial value \(value) is outside min…max")
         }
+        if let value = initial.number, !canShow(value) {
+            throw initialReader.error(
+                "the initial value \(value) cannot be shown with '\(format)'; expected a whole number within ±9.2e18")
+        }
     }
 
     /// Parses a value sent by a command.
@@ -161,7 +165,7 @@ struct ProfileProperty: Sendable {
         switch kind {
         case .number:
             guard let value = Double(text), value.isFinite else { throw .invalid }
-            guard accepts(value) else { throw .outOfRange }
+            guard accepts(value), canShow(value) else { throw .outOfRange }
             return .number(value)
         case .int:
             guard let value = Int(text) else { throw .invalid }
@@ -187,16 +191,24 @@ struct ProfileProperty: Sendable {
         allowed.contains(value) || ((minimum.map { value >= $0 } ?? true) && (maximum.map { value <= $0 } ?? true))
     }
 
-    /// A number kept within min…max (for drift and noise).
+    /// Whether the property's own format can show `value`: `%d` holds only numbers that
+    /// round to a whole number within ±2⁶³ (a larger value is refused as out of range).
+    func canShow(_ value: Double) -> Bool {
+        !format.hasSuffix("d") || PropertyValue.wholeNumber(value) != nil
+    }
+
+    /// A number kept within min…max, and within ±2⁶³ for a `%d` format (for drift and
+    /// noise).
     func clamp(_ value: Double) -> Double {
-        min(maximum ?? .infinity, max(minimum ?? -.infinity, value))
+        let limit = format.hasSuffix("d") ? 0x1p63.nextDown : .infinity
+        return min(maximum ?? limit, limit, max(minimum ?? -limit, -limit, value))
     }
 
     /// The value as the device shows it; `format` overrides the property's own for numbers.
     func text(_ value: PropertyValue, format: String? = nil) -> String {
         switch value {
         case .number(let number): PropertyValue.format(number, format ?? self.format)
-        case .int(let number): PropertyValue.format(Double(number), format ?? self.format)
+        case .int(let number): PropertyValue.format(number, format ?? self.format)
         case .bool(let flag): flag ? boolText.on : boolText.off
         case .text(let text): text
         }

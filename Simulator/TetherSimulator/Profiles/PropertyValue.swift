@@ -22,11 +22,25 @@ enum PropertyValue: Equatable, Sendable {
     }
 
     /// `value` in a validated printf number format (see ``ReplyTemplate``); `%d` rounds.
+    ///
+    /// A value `%d` cannot hold (not finite, or beyond ±2⁶³) is shown with `%.0f` instead:
+    /// formatting never traps. Properties keep their own values within what their format
+    /// shows (``ProfileProperty/canShow(_:)``), so only a template's own `{name:%d}` meets it.
     static func format(_ value: Double, _ format: String) -> String {
-        if format.hasSuffix("d") {
-            let whole = value.isFinite ? Int(value.rounded()) : 0
-            return String(format: String(format.dropLast()) + "ld", whole)
-        }
-        return String(format: format, value)
+        guard format.hasSuffix("d") else { return String(format: format, value) }
+        guard let whole = wholeNumber(value) else { return String(format: "%.0f", value) }
+        return Self.format(whole, format)
+    }
+
+    /// `value` in a validated printf number format; `%d` shows it exactly.
+    static func format(_ value: Int, _ format: String) -> String {
+        guard format.hasSuffix("d") else { return String(format: format, Double(value)) }
+        return String(format: String(format.dropLast()) + "ld", value)
+    }
+
+    /// `value` rounded to a whole number, or `nil` when `Int` cannot hold it (not finite,
+    /// or beyond ±2⁶³).
+    static func wholeNumber(_ value: Double) -> Int? {
+        Int(exactly: value.rounded())
     }
 }

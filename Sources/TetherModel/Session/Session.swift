@@ -240,8 +240,9 @@ public struct Session: Sendable {
         return report(actions) + sendNext(now: now)
     }
 
-    /// The device is gone: reports a settling reply and the unterminated tail, fails the
-    /// request in flight and every queued one, and refuses new ones.
+    /// The device is gone: reports a settling reply, the lines the request in flight
+    /// took (as a partial reply) and the unterminated tail, fails the request in flight
+    /// and every queued one, and refuses new ones.
     public mutating func hangUp(reason: String, now: ContinuousClock.Instant) -> [SessionAction] {
         guard closedReason == nil else { return [] }
         closedReason = reason
@@ -251,6 +252,9 @@ public struct Session: Sendable {
             actions.append(.emit(.notification(line)))
         }
         for index in owed.indices.reversed() { actions += close(owedAt: index) }
+        if let flight = inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {
+            actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
+        }
         if let tail = framer.finish() { actions.append(.emit(.notification(ControlSequences.cleaned(tail)))) }
         if let flight = inFlight {
             actions.append(

@@ -4,9 +4,10 @@ public enum SessionEvent: Sendable, Equatable {
     case sent(RequestID, command: String)
     /// A request's reply is complete; `roundTrip` runs from sending to the last byte.
     case replied(RequestID, command: String, reply: Reply, roundTrip: Duration)
-    /// A request timed out with part of its reply received (e.g. AT information lines
-    /// but no final result code); `.failed` follows. The lines may still complete as a
-    /// late reply.
+    /// Lines of a reply that did not complete (e.g. AT information lines but no final
+    /// result code): at a timeout (`.failed` follows; the lines may still complete as
+    /// a late reply), at a hang-up (`.failed` follows), or the lines a late reply took
+    /// after the timeout when it never completed.
     case partialReply(RequestID, command: String, lines: [Line])
     /// A request ended without a reply.
     case failed(RequestID, command: String, failure: RequestFailure)

@@ -9,26 +9,58 @@ import TetherPresenter
 ///
 /// The primitives of `core` are C functions whose first upvalue is this object as a
 /// light userdata; the object outlives the state, which ``run()`` closes.
+///
+/// The state's memory is bounded: an allocator refuses to hold more than
+/// `memoryLimit` bytes, Lua raises "not enough memory", and the run fails with a script
+/// error naming the line that asked for more.
 final class LuaRun {
     private let script: Script
     private let mediator: RunMediator
     /// The default reply and wait timeout, in ms; 0 for none.
     private let defaultTimeout: Int
     private let sourceLines: [Substring]
+    /// The most the Lua state may hold, in bytes.
+    private let memoryLimit: Int
 
-    init(script: Script, mediator: RunMediator, defaultTimeout: Duration?) {
+    init(script: Script, mediator: RunMediator, defaultTimeout: Duration?, memoryLimit: Int) {
         self.script = script
         self.mediator = mediator
+        self.memoryLimit = memoryLimit
         self.defaultTimeout = defaultTimeout.map { Int($0.milliseconds) } ?? 0
         sourceLines = script.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     /// Runs the script to its end, a script error, or the loss of a device it used.
     func run() -> ScriptOutcome {
-        guard let pointer = luaL_newstate() else {
+        let budget = UnsafeMutablePointer<tether_lua_budget>.allocate(capacity: 1)
+        defer { budget.deallocate() }
+        budget.initialize(to: tether_lua_budget())
+        budget.pointee.limit = memoryLimit
+        guard let pointer = tether_lua_newstate(budget) else {
             return ScriptOutcome(ending: .failed(ScriptProblem(location: nil, message: "cannot create a Lua state")))
         }
         defer { lua_close(pointer) }
+        var outcome = run(pointer)
+        if case .failed(let problem) = outcome.ending, budget.pointee.refused != 0,
+            problem.message.hasSuffix("not enough memory")
+        {
+            outcome.ending = .failed(memoryProblem(budget.pointee))
+        }
+        return outcome
+    }
+
+    /// The script error for running out of the memory budget, at the line that asked
+    /// for more when it is in the script.
+    private func memoryProblem(_ budget: tether_lua_budget) -> ScriptProblem {
+        let source = withUnsafeBytes(of: budget.source) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let position = source == Self.shortName(of: script.name) && budget.line > 0 ? ":\(budget.line)" : ""
+        let text =
+            "\(script.name)\(position): out of memory: the script needs more than its limit of "
+            + "\(memoryLimit / 1_048_576) MiB"
+        return Self.problem(text, script: script)
+    }
+
+    private func run(_ pointer: OpaquePointer) -> ScriptOutcome {
         let lua = LuaState(pointer: pointer)
         luaL_openlibs(pointer)
         if let message = lua.load(LuaPrelude.source, chunkName: LuaPrelude.chunkName) {

@@ -53,6 +53,11 @@ enum RunCommand: Command {
                 repeatable: true),
             .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
             .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),
+            .value(
+                "--lua-memory", name: "MiB",
+                help:
+                    "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line. (default: \(ScriptRunner.defaultLuaMemoryLimit >> 20))"
+            ),
         ]
             // run's records have no transcript or hex rendering yet
             + ConnectionOptions.specs.filter { !["--log", "--hex"].contains($0.key) },
@@ -67,6 +72,11 @@ enum RunCommand: Command {
         }
         let options = try ConnectionOptions(arguments, port: nil)
         let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
+        let luaMemory = try arguments.value(
+            "--lua-memory", expected: "Please provide a whole number of MiB from 1 to 65536."
+        ) {
+            Int($0).flatMap { (1...65536).contains($0) ? $0 << 20 : nil }
+        }
         let view: any RunView =
             options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
         let prepared: PreparedScript
@@ -107,7 +117,7 @@ enum RunCommand: Command {
         }
         let runner = ScriptRunner(
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
-            defaultTimeout: options.timeout)
+            defaultTimeout: options.timeout, luaMemoryLimit: luaMemory ?? ScriptRunner.defaultLuaMemoryLimit)
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
         return exitCode(for: summary.outcome)

@@ -26,7 +26,7 @@ enum DeviceDescription {
             var status = stat()
             let exists = stat(path, &status) == 0
             let isFolder = exists && (status.st_mode & S_IFMT) == S_IFDIR
-            let reason = !exists ? "no such file" : isFolder ? "is a directory, not a file" : "cannot be read"
+            let reason = !exists ? "does not exist" : isFolder ? "is a directory, not a file" : "cannot be read"
             throw UsageError("The device description '\(path)' \(reason)")
         }
         do {

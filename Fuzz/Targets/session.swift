@@ -1,0 +1,275 @@
+import Foundation
+
+@testable import TetherModel
+
+/// Fuzz target `session`: the framer and every dialect through the ``Session``.
+///
+/// The input is a program: a dialect, a maximum line length, then steps — enqueue a
+/// command, receive bytes (raw or a typical device line), let time pass, until the
+/// device hangs up. Checked after each program:
+/// - every request ends exactly once (a reply or a failure), and each reply, partial
+///   reply and failure carries the command that was enqueued under its identity;
+/// - commands are written in the order they were enqueued;
+/// - a late reply answers a request that timed out, once at most;
+/// - no line is invented or duplicated: every line shown is one the framer produced
+///   (as the session routes it: control sequences removed, AT's leading noise apart),
+///   and (except for `prompt`, whose prompt is taken out of the stream) every
+///   non-empty line is shown, or is the echo of a command;
+/// - re-splitting the received bytes (one byte per read) shows the same lines, echoes
+///   and SCPI error-queue ends apart (which
+///   request a line answers may change: a command queued behind a reply is written
+///   only after the read that completed it; and not for `prompt`, where a prompt seen
+///   inside a line is timing by nature);
+/// - the framer alone: whole, byte by byte and in the given chunks, the same lines,
+///   and every byte that is not CR or LF in exactly one line or the tail.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var input = FuzzInput(data, size)
+    let program = SessionProgram(&input)
+    let events = program.run(splittingReads: false)
+    trace("dialect \(program.dialectIndex), maximum line \(program.maximumLineLength)")
+    for step in program.steps { trace("step \(step)") }
+    for event in events.events { trace("event \(event)") }
+    program.check(events)
+    if !program.isPrompt {
+        let resplit = program.run(splittingReads: true)
+        for event in resplit.events { trace("resplit \(event)") }
+        let kept = { (line: Line) in !program.mayGoUnshown(line.bytes, enqueued: events.enqueued) }
+        require(
+            resplit.lineSet.filter(kept) == events.lineSet.filter(kept),
+            "re-splitting the reads changed the lines shown")
+    }
+    FramerCheck.check(program.reads, maximumLineLength: program.maximumLineLength)
+    return 0
+}
+
+/// One step of a session program.
+enum Step {
+    case enqueue(String, timeout: Duration?)
+    case receive([UInt8])
+    case wait(Duration)
+}
+
+struct SessionProgram {
+    static let dialects: [@Sendable () -> any Dialect] = [
+        { LineDialect() },
+        { LineDialect(terminator: .crlf, notificationPattern: try! LinePattern("^!")) },
+        { ATDialect() },
+        { ATDialect(unsolicitedPrefixes: ["+CMTI"]) },
+        { SCPIDialect() },
+        { SCPIDialect(checksErrors: true) },
+        { PromptDialect() },
+        { PromptDialect(prompt: "> ", errorPattern: try! LinePattern("^Error")) },
+    ]
+    static let deviceLines = [
+        "OK", "ERROR", "+CME ERROR: 10", "RING", "+CMTI: \"SM\",1", "+CSQ: 20,99", "=> ", "> ",
+        "0,\"No error\"", "-113,\"Undefined header\"", "!READING t=1", "ERR -1", "1.0", "",
+    ]
+    static let terminators: [[UInt8]] = [[0x0D, 0x0A], [0x0A], [0x0D], []]
+
+    let dialectIndex: Int
+    let maximumLineLength: Int
+    var steps: [Step] = []
+    var isPrompt: Bool { dialectIndex >= 6 }
+    /// Every read, in order (for the framer check).
+    var reads: [[UInt8]] {
+        steps.compactMap { if case .receive(let bytes) = $0 { bytes } else { nil } }
+    }
+
+    init(_ input: inout FuzzInput) {
+        dialectIndex = input.number(below: Self.dialects.count)
+        maximumLineLength = 1 + input.number(below: 256) * 4
+        var lastCommand = "AT"
+        while !input.isEmpty, steps.count < 200 {
+            switch input.number(below: 4) {
+            case 0:
+                let command = String(decoding: input.chunk(limit: 16), as: UTF8.self)
+                let timeout = input.number(below: 4) == 0 ? nil : Duration.milliseconds(1 + input.number(below: 256))
+                lastCommand = command
+                steps.append(.enqueue(command, timeout: timeout))
+            case 1:
+                steps.append(.receive(input.chunk()))
+            case 2:
+                let choice = input.number(below: Self.deviceLines.count + 1)
+                let text = choice < Self.deviceLines.count ? Self.deviceLines[choice] : lastCommand
+                let terminator = Self.terminators[input.number(below: Self.terminators.count)]
+                steps.append(.receive(Array(text.utf8) + terminator))
+            default:
+                steps.append(.wait(.milliseconds(input.number(below: 256) * 20)))
+            }
+        }
+    }
+
+    /// What a run produced.
+    struct Outcome {
+        var events: [SessionEvent] = []
+        var writes: [[UInt8]] = []
+        var enqueued: [(RequestID, String)] = []
+
+        /// Every line in any event.
+        var lineSet: Set<Line> {
+            var lines: Set<Line> = []
+            for event in events {
+                switch event {
+                case .replied(_, _, let reply, _), .lateReply(_, let reply):
+                    lines.formUnion(reply.lines + [reply.finalResult].compactMap { $0 })
+                case .partialReply(_, _, let taken): lines.formUnion(taken)
+                case .notification(let line): lines.insert(line)
+                case .sent, .failed: break
+                }
+            }
+            return lines
+        }
+    }
+
+    func run(splittingReads: Bool) -> Outcome {
+        var session = Session(dialect: Self.dialects[dialectIndex](), maximumLineLength: maximumLineLength)
+        var now = ContinuousClock.now
+        var outcome = Outcome()
+        func perform(_ actions: [SessionAction]) {
+            for action in actions {
+                switch action {
+                case .write(let bytes): outcome.writes.append(bytes)
+                case .emit(let event): outcome.events.append(event)
+                }
+            }
+        }
+        for step in steps {
+            switch step {
+            case .enqueue(let command, let timeout):
+                let (id, actions) = session.enqueue(command, timeout: timeout, now: now)
+                outcome.enqueued.append((id, command))
+                perform(actions)
+            case .receive(let bytes):
+                if splittingReads {
+                    for byte in bytes { perform(session.receive([byte], now: now)) }
+                } else {
+                    perform(session.receive(bytes, now: now))
+                }
+            case .wait(let duration):
+                now += duration
+                perform(session.expire(now: now))
+            }
+        }
+        perform(session.hangUp(reason: "fuzz", now: now))
+        let (id, actions) = session.enqueue("after", timeout: nil, now: now)
+        outcome.enqueued.append((id, "after"))
+        perform(actions)
+        return outcome
+    }
+
+    func check(_ outcome: Outcome) {
+        let dialect = Self.dialects[dialectIndex]()
+        let commands = Dictionary(uniqueKeysWithValues: outcome.enqueued.map { ($0.0, $0.1) })
+        var ended: [RequestID: Int] = [:]
+        var timedOut: [String: Int] = [:]
+        var lateReplies: [String: Int] = [:]
+        // Lines in replies, late replies and notifications; partial replies apart (a
+        // late reply repeats the lines of the partial reply at its timeout).
+        var shown: [[UInt8]: Int] = [:]
+        var partial: [[UInt8]: Int] = [:]
+        var sentInOrder: [RequestID] = []
+        func show(_ lines: [Line]) {
+            for line in lines where line.ending == .terminated { shown[line.bytes, default: 0] += 1 }
+        }
+        for event in outcome.events {
+            switch event {
+            case .sent(let id, let command):
+                require(commands[id] != nil, "sent an unknown request \(id)")
+                if command == commands[id] && !sentInOrder.contains(id) { sentInOrder.append(id) }
+            case .replied(let id, let command, let reply, _):
+                require(command == commands[id], "reply to \(id) carries '\(command)'")
+                ended[id, default: 0] += 1
+                show(reply.lines + [reply.finalResult].compactMap { $0 })
+            case .partialReply(let id, let command, let lines):
+                require(command == commands[id], "partial reply to \(id) carries '\(command)'")
+                for line in lines { partial[line.bytes, default: 0] += 1 }
+            case .failed(let id, let command, let failure):
+                require(command == commands[id], "failure of \(id) carries '\(command)'")
+                ended[id, default: 0] += 1
+                if case .timedOut = failure { timedOut[command, default: 0] += 1 }
+            case .notification(let line):
+                show([line])
+            case .lateReply(let command, let reply):
+                lateReplies[command, default: 0] += 1
+                require(
+                    lateReplies[command]! <= timedOut[command] ?? 0, "late reply to '\(command)' that did not time out")
+                show(reply.lines + [reply.finalResult].compactMap { $0 })
+            }
+        }
+        for (id, command) in outcome.enqueued {
+            require(ended[id] == 1, "request \(id) '\(command)' ended \(ended[id] ?? 0) times")
+        }
+        let order = outcome.enqueued.map(\.0).filter { sentInOrder.contains($0) }
+        require(sentInOrder == order, "commands written out of order")
+        for id in sentInOrder {
+            require(outcome.writes.contains(dialect.encode(commands[id]!)), "\(id) sent but never written")
+        }
+        guard !isPrompt else { return }
+        var framer = LineFramer(maximumLineLength: maximumLineLength)
+        var framed: [[UInt8]: Int] = [:]
+        var continuesOverlong = false
+        for read in reads {
+            for line in framer.append(read) {
+                defer { continuesOverlong = line.ending == .overlong }
+                guard line.ending == .terminated else { continue }
+                // The tail of an overlong line is shown as it is, even empty.
+                let routed = continuesOverlong ? [line.bytes] : pieces(of: line, dialect).filter { !$0.isEmpty }
+                for piece in routed {
+                    framed[piece, default: 0] += 1
+                }
+            }
+        }
+        for (bytes, count) in shown {
+            require(count <= framed[bytes] ?? 0, "a line was shown \(count) times, framed \(framed[bytes] ?? 0)")
+        }
+        for (bytes, count) in framed where count > (shown[bytes] ?? 0) + (partial[bytes] ?? 0) {
+            require(
+                mayGoUnshown(bytes, enqueued: outcome.enqueued),
+                "line \(bytes) framed \(count) times, shown \(shown[bytes] ?? 0)")
+        }
+    }
+
+    /// A framed line as the session routes it: control sequences removed, and leading
+    /// noise (AT) apart from the rest.
+    private func pieces(of line: Line, _ dialect: any Dialect) -> [[UInt8]] {
+        let cleaned = ControlSequences.cleaned(line)
+        let noise = dialect.leadingNoiseLength(in: cleaned)
+        return noise > 0
+            ? [Array(cleaned.bytes.prefix(noise)), Array(cleaned.bytes.dropFirst(noise))] : [cleaned.bytes]
+    }
+
+    /// Whether a line may be taken without being shown: the echo of a command, or the
+    /// end of an SCPI error queue.
+    func mayGoUnshown(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
+        enqueued.contains { bytes == Array($0.1.utf8) || bytes == Array($0.1.uppercased().utf8) }
+            || endsErrorQueue(bytes)
+    }
+
+    /// With `--check-errors`, the error queue's last answer (`0,"No error"`) ends the
+    /// reply and is not part of it.
+    private func endsErrorQueue(_ bytes: [UInt8]) -> Bool {
+        guard (Self.dialects[dialectIndex]() as? SCPIDialect)?.checksErrors == true else { return false }
+        return SCPIDialect.errorCode(in: String(decoding: bytes, as: UTF8.self)) == 0
+    }
+}
+
+/// The framer's own invariants over a sequence of reads.
+enum FramerCheck {
+    static func check(_ reads: [[UInt8]], maximumLineLength: Int) {
+        let stream = reads.flatMap { $0 }
+        func frame(_ pieces: [[UInt8]]) -> ([Line], [UInt8]) {
+            var framer = LineFramer(maximumLineLength: maximumLineLength)
+            var lines: [Line] = []
+            for piece in pieces { lines += framer.append(piece) }
+            return (lines, framer.partial)
+        }
+        let whole = frame([stream])
+        require(frame(reads) == whole, "the given reads frame differently from the whole stream")
+        require(frame(stream.map { [$0] }) == whole, "one byte per read frames differently")
+        let kept = whole.0.reduce(0) { $0 + $1.bytes.count } + whole.1.count
+        let terminators = stream.filter { $0 == 0x0A || $0 == 0x0D }.count
+        require(kept + terminators == stream.count, "bytes lost or invented by the framer")
+        require(whole.0.allSatisfy { $0.bytes.count <= maximumLineLength }, "a line longer than the maximum")
+    }
+}
