@@ -164,3 +164,39 @@ import Testing
         #expect(harness.notificationTexts == ["!READING temp=21"])
     }
 }
+
+/// What makes replies settle (line, scpi with a notification pattern).
+@Suite struct SettlingTriggerTests {
+    private func replies(_ harness: SessionHarness) -> [String] {
+        harness.events.compactMap { event in
+            if case .replied(_, let command, let reply, _) = event {
+                "\(command) → \(reply.lines.map(\.text).joined())\(reply.isInDoubt ? " (in doubt)" : "")"
+            } else {
+                nil
+            }
+        }
+    }
+
+    /// The benchmark device answers every `MEAS:VOLT?` with the same line: each reply
+    /// is reported as soon as it is complete (it used to start settling, 2 ms a query).
+    @Test func theSameAnswerToTheSameCommandIsReportedAtOnce() throws {
+        var harness = SessionHarness(LineDialect(notificationPattern: try LinePattern("^!")))
+        for round in 0..<3 {
+            harness.enqueue("MEAS:VOLT?", at: round * 10)
+            harness.receive("+1.23456789E+00\n", at: round * 10 + 1)
+        }
+        #expect(replies(harness) == Array(repeating: "MEAS:VOLT? → +1.23456789E+00", count: 3))
+        #expect(harness.session.nextDeadline == nil, "a reply is held to settle")
+    }
+
+    /// The same answer to another command is a repeat: from then on replies settle.
+    @Test func theSameAnswerToAnotherCommandStartsSettling() throws {
+        var harness = SessionHarness(LineDialect(notificationPattern: try LinePattern("^!")))
+        harness.enqueue("A", at: 0)
+        harness.receive("R\n", at: 1)
+        harness.enqueue("B", at: 10)
+        harness.receive("R\n", at: 11)
+        #expect(replies(harness) == ["A → R"])
+        #expect(harness.session.nextDeadline != nil, "B's reply settles")
+    }
+}
