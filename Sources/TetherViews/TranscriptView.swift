@@ -41,7 +41,7 @@ public struct TranscriptView: DeviceView {
     public init(path: String, appending: Bool = false) throws(OpenError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
-        output = FileSink(descriptor: descriptor, name: path)
+        output = FileSink(descriptor: descriptor, name: path, endsOnFailure: true)
     }
 
     /// Creates a transcript written to `output` (tests).

@@ -13,4 +13,15 @@ import Testing
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.hasSuffix("Error: cannot write to standard output: No space left on device\n"))
     }
+
+    /// `--log /dev/full` lost the whole transcript and exited 0: a log that cannot be
+    /// written ends tether with 74, naming the file.
+    @Test(arguments: ["query --sim --log /dev/full 'TEMP?'", "monitor --sim --count 2 --log /dev/full"])
+    func aLogThatCannotBeWrittenIsAnIOError(command: String) throws {
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let result = try Subprocess.run(path: "/bin/bash", ["-c", "'\(tether)' \(command)"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix("Error: cannot write to /dev/full: No space left on device\n"), "\(result.stderr)")
+    }
 }
