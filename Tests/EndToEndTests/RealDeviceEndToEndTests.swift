@@ -275,3 +275,33 @@ private final class ErrorQueueDevice: SimulatedDevice, @unchecked Sendable {
         return outputs
     }
 }
+
+/// `--no-unsolicited`: a device that sends nothing unsolicited has its replies shown at
+/// once (no settling); the option is for the dialects whose replies settle.
+@Suite struct NoUnsolicitedEndToEndTests {
+    /// Without it (and without --notify-pattern) a stray line right after a reply (here in
+    /// the same write) marks that reply in doubt; with it the reply was already shown,
+    /// and the stray line is a notification.
+    @Test func repliesAreShownAtOnce() throws {
+        let rules = [ScriptedDevice.Rule(on: "A\n", send: [.init("one\r\nstray\r\n")])]
+        func run(_ options: [String]) throws -> [[String: Any]] {
+            let simulator = try Simulator(device: ScriptedDevice(rules: rules))
+            defer { simulator.stop() }
+            let result = try Subprocess.run(
+                "tether", ["query", simulator.devicePath, "--format", "json", "--linger", "200"] + options + ["A"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSONLines.parse(result.stdout)
+        }
+        let settled = try run([]).first { $0["type"] as? String == "reply" }
+        #expect(settled?["in_doubt"] as? Bool == true)
+        let immediate = try run(["--no-unsolicited"])
+        #expect(immediate.first { $0["type"] as? String == "reply" }?["in_doubt"] == nil)
+        #expect(immediate.contains { $0["type"] as? String == "notification" && $0["line"] as? String == "stray" })
+    }
+
+    @Test func refusedForDialectsThatDoNotSettle() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--dialect", "at", "--no-unsolicited", "AT"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--no-unsolicited"), "\(result.stderr)")
+    }
+}

@@ -31,7 +31,7 @@ enum MonitorCommand: Command {
         ],
         // Monitor sends nothing: the options about commands and their replies do not apply.
         options: ConnectionOptions.specs.filter {
-            !["--timeout", "--eol", "--error-pattern", "--check-errors"].contains($0.key)
+            !["--timeout", "--eol", "--error-pattern", "--check-errors", "--no-unsolicited"].contains($0.key)
         } + HardwareOptions.reconnectSpecs + [
             .value("--count", "-n", name: "n", help: "Stop after this many notifications."),
             .value("--duration", "-d", name: "seconds", help: "Stop after this many seconds (decimals allowed)."),

@@ -33,6 +33,13 @@ struct DialectOptions {
         .value(
             "--notify-pattern", name: "regex",
             help: "Received lines matching this regular expression are always notifications."),
+        .flag(
+            "--no-unsolicited",
+            help: """
+                line and scpi: the device sends nothing unsolicited, so each reply is shown as
+                soon as it is complete. Without it (and without --notify-pattern) replies
+                settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
+                """),
         .value(
             "--error-pattern", name: "regex",
             help: "line and prompt: a reply with a line matching this is an error reply.\n(default for line: ^ERR)"),
@@ -79,6 +86,8 @@ struct DialectOptions {
     var extraErrorCodes: [String]
     /// `--check-errors`.
     var checksErrors: Bool
+    /// `--no-unsolicited`: replies do not settle before a stray line is seen.
+    var sendsNothingUnsolicited: Bool
     /// `--prompt`.
     var prompt: String?
 
@@ -103,6 +112,7 @@ struct DialectOptions {
             )
         }
         checksErrors = arguments.has("--check-errors")
+        sendsNothingUnsolicited = arguments.has("--no-unsolicited")
         prompt = arguments.value("--prompt")
         if prompt == "" {
             throw UsageError.invalidValue(
@@ -148,6 +158,7 @@ struct DialectOptions {
         try require(!extraSuccessCodes.isEmpty, "--final-ok", only: [.at], for: name)
         try require(!extraErrorCodes.isEmpty, "--final-error", only: [.at], for: name)
         try require(checksErrors, "--check-errors", only: [.scpi], for: name)
+        try require(sendsNothingUnsolicited, "--no-unsolicited", only: [.line, .scpi], for: name)
         try require(prompt != nil, "--prompt", only: [.prompt], for: name)
         try require(errorPattern != nil, "--error-pattern", only: [.line, .prompt], for: name)
         let notifications = notificationPattern ?? defaultNotificationPattern
@@ -156,7 +167,7 @@ struct DialectOptions {
             return LineDialect(
                 terminator: terminator ?? .lf, notificationPattern: notifications,
                 errorPattern: errorPattern ?? defaultErrorPattern ?? LinePattern.defaultError,
-                settlesFromStart: notifications == nil)
+                settlesFromStart: notifications == nil && !sendsNothingUnsolicited)
         case .at:
             return ATDialect(
                 unsolicitedPrefixes: unsolicitedPrefixes, notificationPattern: notifications,
@@ -164,7 +175,7 @@ struct DialectOptions {
         case .scpi:
             return SCPIDialect(
                 terminator: terminator ?? .lf, checksErrors: checksErrors, notificationPattern: notifications,
-                settlesFromStart: notifications == nil)
+                settlesFromStart: notifications == nil && !sendsNothingUnsolicited)
         case .prompt:
             return PromptDialect(
                 prompt: prompt ?? defaultPrompt ?? PromptDialect.defaultPrompt, terminator: terminator ?? .cr,
