@@ -138,9 +138,10 @@ final class DeviceLoop: Sendable {
             descriptors[0] = pollfd(fd: transport.descriptor, events: events, revents: 0)
             descriptors[1].revents = 0
             let count = poll(&descriptors, 2, timeout)
+            let pollError = count < 0 ? errno : 0  // before the lock, whose futex call may set errno
             state.withLock { $0.sleepsUntil = nil }
-            if count < 0 && errno != EINTR {
-                return .hungUp("poll failed: \(String(cString: strerror(errno)))")
+            if count < 0 && pollError != EINTR {
+                return .hungUp("poll failed: \(String(cString: strerror(pollError)))")
             }
             if descriptors[1].revents != 0 {
                 wakeUp.drain()
