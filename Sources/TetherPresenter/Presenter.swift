@@ -116,6 +116,8 @@ public struct Presenter: Sendable {
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
             return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
+        case .pendingText:
+            return []
         }
     }
 

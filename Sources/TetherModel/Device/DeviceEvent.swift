@@ -7,7 +7,7 @@ public struct DeviceEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// The port is open and configured; `settings` reads like `115200 8N1`.
         case connected(port: String, settings: String)
-        /// A request, reply, notification or late reply (see ``SessionEvent``).
+        /// A request, reply, notification, late reply or pending text (see ``SessionEvent``).
         case session(SessionEvent)
         /// The device hung up or vanished. Requests in flight have failed. Unless
         /// `reconnecting` follows, the connection is over.
