@@ -59,6 +59,10 @@ public struct Presenter: Sendable {
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
         switch event {
+        case .sent, .pendingText: break
+        case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
+        }
+        switch event {
         case .sent(_, let command):
             return [ViewRecord(time: time, event: .sent(command: command))]
         case .replied(_, let command, let reply, let roundTrip):
@@ -116,8 +120,9 @@ public struct Presenter: Sendable {
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
             return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
-        case .pendingText:
-            return []
+        case .pendingText(let line, _):
+            state.pendingText = ViewLine(line)
+            return [ViewRecord(time: time, event: .pendingText(ViewLine(line)))]
         }
     }
 

@@ -94,6 +94,8 @@ public struct TranscriptView: DeviceView {
             return ["* missed \(count) events"]
         case .warning(let message):
             return ["* warning: \(message)"]
+        case .pendingText:
+            return []  // progress: the line it begins is logged when it ends
         }
     }
 }
