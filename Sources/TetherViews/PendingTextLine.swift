@@ -15,11 +15,21 @@ final class PendingTextLine: Sendable {
 
     /// Clears the pending text from `output` if one is drawn.
     func clear(on output: any OutputSink) {
-        let wasDrawn = isDrawn.withLock { isDrawn in
+        if takeDrawn() { output.write(Self.eraseLine) }
+    }
+
+    /// Keeps the pending text drawn on `output` as it is and moves to the next line,
+    /// for output that is not the device's (a script run's `PASS` record).
+    func leave(on output: any OutputSink) {
+        if takeDrawn() { output.write("\n") }
+    }
+
+    /// Whether pending text is drawn; it no longer counts as drawn after this.
+    private func takeDrawn() -> Bool {
+        isDrawn.withLock { isDrawn in
             defer { isDrawn = false }
             return isDrawn
         }
-        if wasDrawn { output.write(Self.eraseLine) }
     }
 
     /// Draws `text` (escaped already) in place of the pending text drawn before, after

@@ -23,7 +23,7 @@ public struct TextView: DeviceView {
     let showsTimestamps: Bool
     let showsHex: Bool
     let style: TextStyle
-    private let pendingLine = PendingTextLine()
+    let pendingLine = PendingTextLine()
 
     /// Creates a text view.
     ///

@@ -18,6 +18,15 @@ import Testing
         }
     }
 
+    /// A line-dialect session that received `text` at 0 ms and reported it as pending
+    /// text at 100 ms, and that text's start.
+    private func reported(_ text: String) throws -> (harness: SessionHarness, start: Int) {
+        var harness = SessionHarness(LineDialect())
+        harness.receive(text, at: 0)
+        harness.expire(at: 100)
+        return (harness, try #require(lastStart(harness)))
+    }
+
     /// A flashing tool prints `Erasing flash: `, a `.` every 300 ms ten times, then
     /// `done\r\n`: the text is reported 100 ms after each piece, whole each time, and
     /// the line once, as a notification, when it ends.
@@ -77,10 +86,9 @@ import Testing
     /// came after `root` was sent) ends `root`'s request, whose echo was its only line,
     /// and `secret` is sent after it.
     @Test func consumedPromptsEndTheConsoleCommands() throws {
-        var harness = SessionHarness(LineDialect())
-        harness.receive("\r\nPoky (Yocto) 4.0 qemux86 ttyS0\r\n\r\nqemux86 login: ", at: 0)
-        harness.expire(at: 100)
-        let login = try #require(lastStart(harness))
+        let session = try reported("\r\nPoky (Yocto) 4.0 qemux86 ttyS0\r\n\r\nqemux86 login: ")
+        var harness = session.harness
+        let login = session.start
         let loginConsumed = harness.consumePendingText(start: login, count: "qemux86 login: ".utf8.count, at: 150)
         #expect(loginConsumed)
         harness.enqueue("root", at: 150)
@@ -113,10 +121,9 @@ import Testing
     /// A part of the pending text consumed (the match ended inside it); control
     /// sequences among the consumed bytes go with them, the rest is reported again.
     @Test func partOfThePendingTextIsConsumed() throws {
-        var harness = SessionHarness(LineDialect())
-        harness.receive("\u{1B}[1mlogin:\u{1B}[0m rest", at: 0)
-        harness.expire(at: 100)
-        let start = try #require(lastStart(harness))
+        let session = try reported("\u{1B}[1mlogin:\u{1B}[0m rest")
+        var harness = session.harness
+        let start = session.start
         let consumed = harness.consumePendingText(start: start, count: 7, at: 150)
         #expect(consumed)
         harness.receive("!", at: 200)
@@ -130,10 +137,9 @@ import Testing
     /// Consuming fails, changing nothing, once the text is no longer pending: its line
     /// ended, another began, or fewer bytes are left than asked for.
     @Test func staleConsumptionChangesNothing() throws {
-        var harness = SessionHarness(LineDialect())
-        harness.receive("login: ", at: 0)
-        harness.expire(at: 100)
-        let start = try #require(lastStart(harness))
+        let session = try reported("login: ")
+        var harness = session.harness
+        let start = session.start
         let tooMany = harness.consumePendingText(start: start, count: 8, at: 100)
         #expect(!tooMany)
         let wrongStart = harness.consumePendingText(start: start + 1, count: 1, at: 100)

@@ -37,7 +37,7 @@ import TetherSimulator
             local _, kernel = device.expect("^(Linux)$")
             check(kernel == "Linux", "uname")
             """, timeout: .seconds(5))
-        #expect(summary.outcome == .passed, "\(harness.view.checks)")
+        #expect(summary.outcome == .passed, "\(harness.view.checks) \(harness.view.problems)")
         #expect(summary.passed == 6)
         #expect(
             harness.view.checks.prefix(3).map(\.actual) == [["qemux86 login: "], ["Password: "], ["root@qemux86:~# "]])
@@ -68,11 +68,11 @@ import TetherSimulator
             """
             local _, first = device.expect("step (%d)")
             local _, second = device.expect("step (%d)")
-            check(first == "1" and second == "2", first .. second)
+            check(first == "1" and second == "2", tostring(first) .. " " .. tostring(second))
             device.send("go")
             local line = device.expect("done")
-            check(line == " of 2: done", line)
+            check(line == " of 2: done", tostring(line))
             """, timeout: .seconds(5))
-        #expect(summary.outcome == .passed, "\(harness.view.checks)")
+        #expect(summary.outcome == .passed, "\(harness.view.checks) \(harness.view.problems)")
     }
 }
