@@ -40,4 +40,7 @@ public enum ViewEvent: Sendable, Equatable {
     case missed(count: Int)
     /// A non-fatal problem worth telling the user.
     case warning(String)
+    /// After `connected` or `reconnected`: the port does not have a serial setting as
+    /// asked (a warning too, with the setting's name and both values).
+    case settingNotApplied(SettingWarning)
 }

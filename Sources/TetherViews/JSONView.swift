@@ -73,6 +73,11 @@ public struct JSONView: DeviceView {
             return ["type": "missed", "count": .int(count)]
         case .warning(let message):
             return ["type": "warning", "message": .string(message)]
+        case .settingNotApplied(let warning):
+            return [
+                "type": "warning", "message": .string(warning.description), "setting": .string(warning.setting),
+                "requested": .string(warning.requested), "actual": .string(warning.actual),
+            ]
         }
     }
 

@@ -74,6 +74,8 @@ public struct TextView: DeviceView {
             diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
             diagnostics.write(time + "warning: \(Self.plain(message))\n")
+        case .settingNotApplied(let warning):
+            diagnostics.write(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
         }
     }
 

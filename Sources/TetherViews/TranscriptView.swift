@@ -94,6 +94,8 @@ public struct TranscriptView: DeviceView {
             return ["* missed \(count) events"]
         case .warning(let message):
             return ["* warning: \(message)"]
+        case .settingNotApplied(let warning):
+            return ["* warning: \(warning)"]
         }
     }
 }

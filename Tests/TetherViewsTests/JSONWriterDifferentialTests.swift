@@ -53,6 +53,7 @@ import Testing
         .reconnected(port: "p", settings: "9600 7E1", attempts: 3, downtime: .milliseconds(1500)),
         .missed(count: 42),
         .warning("write failed: EAGAIN"),
+        .settingNotApplied(SettingWarning(port: "p", setting: "parity", requested: "odd", actual: "none")),
     ]
 
     /// Every record a run writes.

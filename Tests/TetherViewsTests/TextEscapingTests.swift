@@ -48,6 +48,8 @@ import TetherViews
         .reconnecting(port: "/tmp/c\(escape)"),
         .reconnected(port: "/tmp/d\(escape)", settings: "s\(escape)", attempts: 1, downtime: .seconds(1)),
         .warning("w\(escape)"),
+        .settingNotApplied(
+            SettingWarning(port: "/tmp/e\(escape)", setting: "parity", requested: "odd", actual: "n\(escape)")),
     ]
 
     @Test(arguments: events)

@@ -69,7 +69,9 @@ final class OpenedDevice {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
             do {
-                port = try SerialPort.open(started.devicePath, configuration: configuration)
+                port = try HardwareOptions.checked(
+                    SerialPort.open(started.devicePath, configuration: configuration),
+                    requiresSettings: hardware.requiresSettings)
             } catch {
                 started.stop()
                 throw CommandFailure(error)
@@ -104,8 +106,7 @@ final class OpenedDevice {
         }
         do {
             device = try Device(
-                transport: port, name: displayName, dialect: dialect, settings: Self.settings(of: port, configuration),
-                reopener: reopener)
+                transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, reopener: reopener)
         } catch {
             port.close()
             simulator?.stop()
@@ -113,17 +114,9 @@ final class OpenedDevice {
         }
     }
 
-    /// The settings to show: the configuration applied, or the server's (raw TCP, or a
-    /// server that refused RFC 2217).
-    private static func settings(of port: any SerialTransport, _ configuration: SerialConfiguration) -> String {
-        switch (port as? TappedTransport)?.base ?? port {
-        case is TCPPort: Self.serverSettings
-        case let remote as RFC2217Port where !remote.controlsPort: Self.serverSettings
-        default: configuration.summary
-        }
-    }
-
-    /// What ``settings(of:_:)`` shows when the server's settings apply.
+    /// The settings shown for a port that does not report its own
+    /// (``SerialTransport/settingsReport``): raw TCP, or an RFC 2217 server that
+    /// refused serial port control; the others show what they read back.
     static let serverSettings = "the server's settings"
 
     /// Closes the device and stops the simulator, if any.
