@@ -251,6 +251,9 @@ public final class SerialPort: SerialTransport {
     /// `sp_set_flowcontrol` the XON/XOFF flags, but XON/XOFF flow control leaves
     /// IXANY on (any byte would restart output) and `sp_open` sets `HUPCL`. The full
     /// list is cleared here so the guarantee (CASE-04, CASE-12) rests on one place.
+    /// RTS/CTS flow control is set here too: 0.1.1 puts `CRTSCTS` in `c_iflag`, where
+    /// glibc's `tcsetattr` drops it, so the line never got it
+    /// (`rtsCtsFlowControlReachesTheLine`).
     private static func makeRaw(
         _ descriptor: Int32, flowControl: FlowControl, keepDTR: Bool, name: String
     ) throws(SerialError) {
@@ -264,6 +267,11 @@ public final class SerialPort: SerialTransport {
         settings.c_oflag &= ~tcflag_t(OPOST)
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         if keepDTR { settings.c_cflag &= ~tcflag_t(HUPCL) }
+        if flowControl == .rtsCts {
+            settings.c_cflag |= tcflag_t(CRTSCTS)
+        } else {
+            settings.c_cflag &= ~tcflag_t(CRTSCTS)
+        }
         guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else {
             throw SerialError.fromErrno(errno, path: name, function: "tcsetattr")
         }

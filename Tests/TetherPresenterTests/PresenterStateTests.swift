@@ -119,7 +119,8 @@ import Testing
     @Test func aSettingMismatchIsAWarningRecordAndAlert() {
         var presenter = Presenter(port: "/dev/ttyUSB0")
         let records = presenter.handle(
-            DeviceEvent(time: at(1), kind: .settingMismatch(setting: "baud rate", requested: "250000", actual: "230400")))
+            DeviceEvent(
+                time: at(1), kind: .settingMismatch(setting: "baud rate", requested: "250000", actual: "230400")))
         let warning = SettingWarning(port: "/dev/ttyUSB0", setting: "baud rate", requested: "250000", actual: "230400")
         #expect(records == [ViewRecord(time: at(1), event: .settingNotApplied(warning))])
         #expect(

@@ -36,6 +36,18 @@ import Testing
         #expect(!isSet(settings.c_iflag, IXANY))
     }
 
+    /// libserialport 0.1.1 sets `CRTSCTS` in the input flags, where it is lost: the
+    /// read-back showed RTS/CTS flow control missing on every port.
+    @Test func rtsCtsFlowControlReachesTheLine() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(flowControl: .rtsCts))
+        #expect(pty.settings().c_cflag & tcflag_t(CRTSCTS) != 0)
+        port.close()
+        let plain = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { plain.close() }
+        #expect(pty.settings().c_cflag & tcflag_t(CRTSCTS) == 0)
+    }
+
     @Test func explicitDTRKeepsHangUpOnClose() throws {
         let pty = try PseudoTerminal()
         let port = try SerialPort.open(
@@ -106,7 +118,7 @@ import Testing
     /// What a pty does keep reads back as asked, non-standard baud rates exactly.
     @Test(arguments: [
         SerialConfiguration(baudRate: 250_000), SerialConfiguration(baudRate: 74_880, stopBits: 2),
-        SerialConfiguration(flowControl: .xonXoff),
+        SerialConfiguration(flowControl: .xonXoff), SerialConfiguration(flowControl: .rtsCts),
     ])
     func settingsThePtyKeepsReadBackAsAsked(configuration: SerialConfiguration) throws {
         let pty = try PseudoTerminal()
