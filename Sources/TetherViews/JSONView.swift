@@ -39,6 +39,8 @@ public struct JSONView: DeviceView {
 
     static func fields(for event: ViewEvent) -> [String: JSONValue] {
         switch event {
+        case .waiting(let port):
+            return ["type": "waiting", "for": .string(port)]
         case .connected(_, let settings):
             return ["type": "connected", "settings": .string(settings)]
         case .sent(let command):

@@ -21,6 +21,7 @@ import Testing
 
     /// One or more of every device record the view writes.
     static let deviceEvents: [ViewEvent] = [
+        .waiting(for: "a port matching '0403:6001'"),
         .connected(port: "/dev/ttyUSB0", settings: "115200 8N1"),
         .sent(command: "MEAS:VOLT? \"x\" \\ /"),
         .exchanged(

@@ -64,6 +64,20 @@ import TetherViews
         #expect(warning["port"] as? String == "/dev/ttyUSB0")
     }
 
+    @Test func waitingForThePortIsOneRecordInEachView() throws {
+        let text = BufferSink()
+        let json = BufferSink()
+        let presenter = Presenter(port: "/dev/serial/by-id/usb-FTDI")
+        presenter.presentWaiting(
+            for: "/dev/serial/by-id/usb-FTDI", at: time,
+            to: TextView(output: BufferSink(), diagnostics: text, environment: [:]))
+        presenter.presentWaiting(for: "/dev/serial/by-id/usb-FTDI", at: time, to: JSONView(output: json))
+        #expect(text.text == "waiting for /dev/serial/by-id/usb-FTDI to appear (Ctrl-C quits)\n")
+        let object = try #require(jsonObjects(json.text).first)
+        #expect(object["type"] as? String == "waiting")
+        #expect(object["for"] as? String == "/dev/serial/by-id/usb-FTDI")
+    }
+
     @Test func colourOnlyOnATerminalWithoutNoColor() {
         let error = DeviceEvent.Kind.session(
             .failed(RequestID(value: 2), command: "TEMP?", failure: .timedOut(.milliseconds(1000))))

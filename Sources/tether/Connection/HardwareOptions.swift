@@ -1,6 +1,5 @@
 import TetherModel
 import TetherSerial
-import TetherViews
 
 /// The options for real hardware life, shared by the device commands: choosing the
 /// port by identity (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset
@@ -165,19 +164,23 @@ struct HardwareOptions {
         return port
     }
 
-    /// Opens the port the first time: at once, or after waiting for it with `--wait`.
+    /// Opens the port the first time: at once, or after waiting for it with `--wait`,
+    /// telling `waiting` what it waits for (the path, or `a port matching '…'`) once,
+    /// before it starts to wait.
     ///
     /// - Throws: ``CommandFailure``: exit 66 when the port does not exist (or did not
     ///   appear in time, or no port matches; the message lists the ports present),
     ///   64 when several ports match (listed), and the transport error's code otherwise.
-    func openFirst(with opener: PortOpener, address: PortAddress?) async throws(CommandFailure) -> any SerialTransport {
+    func openFirst(
+        with opener: PortOpener, address: PortAddress?, waiting: (String) -> Void
+    ) async throws(CommandFailure) -> any SerialTransport {
         let path = address?.description
         do throws(SerialError) {
             do throws(SerialError) {
                 return try await opener.openOnce()
             } catch .notFound where waits {
                 let what = path ?? match.map { "a port matching '\($0)'" } ?? "the port"
-                FileSink.standardError.write("waiting for \(what) to appear (Ctrl-C quits)\n")
+                waiting(what)
                 return try await opener.waitAndOpen(timeout: waitTimeout)
             }
         } catch {

@@ -44,6 +44,8 @@ final class OpenedDevice {
     /// simulator runs with `faults`.
     ///
     /// - Parameters:
+    ///   - waiting: told what `--wait` waits for, before it starts to wait (see
+    ///     ``Presenter/presentWaiting(for:at:to:)``).
     ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
     ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
     ///
@@ -52,7 +54,8 @@ final class OpenedDevice {
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), session: ConsoleWiring? = nil
+        dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), waiting: (String) -> Void,
+        session: ConsoleWiring? = nil
     ) async throws(CommandFailure) {
         var dialect: any Dialect
         var port: any SerialTransport
@@ -90,7 +93,7 @@ final class OpenedDevice {
             if let tap = session?.tap { opener = opener.tapped(by: tap) }
             let path = address?.description
             do {
-                port = try await hardware.openFirst(with: opener, address: address)
+                port = try await hardware.openFirst(with: opener, address: address, waiting: waiting)
             } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
                 throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
             }

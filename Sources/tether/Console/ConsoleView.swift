@@ -101,7 +101,8 @@ final class ConsoleView: DeviceView {
 
     private static func isConnectionEvent(_ event: ViewEvent) -> Bool {
         switch event {
-        case .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied: true
+        case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied:
+            true
         case .sent, .exchanged, .notification, .partialReply, .lateReply: false
         }
     }
