@@ -1,5 +1,6 @@
 import CLibSerialPort
 import Glibc
+import Synchronization
 
 /// A serial port opened through libserialport: the transport tether uses for real
 /// hardware (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/serial/by-id/…`) and for
@@ -29,7 +30,9 @@ public final class SerialPort: SerialTransport {
     /// The settings the port has after the open, read back from the driver (termios,
     /// and `TCGETS2` for the baud rate), and each asked-for one it does not have: a
     /// pseudo-terminal, for one, keeps 8 data bits without parity whatever it is told.
-    public let settingsReport: SettingsReport
+    /// Read back again after ``setBaudRate(_:)``.
+    public var settingsReport: SettingsReport { report.withLock { $0 } }
+    let report: Mutex<SettingsReport>
     /// Whether the port is a pseudo-terminal slave (character major 136–143), whose
     /// modem lines tether emulates (see ``ModemLines``).
     public let isPseudoTerminal: Bool
@@ -43,7 +46,7 @@ public final class SerialPort: SerialTransport {
         self.name = name
         self.path = path
         self.configuration = configuration
-        self.settingsReport = settingsReport
+        self.report = Mutex(settingsReport)
         self.isPseudoTerminal = isPseudoTerminal
         self.handle = handle
     }

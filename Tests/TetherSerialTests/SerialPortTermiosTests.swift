@@ -115,6 +115,18 @@ import Testing
         #expect(port.settingsReport.actual?.summary == "9600 8N2")
     }
 
+    /// A baud rate changed on the open port (connect's Ctrl-T B, and the Model again
+    /// after a reconnect) is read back too, so `reconnected` shows it.
+    @Test func aChangedBaudRateIsReadBack() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(baudRate: 9600, parity: .odd))
+        defer { port.close() }
+        try port.setBaudRate(250_000)
+        #expect(port.settingsReport.actual?.baudRate == 250_000)
+        #expect(
+            port.settingsReport.mismatches == [SettingMismatch(setting: "parity", requested: "odd", actual: "none")])
+    }
+
     /// What a pty does keep reads back as asked, non-standard baud rates exactly.
     @Test(arguments: [
         SerialConfiguration(baudRate: 250_000), SerialConfiguration(baudRate: 74_880, stopBits: 2),
