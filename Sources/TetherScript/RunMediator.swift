@@ -125,7 +125,7 @@ final class RunMediator: Sendable {
             case .disconnected(let reason):
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
-            case .session(.sent), .session(.partialReply), .connected, .missed, .error, .reconnecting,
+            case .session(.sent), .session(.partialReply), .connected, .settingMismatch, .missed, .error, .reconnecting,
                 .reconnected:
                 break
             }

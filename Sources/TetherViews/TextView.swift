@@ -62,6 +62,8 @@ public struct TextView: DeviceView {
         }
         if output.isTerminal { pendingLine.clear(on: output) }
         switch record.event {
+        case .waiting(let port):
+            diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
         case .connected(let port, let settings):
             diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent:
@@ -90,6 +92,8 @@ public struct TextView: DeviceView {
             diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
             diagnostics.write(time + "warning: \(Self.plain(message))\n")
+        case .settingNotApplied(let warning):
+            diagnostics.write(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
         case .pendingText:
             break  // drawn above
         }
