@@ -71,6 +71,21 @@ import Testing
         #expect(harness.notificationTexts.count == 1001)
     }
 
+    /// While the port is not read (an observer is behind) no quiet is counted: bytes
+    /// may be waiting unread. The quiet counts again from when reading resumes.
+    @Test func aReaderThatIsHeldBackIsNotAQuietLine() {
+        var harness = SessionHarness(LineDialect())
+        harness.receive("0000000001 the quick brown", at: 0)
+        harness.session.noteReading(false, now: harness.at(10))
+        #expect(harness.session.nextDeadline == nil)
+        harness.expire(at: 500)
+        harness.session.noteReading(true, now: harness.at(600))
+        #expect(harness.session.nextDeadline == harness.at(700))
+        harness.receive(" fox\n", at: 601)
+        #expect(pendingTexts(harness).isEmpty)
+        #expect(harness.notificationTexts == ["0000000001 the quick brown fox"])
+    }
+
     /// Control sequences are removed from the pending text (a coloured prompt), as
     /// from lines; the stream offset names where it starts.
     @Test func pendingTextIsCleanedAndNamedByItsOffset() {

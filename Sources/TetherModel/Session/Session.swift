@@ -108,6 +108,11 @@ public struct Session: Sendable {
     private var reportedPendingText = false
     /// Every byte received so far, counted (pending text is named by its offset).
     private var receivedCount = 0
+    /// Whether the port is not being read now (``noteReading(_:now:)``).
+    private var isUnread = false
+    /// When reading the port resumed: the quiet before pending text is reported counts
+    /// from the later of this and the last byte.
+    private var readingResumedAt: ContinuousClock.Instant?
     private var recentRoundTrips: [Duration] = []
     private var closedReason: String?
     private var isHoldingRequests = false
@@ -270,6 +275,17 @@ public struct Session: Sendable {
         return report(actions) + sendNext(now: now)
     }
 
+    /// Says whether the port is being read: it is not while an observer is behind
+    /// (``EventDelivery/lossless``), and bytes may then wait unread, so no quiet is
+    /// counted towards pending text until reading resumes, and the quiet counts from
+    /// then. Without this a stalled reader would look like a quiet line and cut a fast
+    /// stream's line into a pending report. Cheap enough to call before every `poll`.
+    public mutating func noteReading(_ isReading: Bool, now: ContinuousClock.Instant) {
+        guard isReading == isUnread else { return }
+        isUnread = !isReading
+        if isReading { readingResumedAt = now }
+    }
+
     /// Removes the first `count` bytes of the pending text that starts at `start` (as
     /// ``SessionEvent/pendingText(_:start:)`` named it), because a reader consumed them:
     /// a script's `expect` matched a prompt in them. The line they began then starts
@@ -341,8 +357,8 @@ public struct Session: Sendable {
 
     /// When the unterminated bytes are to be reported as pending text, or `nil`.
     private var pendingTextAt: ContinuousClock.Instant? {
-        guard !reportedPendingText, !framer.partial.isEmpty, let lastByteAt else { return nil }
-        return lastByteAt + pendingTextQuiet
+        guard !reportedPendingText, !isUnread, !framer.partial.isEmpty, let lastByteAt else { return nil }
+        return max(lastByteAt, readingResumedAt ?? lastByteAt) + pendingTextQuiet
     }
 
     /// The offset in the received stream of the first unterminated byte.
