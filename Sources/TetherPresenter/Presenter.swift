@@ -8,6 +8,9 @@ public struct Presenter: Sendable {
     public private(set) var state: ViewState
     /// What was known of the device beforehand (units of its readings).
     private let facts: DeviceFacts
+    /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
+    /// (`tether query`, whose output is replies), it is only kept in the state.
+    public var showsPendingText = true
 
     /// Creates a presenter for `port` (the name the user gave); `device` is a script
     /// run's name for it, if any; `facts` give the identity shown until the
@@ -126,7 +129,7 @@ public struct Presenter: Sendable {
             return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
         case .pendingText(let line, _):
             state.pendingText = ViewLine(line)
-            return [ViewRecord(time: time, event: .pendingText(ViewLine(line)))]
+            return showsPendingText ? [ViewRecord(time: time, event: .pendingText(ViewLine(line)))] : []
         }
     }
 

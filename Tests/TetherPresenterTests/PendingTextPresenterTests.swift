@@ -33,6 +33,14 @@ import Testing
         #expect(presenter.state.counts.notifications == 1)
     }
 
+    /// `query` shows replies only: pending text is kept in the state, no record.
+    @Test func pendingTextCanBeLeftOutOfTheRecords() {
+        var presenter = Presenter(port: "p")
+        presenter.showsPendingText = false
+        #expect(presenter.handle(pending("+CSQ: 2")).isEmpty)
+        #expect(presenter.state.pendingText?.text == "+CSQ: 2")
+    }
+
     /// A command sent meanwhile does not end it (the device's line is still open).
     @Test func aSentCommandLeavesThePendingText() {
         var presenter = Presenter(port: "p")
