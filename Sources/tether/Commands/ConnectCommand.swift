@@ -23,7 +23,8 @@ enum ConnectCommand: Command {
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
-            input line is sent as a command in turn.
+            input line is sent as a command in turn; --mode raw, --escape, --echo,
+            --map-cr and --enter need the terminal, and are refused there (exit 64).
 
             EXAMPLES:
               tether connect --sim
@@ -68,9 +69,17 @@ enum ConnectCommand: Command {
             let terminal = ConsoleTerminal(
                 mode: mode ?? .line, escape: escape, historyPath: LineEditor.historyPath())
         else {
+            let terminalOnly = ["--escape", "--echo", "--map-cr", "--enter"].filter {
+                arguments.has($0) || arguments.value($0) != nil
+            }
+            if let option = mode == .raw ? "--mode raw" : terminalOnly.first {
+                throw UsageError(
+                    "'\(option)' needs a terminal on standard input and output and text output; without them "
+                        + "connect sends each input line as a command")
+            }
             return try await runFromPipe(options)
         }
-        let log = try options.log.map { path throws(CommandFailure) in try Connection.transcript(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try Connection.logView(at: path) }
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(

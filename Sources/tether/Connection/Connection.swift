@@ -12,7 +12,7 @@ final class Connection {
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
     /// The view chosen by `--format`, or the one the command gave (with the `--log`
-    /// transcript beside it).
+    /// file's JSON view beside it).
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
@@ -32,7 +32,7 @@ final class Connection {
     init(_ options: ConnectionOptions, session: ConsoleWiring? = nil, view: (any DeviceView)? = nil)
         async throws(CommandFailure)
     {
-        let transcript = try options.log.map { path throws(CommandFailure) in try Self.transcript(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try Self.logView(at: path) }
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
@@ -52,8 +52,8 @@ final class Connection {
         case (nil, .text): shown = TextView(showsTimestamps: options.showsTimestamps, showsHex: options.showsHex)
         case (nil, .json): shown = JSONView()
         }
-        if let transcript {
-            self.view = FanOutView([shown, transcript])
+        if let log {
+            self.view = FanOutView([shown, log])
         } else {
             self.view = shown
         }
@@ -75,14 +75,14 @@ final class Connection {
         }
     }
 
-    /// The `--log` transcript view writing to `path` (created or truncated).
+    /// The `--log` view: JSON Lines appended to `path` (see ``FileSink/appending(toFile:)``).
     ///
-    /// - Throws: ``CommandFailure`` (74) naming the file when it cannot be created.
-    static func transcript(at path: String) throws(CommandFailure) -> TranscriptView {
+    /// - Throws: ``CommandFailure`` (73) naming the file when it cannot be opened.
+    static func logView(at path: String) throws(CommandFailure) -> JSONView {
         do {
-            return try TranscriptView(path: path)
+            return JSONView(output: try FileSink.appending(toFile: path))
         } catch {
-            throw CommandFailure("cannot write the log file: \(error)", code: .ioError)
+            throw CommandFailure("cannot open the log file \(error)", code: .cannotCreateLog)
         }
     }
 

@@ -196,24 +196,24 @@ struct Console {
         }
         let path = logPath ?? Self.defaultLogName(Date())
         do {
-            let log = try TranscriptView(path: path, appending: true)
+            let log = JSONView(output: try FileSink.appending(toFile: path))
             view.settings.withLock { settings in
                 settings.log = log
                 settings.logPath = path
             }
             terminal.write("logging to \(path)\n")
         } catch {
-            terminal.write("cannot write the log file: \(error)\n")
+            terminal.write("cannot open the log file \(error)\n")
         }
     }
 
-    /// `tether-20261130-104117.log`, local time.
+    /// `tether-20261130-104117.jsonl`, local time.
     static func defaultLogName(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970)
         var local = tm()
         localtime_r(&seconds, &local)
         return CFormat.string(
-            "tether-%04d%02d%02d-%02d%02d%02d.log", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
+            "tether-%04d%02d%02d-%02d%02d%02d.jsonl", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
             local.tm_hour, local.tm_min, local.tm_sec)
     }
 }
