@@ -203,6 +203,18 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
+    /// `connect --log /dev/full` ended with 74 from the view's thread and left the
+    /// terminal in line mode's raw settings: the terminal is put back at any exit.
+    @Test func aLogThatCannotBeWrittenLeavesTheTerminalAsItWas() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--log", "/dev/full"])
+        #expect(terminal.waitForExit() == 74)
+        #expect(terminal.screen.contains("Error: cannot write to /dev/full: No space left on device"))
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
     /// CASE-18 in raw mode, where tether itself turned the terminal's signals off.
     @Test(arguments: [("TERM", 143), ("INT", 130)])
     func aSignalInRawModeLeavesTheTerminalAsItWas(signal: String, expected: Int) throws {

@@ -109,6 +109,16 @@ import TetherPresenter
         #expect(lines[1].hasPrefix(#"{"port":"/dev/ttyUSB0","settings":"115200 8N1""#))
     }
 
+    /// A write that fails (here `/dev/full`) is reported once, with its reason, and
+    /// nothing is written after it.
+    @Test func aFailedWriteIsReportedOnce() throws {
+        let reasons = Mutex<[String]>([])
+        let sink = try FileSink.appending(toFile: "/dev/full") { reason in reasons.withLock { $0.append(reason) } }
+        let view = JSONView(output: sink)
+        for record in records() { view.render(record, state: ViewState(port: "/dev/ttyUSB0")) }
+        #expect(reasons.withLock { $0 } == ["No space left on device"])
+    }
+
     @Test func aFileThatCannotBeOpenedSaysWhy() throws {
         let folder = try temporaryPath("x")
         #expect(throws: FileSink.OpenError(path: folder + "/none/x.jsonl", reason: "No such file or directory")) {

@@ -79,17 +79,18 @@ enum ConnectCommand: Command {
             }
             return try await runFromPipe(options)
         }
-        let log = try options.log.map { path throws(CommandFailure) in try Connection.logView(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
-                log: log, logPath: options.log),
+                log: log?.view, logPath: options.log),
             mapsCR: arguments.has("--map-cr"))
         let tap = ByteTap()
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
+        log?.whenWriteFails { [device = connection.device] in Task { await device.close() } }
         let chosen = mode ?? (connection.dialectName == "prompt" ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = arguments.has("--echo")
@@ -100,9 +101,10 @@ enum ConnectCommand: Command {
             enter: enter.bytes, logPath: options.log,
             settingsSummary:
                 "\(connection.displayName) \(options.configuration.summary), dialect \(connection.dialectName)")
-        let code = await connection.runUntilStopped { stop in await console.run(stop) }
+        let code = try await connection.runUntilStopped { stop in await console.run(stop) }
         tap.set(nil)
         terminal.stop()
+        try log?.check()
         return code
     }
 
@@ -116,7 +118,7 @@ enum ConnectCommand: Command {
         if typesOnATerminal {
             FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
         }
-        return await connection.runUntilStopped { stop in
+        return try await connection.runUntilStopped { stop in
             for await line in StandardInput.lines() where !line.isEmpty {
                 _ = try? await device.query(line, timeout: timeout)
             }

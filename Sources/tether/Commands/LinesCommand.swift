@@ -51,7 +51,7 @@ enum LinesCommand: Command {
         if case .tcp = options.address {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
-        let log = try options.log.map { path throws(CommandFailure) in try Connection.logView(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
         let port = try await options.hardware.openFirst(with: opener, address: options.address)
         defer { port.close() }
@@ -70,7 +70,8 @@ enum LinesCommand: Command {
             isEmulated: (port as? SerialPort)?.isPseudoTerminal ?? false)
         let view: any ModemLineView = options.format == .json ? JSONView() : TextView()
         view.render(modemLines: status)
-        log?.render(modemLines: status)
+        log?.view.render(modemLines: status)
+        try log?.check()
         return .success
     }
 }

@@ -53,7 +53,7 @@ enum MonitorCommand: Command {
         let live = arguments.has("--live") ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
-        return await connection.runUntilStopped(
+        return try await connection.runUntilStopped(
             until: { state in count.map { state.counts.notifications >= $0 } ?? false },
             work: { stop in
                 guard let duration else { return }

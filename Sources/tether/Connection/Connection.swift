@@ -17,6 +17,8 @@ final class Connection {
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
     private let opened: OpenedDevice
+    /// `--log`'s file, if any.
+    private let log: LogFile?
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
@@ -32,7 +34,8 @@ final class Connection {
     init(_ options: ConnectionOptions, session: ConsoleWiring? = nil, view: (any DeviceView)? = nil)
         async throws(CommandFailure)
     {
-        let log = try options.log.map { path throws(CommandFailure) in try Self.logView(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        self.log = log
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
@@ -53,10 +56,11 @@ final class Connection {
         case (nil, .json): shown = JSONView()
         }
         if let log {
-            self.view = FanOutView([shown, log])
+            self.view = FanOutView([shown, log.view])
         } else {
             self.view = shown
         }
+        log?.whenWriteFails { [device] in Task { await device.close() } }
     }
 
     /// Renders the device's events on the view in a task, from now until the device
@@ -75,15 +79,10 @@ final class Connection {
         }
     }
 
-    /// The `--log` view: JSON Lines appended to `path` (see ``FileSink/appending(toFile:)``).
-    ///
-    /// - Throws: ``CommandFailure`` (73) naming the file when it cannot be opened.
-    static func logView(at path: String) throws(CommandFailure) -> JSONView {
-        do {
-            return JSONView(output: try FileSink.appending(toFile: path))
-        } catch {
-            throw CommandFailure("cannot open the log file \(error)", code: .cannotCreateLog)
-        }
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written
+    ///   (the device was closed then, ending the session).
+    func checkLog() throws(CommandFailure) {
+        try log?.check()
     }
 
     /// Closes the device and stops the simulator, if any.

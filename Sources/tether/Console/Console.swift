@@ -196,7 +196,20 @@ struct Console {
         }
         let path = logPath ?? Self.defaultLogName(Date())
         do {
-            let log = JSONView(output: try FileSink.appending(toFile: path))
+            // A write that fails later stops this log and says so: the user started it
+            // here and sees the message (a --log given on the command line ends the
+            // session instead, see LogFile).
+            let view = self.view
+            let terminal = self.terminal
+            let sink = try FileSink.appending(toFile: path) { reason in
+                view.settings.withLock { settings in
+                    guard settings.logPath == path else { return }
+                    settings.log = nil
+                    settings.logPath = nil
+                }
+                terminal.write("cannot write to \(path): \(reason); the log is stopped\n")
+            }
+            let log = JSONView(output: sink)
             view.settings.withLock { settings in
                 settings.log = log
                 settings.logPath = path
