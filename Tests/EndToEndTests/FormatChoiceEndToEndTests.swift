@@ -19,6 +19,18 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// The dashboard shows no hex and no timestamps: asking for them with `--live` is
+    /// refused (checked before the terminal is, so a pipe shows it too).
+    @Test(arguments: ["--hex", "--timestamps"])
+    func eventLogOptionsWithLiveAreRefused(option: String) throws {
+        let result = try Subprocess.run("tether", ["monitor", "--sim", "--live", option])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: '\(option)' applies to the event log, and '--live' shows a dashboard instead"),
+            "\(result.stderr)")
+    }
+
     /// Without a terminal, connect sends each input line as a command; options that
     /// only a terminal session has are refused rather than ignored.
     @Test(arguments: [

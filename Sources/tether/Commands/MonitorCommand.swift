@@ -50,6 +50,9 @@ enum MonitorCommand: Command {
             "--count", expected: "Please provide a whole number, 1 or more.", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
         let duration = try arguments.duration("--duration")
 
+        if arguments.has("--live"), let flag = ["--timestamps", "--hex"].first(where: arguments.has) {
+            throw UsageError("'\(flag)' applies to the event log, and '--live' shows a dashboard instead")
+        }
         let live = arguments.has("--live") ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
