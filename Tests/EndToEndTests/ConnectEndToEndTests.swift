@@ -144,7 +144,7 @@ import TetherSimulator
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("env", in: folder)
         defer { simulator.stop() }
-        let log = folder.path("session.log")
+        let log = folder.path("session.jsonl")
         let terminal = try Self.connect(folder, ["--log", log])
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.press("C-t", "?")

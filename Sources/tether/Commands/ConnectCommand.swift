@@ -28,7 +28,7 @@ enum ConnectCommand: Command {
 
             EXAMPLES:
               tether connect --sim
-              tether connect /dev/ttyUSB0 --dialect prompt --prompt '=> ' --log session.log
+              tether connect /dev/ttyUSB0 --dialect prompt --prompt '=> ' --log session.jsonl
             """,
         arguments: [
             ArgumentSpec(
