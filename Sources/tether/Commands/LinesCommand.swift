@@ -53,7 +53,11 @@ enum LinesCommand: Command {
         }
         let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
-        let port = try await options.hardware.openFirst(with: opener, address: options.address)
+        let view: any DeviceView & ModemLineView = options.format == .json ? JSONView() : TextView()
+        let waitingView: any DeviceView = log.map { FanOutView([view, $0.view]) } ?? view
+        let port = try await options.hardware.openFirst(with: opener, address: options.address) {
+            Presenter(port: $0).presentWaiting(for: $0, to: waitingView)
+        }
         defer { port.close() }
         let lines: ModemLines
         do {
@@ -68,7 +72,6 @@ enum LinesCommand: Command {
         let status = ModemLineStatus(
             time: Date(), port: port.name, asserted: Set(bits.filter { lines.contains($0.1) }.map(\.0)),
             isEmulated: (port as? SerialPort)?.isPseudoTerminal ?? false)
-        let view: any ModemLineView = options.format == .json ? JSONView() : TextView()
         view.render(modemLines: status)
         log?.view.render(modemLines: status)
         try log?.check()
