@@ -51,7 +51,8 @@ public final class SerialPort: SerialTransport {
     /// `sp_set_config`; sets DTR and RTS per `options`; and finally makes the
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
-    /// (libserialport 0.1.1 leaves IXON as found; CASE-04, CASE-12).
+    /// (libserialport 0.1.1 leaves IXON as found; `SerialPortDataTests` checks the bytes
+    /// both ways and `receivedXOFFDoesNotStopOutput`).
     ///
     /// - Parameters:
     ///   - name: a device path or a link to one, e.g. `/dev/ttyUSB0`,
@@ -263,7 +264,7 @@ public final class SerialPort: SerialTransport {
     /// Measured with 0.1.1: `sp_open` already clears the translations and
     /// `sp_set_flowcontrol` the XON/XOFF flags, but XON/XOFF flow control leaves
     /// IXANY on (any byte would restart output) and `sp_open` sets `HUPCL`. The full
-    /// list is cleared here so the guarantee (CASE-04, CASE-12) rests on one place.
+    /// list is cleared here so the guarantee rests on one place.
     private static func makeRaw(
         _ descriptor: Int32, flowControl: FlowControl, keepDTR: Bool, name: String
     ) throws(SerialError) {

@@ -5,7 +5,7 @@ import TetherSimulator
 
 /// Real hardware life, simulated: the device going away and coming back at the same
 /// link, waiting for a port, two tethers on one port, modem lines and udev rules on a
-/// pty (issue 6; shared/cases/CASE-13, CASE-16, CASE-17).
+/// pty.
 @Suite(.serialized) struct HardwareEndToEndTests {
     /// User + system CPU seconds a running process has used (`/proc/<pid>/stat`).
     static func cpuSeconds(of pid: pid_t) -> Double {
@@ -93,7 +93,7 @@ import TetherSimulator
     }
 
     /// query never reconnects: a hang-up during its request ends it with 74 at once,
-    /// not at its 10 s timeout (CASE-13).
+    /// not at its 10 s timeout.
     @Test func queryFailsPromptlyWhenTheDeviceGoesAwayMidRequest() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")
@@ -137,7 +137,7 @@ import TetherSimulator
     }
 
     /// A second tether on the port gets "port busy" naming the first, exit 69, and
-    /// leaves the first one's settings alone (CASE-17).
+    /// leaves the first one's settings alone.
     @Test func secondTetherOnTheSamePortIsRefusedAndChangesNothing() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TetherSerial
 
-/// The device goes away or the port is closed while a read waits (CASE-13).
+/// The device goes away or the port is closed while a read waits.
 @Suite struct SerialPortHangUpTests {
     @Test func hangUpEndsAPendingReadPromptlyWithoutSpinning() async throws {
         let pty = try PseudoTerminal()

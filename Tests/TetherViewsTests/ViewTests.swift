@@ -68,7 +68,7 @@ import TetherViews
         #expect(object["time"] as? String == "2027-01-15T08:00:00.250Z")
     }
 
-    /// CASE-09 and CASE-10: NUL stays in the JSON string; bytes that are not UTF-8
+    /// NUL stays in the JSON string; bytes that are not UTF-8
     /// come back exactly from `line_hex`; text never carries them raw.
     @Test func undecodableBytesAreLossless() throws {
         let lines: [DeviceEvent.Kind] = [
