@@ -76,7 +76,7 @@ import Testing
         #expect(try receive(6, from: port) == Array(4..<10))
     }
 
-    /// Fact 6: a receiver that stops reading stalls the writer; the write gives up at
+    /// A receiver that stops reading stalls the writer; the write gives up at
     /// its deadline and says how much went out.
     @Test func writeToAStalledReceiverTimesOutWithTheCountWritten() throws {
         let pty = try PseudoTerminal()
