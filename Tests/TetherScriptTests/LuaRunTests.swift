@@ -31,7 +31,7 @@ import TetherSimulator
         #expect(checks[7].description == "check(true)", "without a message: the source line")
         #expect(
             harness.view.emitted
-                == [20, 25, 30].map { .object(["setpoint": .integer($0), "back": .string("\($0).0")]) })
+                == [20, 25, 30].map { .object(["setpoint": .int($0), "back": .string("\($0).0")]) })
         let commands = harness.view.events(of: nil).compactMap {
             if case .sent(let command) = $0 { command } else { nil }
         }

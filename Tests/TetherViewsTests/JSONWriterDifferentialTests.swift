@@ -64,8 +64,8 @@ import Testing
         .checked(CheckResult(status: .notRun, location: SourceLocation(file: "a.txt", line: nil), description: "x")),
         .emitted(
             .object([
-                "n": .integer(-3), "x": .number(0.1), "e": .number(1e-7), "big": .number(123_456_789_012),
-                "list": .array([.bool(true), .null, .string("é\u{2028}")]), "inf": .number(.infinity),
+                "n": .int(-3), "x": .double(0.1), "e": .double(1e-7), "big": .double(123_456_789_012),
+                "list": .array([.bool(true), .null, .string("é\u{2028}")]), "inf": .double(.infinity),
             ]), location: SourceLocation(file: "s.lua", line: 9)),
         .scriptFailed(ScriptProblem(location: nil, message: "s.lua:2: attempt to call nil")),
         .finished(RunSummary()),

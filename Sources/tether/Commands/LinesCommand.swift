@@ -1,3 +1,4 @@
+import TetherPresenter
 import TetherSerial
 import TetherViews
 
