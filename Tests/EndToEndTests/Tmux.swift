@@ -53,11 +53,11 @@ final class Tmux {
     /// Waits until the screen satisfies `condition` (30 s at most); returns the screen.
     func waitForScreen(timeout: Double = 30, _ condition: ([String]) -> Bool) -> [String]? {
         var screen: [String] = []
-        return waitUntil(
-            timeout: timeout,
-            {
-                screen = capture(); return condition(screen)
-            }) ? screen : nil
+        let found = waitUntil(timeout: timeout) {
+            screen = capture()
+            return condition(screen)
+        }
+        return found ? screen : nil
     }
 
     /// Types `keys` (tmux key names: `Enter`, `C-c`, `Up`, `BSpace`…).
