@@ -6,7 +6,7 @@ import Glibc
 /// pseudo-terminals (socat, `tether-sim`, `/dev/pts/N`) alike.
 ///
 /// ## Pseudo-terminals
-/// libserialport 0.1.1 cannot look up or open a pty (DESIGN). tether keeps this one
+/// libserialport 0.1.1 cannot look up or open a pty (docs/ARCHITECTURE.md). tether keeps this one
 /// libserialport transport and adds a small compatibility layer that acts only on
 /// pty slaves: a private link name for the lookup (``PseudoTerminalLink``) and an
 /// `ioctl` that emulates the modem-line requests a pty refuses (the `CPtyCompat`
@@ -14,11 +14,12 @@ import Glibc
 /// setting them is accepted and remembered; nothing else changes.
 ///
 /// ## Threading
-/// All methods block the calling thread; call them from a dedicated thread, never
-/// from Swift's cooperative pool. ``read(maxBytes:timeout:)`` and
-/// ``write(_:timeout:)`` may run concurrently on two threads, and ``close()`` may be
-/// called from any thread: it wakes a blocked read or write and waits for it to
-/// leave before freeing the port.
+/// ``receive(into:)`` and ``transmit(_:)`` never block: the port loop `poll`s
+/// ``descriptor`` and calls them (see ``SerialTransport``). Opening, the settings and
+/// the modem-line calls may block briefly (libserialport's ioctls, a break); call them
+/// from a dedicated thread, never from Swift's cooperative pool. ``close()`` may be
+/// called from any thread: it waits for a call in flight to leave before freeing the
+/// port.
 public final class SerialPort: SerialTransport {
     /// The port name as the user gave it, for display.
     public let name: String
@@ -128,16 +129,14 @@ public final class SerialPort: SerialTransport {
         try apply(options, to: port, flowControl: configuration.flowControl, name: name)
         try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
 
-        let handle = try PortHandle(
-            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, portName: name)
+        let handle = PortHandle(port: port, descriptor: descriptor, lockDescriptor: lockDescriptor)
         succeeded = true
         return SerialPort(
             name: name, path: node.path, configuration: configuration, isPseudoTerminal: node.isPseudoTerminalSlave,
             handle: handle)
     }
 
-    /// Closes the port; idempotent and safe from any thread. A read or write blocked
-    /// on another thread returns at once (a read with `.hungUp`). The lock is released
+    /// Closes the port; idempotent and safe from any thread. The lock is released
     /// and, with DTR kept (the default), DTR stays as it was.
     public func close() {
         handle.close()
