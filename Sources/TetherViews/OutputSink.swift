@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Where a view writes its text: standard output, standard error, a file, or a
 /// buffer in tests. Every `write` is passed on at once (no buffering), so a JSON line
@@ -81,18 +80,4 @@ public struct FileSink: OutputSink {
         FileSink.standardError.write("Error: cannot write to \(name): \(String(cString: strerror(code)))\n")
         exit(74)
     }
-}
-
-/// A sink that keeps what is written, for tests.
-public final class BufferSink: OutputSink {
-    private let buffer = Mutex("")
-    public let isTerminal: Bool
-
-    /// Creates an empty buffer; `isTerminal` pretends to be a terminal.
-    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
-
-    public func write(_ text: String) { buffer.withLock { $0 += text } }
-
-    /// Everything written so far.
-    public var text: String { buffer.withLock { $0 } }
 }
