@@ -78,12 +78,12 @@ import TetherSimulator
             monitor.send(SIGTERM)
             _ = monitor.wait()
         }
-        let applied = Ser2net.waitUntil {
+        let applied = waitUntil {
             guard var attributes = simulator.clientAttributes else { return false }
             return cfgetospeed(&attributes) == speed_t(B9600)
         }
         #expect(applied, "the pty's termios: \(String(describing: simulator.clientAttributes))")
-        #expect(Ser2net.waitUntil { monitor.stderrSoFar.contains("connected to \(server.telnetAddress) (9600 7E1)") })
+        #expect(waitUntil { monitor.stderrSoFar.contains("connected to \(server.telnetAddress) (9600 7E1)") })
         #expect(!monitor.stderrSoFar.contains("Warning"), "\(monitor.stderrSoFar)")
     }
 
@@ -104,7 +104,7 @@ import TetherSimulator
         terminal.press("Enter")
         #expect(terminal.waitForScreen(containing: "baud rate 57600"), "\(terminal.screen)")
         #expect(
-            Ser2net.waitUntil { simulator.clientAttributes.map { cfgetospeed([$0]) } == speed_t(B57600) },
+            waitUntil { simulator.clientAttributes.map { cfgetospeed([$0]) } == speed_t(B57600) },
             "the pty's termios: \(String(describing: simulator.clientAttributes))")
         terminal.press("C-t", "b")
         #expect(terminal.waitForScreen(containing: "break sent (250 ms)"), "\(terminal.screen)")
@@ -131,7 +131,7 @@ import TetherSimulator
         try server.start()
         #expect(monitor.waitForOutput(containing: #""type":"reconnected""#, timeout: 15))
         #expect(
-            Ser2net.waitUntil {
+            waitUntil {
                 let types = (try? Self.types(monitor.stdoutSoFar)) ?? []
                 return types.drop { $0 != "reconnected" }.contains("notification")
             }, "no notification after the reconnect")

@@ -29,7 +29,8 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Waits until `condition` holds, checking every 20 ms (at most `timeout` seconds).
+/// Waits until `condition` holds, checking every 20 ms (at most `timeout` seconds,
+/// then once more).
 ///
 /// - Returns: whether it held in time.
 func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
@@ -38,5 +39,5 @@ func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         if condition() { return true }
         usleep(20_000)
     }
-    return false
+    return condition()
 }
