@@ -18,10 +18,6 @@ import TetherSimulator
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    static func types(_ output: String) throws -> [String] {
-        try JSONLines.parse(output).compactMap { $0["type"] as? String }
-    }
-
     /// tether-sim killed and restarted at the same --link: monitor reports the
     /// disconnect and the reconnect, keeps printing notifications, and costs next to
     /// no CPU while it waits.
@@ -44,17 +40,13 @@ import TetherSimulator
         let second = try Subprocess("tether-sim", ["--link", link])
         #expect(second.waitForOutput(containing: link))
         #expect(monitor.waitForOutput(containing: #""type":"reconnected""#, timeout: 10))
-        #expect(
-            waitUntil {
-                let types = (try? Self.types(monitor.stdoutSoFar)) ?? []
-                return types.drop { $0 != "reconnected" }.contains("notification")
-            }, "no notification after the reconnect")
+        #expect(JSONLines.waitForNotificationAfterReconnect(of: monitor), "no notification after the reconnect")
         monitor.send(SIGTERM)
         let result = monitor.wait()
         second.send(SIGTERM)
         _ = second.wait()
         #expect(result.status == 143, "\(result.stderr)")
-        let types = try Self.types(result.stdout)
+        let types = try JSONLines.types(result.stdout)
         let lost = try #require(types.firstIndex(of: "disconnected"))
         #expect(types[..<lost].contains("notification"))
         #expect(Array(types[lost...].prefix(3)) == ["disconnected", "reconnecting", "reconnected"])

@@ -13,6 +13,19 @@ enum JSONLines {
             return object
         }
     }
+
+    /// The `type` of each record.
+    static func types(_ text: String) throws -> [String] {
+        try parse(text).compactMap { $0["type"] as? String }
+    }
+
+    /// Waits until `monitor`'s records show a notification after a `reconnected` one.
+    static func waitForNotificationAfterReconnect(of monitor: Subprocess) -> Bool {
+        waitUntil {
+            let types = (try? JSONLines.types(monitor.stdoutSoFar)) ?? []
+            return types.drop { $0 != "reconnected" }.contains("notification")
+        }
+    }
 }
 
 /// A folder under /tmp removed when the value is released.
