@@ -1,8 +1,8 @@
 import Foundation
 
 /// A key of a profile object: any text, checked against the object's known keys by
-/// ``Swift/Decoder/profileObject(keys:)``.
-/// An array index too, for paths built by hand (`commands[3].action`).
+/// ``Swift/Decoder/profileObject(keys:)``; or an array index, for a path built by hand
+/// (`commands[3].action`).
 struct ProfileKey: CodingKey, ExpressibleByStringLiteral {
     let stringValue: String
     let intValue: Int?
@@ -47,14 +47,17 @@ private enum JSONKind: String, Decodable {
 
     init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer()
-        self =
-            if value.decodeNil() { .null } else if (try? value.decode(Bool.self)) != nil {
-                .boolean
-            } else if (try? value.decode(Double.self)) != nil {
-                .number
-            } else if (try? value.decode(String.self)) != nil {
-                .string
-            } else if (try? value.decode([JSONKind].self)) != nil { .array } else { .object }
+        if value.decodeNil() {
+            self = .null
+        } else if (try? value.decode(Bool.self)) != nil {
+            self = .boolean
+        } else if (try? value.decode(Double.self)) != nil {
+            self = .number
+        } else if (try? value.decode(String.self)) != nil {
+            self = .string
+        } else {
+            self = (try? decoder.unkeyedContainer()) != nil ? .array : .object
+        }
     }
 }
 
