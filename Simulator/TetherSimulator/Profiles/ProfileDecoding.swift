@@ -96,9 +96,7 @@ extension Decoder {
         }
         return object
     }
-}
 
-extension Decoder {
     /// The members of an object, whatever their keys.
     ///
     /// - Throws: ``ProfileFieldError`` when the value is not an object.
@@ -108,6 +106,26 @@ extension Decoder {
         } catch is DecodingError {
             throw expected("an object")
         }
+    }
+
+    /// Each element of the array being decoded, decoded by `element` from its own decoder.
+    func elements<T>(_ element: (any Decoder) throws -> T) throws -> [T] {
+        var array: any UnkeyedDecodingContainer
+        do {
+            array = try unkeyedContainer()
+        } catch is DecodingError {
+            throw expected("an array")
+        }
+        var elements: [T] = []
+        while !array.isAtEnd { elements.append(try element(try array.superDecoder())) }
+        return elements
+    }
+
+    /// A string, or an array of strings (lines).
+    func lines() throws -> [String] {
+        if let text = try? singleValueContainer().decode(String.self) { return [text] }
+        guard (try? unkeyedContainer()) != nil else { throw expected("a string or an array of strings") }
+        return try elements { element in try element.decode(String.self, expected: "a string") }
     }
 }
 
@@ -167,28 +185,6 @@ extension KeyedDecodingContainer<ProfileKey> {
     /// when absent or `null`.
     func array<T>(_ key: ProfileKey, _ element: (any Decoder) throws -> T) throws -> [T]? {
         try member(key) { array in try array.elements(element) }
-    }
-}
-
-extension Decoder {
-    /// Each element of the array being decoded, decoded by `element` from its own decoder.
-    func elements<T>(_ element: (any Decoder) throws -> T) throws -> [T] {
-        var array: any UnkeyedDecodingContainer
-        do {
-            array = try unkeyedContainer()
-        } catch is DecodingError {
-            throw expected("an array")
-        }
-        var elements: [T] = []
-        while !array.isAtEnd { elements.append(try element(try array.superDecoder())) }
-        return elements
-    }
-
-    /// A string, or an array of strings (lines).
-    func lines() throws -> [String] {
-        if let text = try? singleValueContainer().decode(String.self) { return [text] }
-        guard (try? unkeyedContainer()) != nil else { throw expected("a string or an array of strings") }
-        return try elements { element in try element.decode(String.self, expected: "a string") }
     }
 }
 
