@@ -71,3 +71,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target, tests and executables included: a member (an extension method or
+// property) is visible only where its module is imported, so the compiler holds the
+// import table of docs/ARCHITECTURE.md ("Who may import whom") for members too.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
+import TetherModel
 import TetherPresenter
+import TetherSerial
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import TetherPresenter
 import TetherScript
+import TetherSerial
 import TetherViews
 
 /// `tether run`: run a query file or a Lua script against one or more devices.
