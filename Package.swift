@@ -29,7 +29,7 @@ let package = Package(
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
-        .target(name: "TetherScript", dependencies: ["TetherModel", "TetherPresenter", "CLua"]),
+        .target(name: "TetherScript", dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua"]),
         // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.
@@ -58,8 +58,8 @@ let package = Package(
         // Benchmark: the Model through its public API, driven by scripts/bench.
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
-        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "TetherModel"]),
-        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
+        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(
             name: "TetherScriptTests",
