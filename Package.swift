@@ -20,10 +20,13 @@ let package = Package(
         ),
         // Pseudo-terminal compatibility for libserialport 0.1.1 (see docs/ARCHITECTURE.md).
         .target(name: "CPtyCompat"),
+        // What a thread that waits in poll(2) needs: the wake-up pipe of the port loop, a
+        // port's close and the simulator's serving thread.
+        .target(name: "TetherPoll"),
         // Transport: SerialPort over libserialport.
-        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat"]),
+        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
         // Model: framing, dialects, request queue, events.
-        .target(name: "TetherModel", dependencies: ["TetherSerial"]),
+        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll"]),
         // Presenter: model events → view state.
         .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
@@ -43,7 +46,7 @@ let package = Package(
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
-            name: "TetherSimulator", path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherPoll"], path: "Simulator/TetherSimulator",
             resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
@@ -58,6 +61,7 @@ let package = Package(
         // Benchmark: the Model through its public API, driven by scripts/bench.
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
+        .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),

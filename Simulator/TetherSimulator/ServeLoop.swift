@@ -1,4 +1,5 @@
 import Glibc
+import TetherPoll
 
 /// The serving thread's loop: watches the master, feeds the device, applies the
 /// ``FaultPlan`` and performs the outputs.

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TetherPoll
 import TetherSerial
 
 /// A device's port loop: one thread that owns the port, `poll`s it and a wake-up pipe
