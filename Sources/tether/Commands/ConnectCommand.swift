@@ -84,7 +84,7 @@ enum ConnectCommand: Command {
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
-        let chosen = mode ?? (connection.dialectName == "prompt" ? .raw : .line)
+        let chosen = mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = arguments.has("--echo")
         view.settings.withLock { $0.mode = chosen }
