@@ -20,8 +20,8 @@ let package = Package(
         ),
         // Pseudo-terminal compatibility for libserialport 0.1.1 (see docs/ARCHITECTURE.md).
         .target(name: "CPtyCompat"),
-        // What a thread that waits in poll(2) needs: the wake-up pipe of the port loop, a
-        // port's close and the simulator's serving thread.
+        // What a thread that waits in poll(2) needs (a wake-up pipe, the timeout until a
+        // deadline): the port loop, a port's blocking calls, the simulator's serving thread.
         .target(name: "TetherPoll"),
         // Transport: SerialPort over libserialport.
         .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
