@@ -245,8 +245,7 @@ final class DeviceLoop: Sendable {
         while true {
             let wakeAt = ContinuousClock.now + opener.delay(afterFailures: attempts + 1)
             while !state.withLock({ $0.isClosing }), ContinuousClock.now < wakeAt {
-                var entry = pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, (wakeAt - .now).pollTimeout) > 0 {
+                if wakeUp.wait(milliseconds: (wakeAt - .now).pollTimeout) {
                     wakeUp.drain()
                     runControls(with: nil)
                 }
