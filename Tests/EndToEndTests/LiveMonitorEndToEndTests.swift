@@ -132,12 +132,16 @@ import Testing
         #expect(screen.contains("\u{1B}[1mREADING"))
     }
 
-    @Test func notATerminalKeepsTheEventLog() throws {
+    /// Text `--live` into a pipe fell back to the event log: a dashboard cannot be
+    /// drawn there, so it is refused before the port opens.
+    @Test func notATerminalIsRefused() throws {
         let result = try Subprocess.run("tether", ["monitor", "--sim", "--live", "--count", "2"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("!READING temp=") })
-        #expect(result.stderr.contains("note: standard output is not a terminal; --live shows the event log"))
-        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: '--live' draws a dashboard and standard output is not a terminal; give '--format json' "
+                    + "for state records, or leave out '--live' for the event log"), "\(result.stderr)")
     }
 
     @Test func stateRecordsFollowDocsJSON() throws {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherModel
 import TetherPresenter
 import TetherScript
 import TetherSerial
@@ -60,8 +61,8 @@ enum RunCommand: Command {
                     "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line. (default: \(ScriptRunner.defaultLuaMemoryLimit >> 20))"
             ),
         ]
-            // run's records have no transcript or hex rendering yet
-            + ConnectionOptions.specs.filter { !["--log", "--hex"].contains($0.key) },
+            // run's records have no hex rendering yet
+            + ConnectionOptions.specs.filter { $0.key != "--hex" },
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 
@@ -78,8 +79,10 @@ enum RunCommand: Command {
         ) {
             Int($0).flatMap { (1...65536).contains($0) ? $0 << 20 : nil }
         }
-        let view: any RunView =
+        let shown: any RunView =
             options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        let view: any RunView = log.map { FanOutView([shown, $0.view]) } ?? shown
         let prepared: PreparedScript
         do {
             let script = try read(path, forcingLua: arguments.has("--lua"))
@@ -92,13 +95,16 @@ enum RunCommand: Command {
             }
         } catch let error as ScriptError {
             let problem = ScriptProblem(location: error.location, message: error.description)
-            render(.scriptFailed(problem), on: view, format: options.format)
+            render(.scriptFailed(problem), on: shown, format: options.format)
+            if let log { render(.scriptFailed(problem), on: log.view, format: .json) }
             throw CommandFailure(error.description, code: .scriptError)
         }
         if arguments.has("--dry-run") {
             let script = prepared.script
             let dryRun = DryRun(script: script.name, commands: prepared.stepCount, devices: ports.count)
-            render(.checkedOnly(dryRun), on: view, format: options.format)
+            render(.checkedOnly(dryRun), on: shown, format: options.format)
+            if let log { render(.checkedOnly(dryRun), on: log.view, format: .json) }
+            try log?.check()
             return .success
         }
         let settings = try ports.map { port throws(UsageError) in
@@ -120,8 +126,11 @@ enum RunCommand: Command {
         let runner = ScriptRunner(
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: luaMemory ?? ScriptRunner.defaultLuaMemoryLimit)
+        let devices = opened.map(\.device)
+        log?.whenWriteFails { Task { for device in devices { await device.close() } } }
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
+        try log?.check()
         return exitCode(for: summary.outcome)
     }
 

@@ -41,8 +41,8 @@ struct ConnectionOptions {
             .flag("--hex", help: "Text output shows received bytes as hex pairs (0d 0a) instead of text."),
             .value(
                 "--log", name: "file",
-                help: "Also write a transcript of the session to this file: every command sent\n"
-                    + "and line received, with UTC timestamps (created or truncated)."),
+                help: "Also append every record to this file as JSON Lines (docs/JSON.md),\n"
+                    + "beside the output --format chooses; the file is created if missing."),
         ] + DialectOptions.specs
 
     /// The help of the `<port>` argument.
@@ -72,7 +72,7 @@ struct ConnectionOptions {
     var showsTimestamps: Bool
     /// Whether text output shows received bytes in hex.
     var showsHex: Bool
-    /// `--log`: the transcript file, if any.
+    /// `--log`: the JSON Lines file records are appended to, if any.
     var log: String?
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
@@ -126,6 +126,9 @@ struct ConnectionOptions {
         format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
         showsTimestamps = arguments.has("--timestamps")
         showsHex = arguments.has("--hex")
+        if format == .json, let flag = ["--timestamps", "--hex"].first(where: arguments.has) {
+            throw UsageError("'\(flag)' applies only to text output; JSON records always carry 'time' and exact bytes")
+        }
         log = arguments.value("--log")
         if log?.isEmpty == true {
             throw UsageError("The value '' is invalid for '--log <file>'. Please provide a path.")
