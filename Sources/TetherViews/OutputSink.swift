@@ -117,17 +117,3 @@ private final class WriteFailure: Sendable {
         if isFirst { handler(reason) }
     }
 }
-
-/// A sink that keeps what is written, for tests.
-public final class BufferSink: OutputSink {
-    private let buffer = Mutex("")
-    public let isTerminal: Bool
-
-    /// Creates an empty buffer; `isTerminal` pretends to be a terminal.
-    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
-
-    public func write(_ text: String) { buffer.withLock { $0 += text } }
-
-    /// Everything written so far.
-    public var text: String { buffer.withLock { $0 } }
-}

@@ -215,7 +215,7 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
-    /// CASE-18 in raw mode, where tether itself turned the terminal's signals off.
+    /// Signals in raw mode, where tether itself turned the terminal's signals off.
     @Test(arguments: [("TERM", 143), ("INT", 130)])
     func aSignalInRawModeLeavesTheTerminalAsItWas(signal: String, expected: Int) throws {
         let folder = try TemporaryFolder()
@@ -229,7 +229,7 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
-    /// CASE-18 (4): the device hangs up while the terminal is raw.
+    /// The device hangs up while the terminal is raw.
     @Test func theDeviceHangingUpInRawModeEndsWithIOErrorAndRestoresTheTerminal() throws {
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("prompt-console", in: folder)

@@ -52,7 +52,7 @@ import Testing
         #expect(tmux.modes == (false, true))
     }
 
-    /// Ended by a signal, the dashboard puts the screen back first (shared/cases/CASE-18):
+    /// Ended by a signal, the dashboard puts the screen back first:
     /// SIGTERM and SIGHUP end the session cleanly; SIGQUIT, a crash (SIGSEGV, SIGABRT)
     /// or a signal tether does not handle (SIGUSR1) then end it the default way. (Swift's
     /// crash reporter is off here: it reports a SIGSEGV sent by `kill` and lets the
@@ -93,7 +93,7 @@ import Testing
     }
 
     /// With --no-reconnect, a device that goes away ends the dashboard with exit 74; the
-    /// screen is put back and the reason is on standard error (shared/cases/CASE-13).
+    /// screen is put back and the reason is on standard error.
     @Test func deviceGoneForGoodRestoresTheScreenAndSaysWhy() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")

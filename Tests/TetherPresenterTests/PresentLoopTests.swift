@@ -80,8 +80,8 @@ import Testing
         for status in [CheckResult.Status.passed, .passed, .failed, .timedOut, .notRun] {
             _ = run.handle(.checked(CheckResult(status: status, location: location, description: "d")), at: time)
         }
-        let emitted = run.handle(.emitted(.integer(1), location: nil), at: time)
-        #expect(emitted == RunRecord(time: time, event: .emitted(.integer(1), location: nil)))
+        let emitted = run.handle(.emitted(.int(1), location: nil), at: time)
+        #expect(emitted == RunRecord(time: time, event: .emitted(.int(1), location: nil)))
         let summary = run.finish(outcome: .failed, unhandled: 2, duration: .milliseconds(40), at: time)
         var expected = RunSummary()
         (expected.passed, expected.failed, expected.timedOut, expected.notRun) = (2, 1, 1, 1)

@@ -62,7 +62,7 @@ final class PseudoTerminal: Sendable {
         return received
     }
 
-    /// The slave's termios, read on the master side (they share it; fact 4).
+    /// The slave's termios, read on the master side (they share it).
     func settings() -> termios {
         var settings = termios()
         _ = tcgetattr(master, &settings)

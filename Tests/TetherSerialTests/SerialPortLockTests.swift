@@ -3,7 +3,7 @@ import Testing
 
 @testable import TetherSerial
 
-/// Exclusive access with flock (CASE-17).
+/// Exclusive access with flock.
 @Suite struct SerialPortLockTests {
     /// `error` is `.busy` for `path`, naming this process (`"comm (pid N)"`).
     private func expectBusy(_ error: SerialError?, path: String) {
