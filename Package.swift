@@ -20,16 +20,19 @@ let package = Package(
         ),
         // Pseudo-terminal compatibility for libserialport 0.1.1 (see docs/ARCHITECTURE.md).
         .target(name: "CPtyCompat"),
+        // What a thread that waits in poll(2) needs (a wake-up pipe, the timeout until a
+        // deadline): the port loop, a port's blocking calls, the simulator's serving thread.
+        .target(name: "TetherPoll"),
         // Transport: SerialPort over libserialport.
-        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat"]),
+        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
         // Model: framing, dialects, request queue, events.
-        .target(name: "TetherModel", dependencies: ["TetherSerial"]),
+        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll"]),
         // Presenter: model events → view state.
         .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
-        .target(name: "TetherScript", dependencies: ["TetherModel", "TetherPresenter", "CLua"]),
+        .target(name: "TetherScript", dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua"]),
         // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.
@@ -43,7 +46,7 @@ let package = Package(
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
-            name: "TetherSimulator", path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherPoll"], path: "Simulator/TetherSimulator",
             resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
@@ -58,8 +61,9 @@ let package = Package(
         // Benchmark: the Model through its public API, driven by scripts/bench.
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
-        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "TetherModel"]),
-        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
+        .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
+        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(
             name: "TetherScriptTests",
@@ -71,3 +75,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target, tests and executables included: a member (an extension method or
+// property) is visible only where its module is imported, so the compiler holds the
+// import table of docs/ARCHITECTURE.md ("Who may import whom") for members too.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A symbolic link to the slave (e.g. `/tmp/ttyENV -> /dev/pts/7`), so that a client can
 /// use a stable name, as with a udev `SYMLINK+=` rule.
@@ -75,7 +76,7 @@ final class DeviceLink: Sendable {
     }
 
     /// Links created and not yet removed, path → target, for the exit handler.
-    private static let live = Locked<[String: String]>([:])
+    private static let live = Mutex<[String: String]>([:])
 
     /// Installs, once, the `atexit` handler that removes the live links.
     private static let registerExitHandler: Void = {

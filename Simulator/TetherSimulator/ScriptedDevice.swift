@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A device that replays an exact transcript: for tests that feed the bytes of a device
 /// case through a real pseudo-terminal.
 ///
@@ -75,7 +77,7 @@ public final class ScriptedDevice: SimulatedDevice {
     public let rules: [Rule]
 
     /// Received bytes not yet consumed by a match (at most the longest trigger).
-    private let unmatched = Locked<[UInt8]>([])
+    private let unmatched = Mutex<[UInt8]>([])
     private let longestTrigger: Int
 
     /// Creates a scripted device.

@@ -1,4 +1,5 @@
 import Glibc
+import TetherPoll
 
 /// The serving thread's loop: watches the master, feeds the device, applies the
 /// ``FaultPlan`` and performs the outputs.
@@ -158,7 +159,7 @@ struct ServeLoop {
                 revents: 0),
             pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        let timeout = nextDeadline().map { Self.milliseconds(from: now, to: $0) } ?? -1
+        let timeout = nextDeadline().map { ($0 - now).pollTimeout } ?? -1
         guard poll(&entries, 2, timeout) > 0 else { return .serving }
         if entries[1].revents != 0 {
             wakeUp.drain()
@@ -270,7 +271,7 @@ struct ServeLoop {
         let back = clock.now + delay
         while clock.now < back {
             if state.withLock({ $0.isStopRequested }) { return false }
-            if wakeUp.wait(milliseconds: Self.milliseconds(from: clock.now, to: back)) {
+            if wakeUp.wait(milliseconds: (back - clock.now).pollTimeout) {
                 wakeUp.drain()
             }
         }
@@ -307,16 +308,5 @@ struct ServeLoop {
             let index = pending.firstIndex { $0.due > item.due } ?? pending.endIndex
             pending.insert(item, at: index)
         }
-    }
-
-    /// Milliseconds from `now` to `deadline`, rounded up (so `poll` never wakes early and
-    /// spins), 0 when the deadline has passed.
-    private static func milliseconds(
-        from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant
-    ) -> Int32 {
-        let (seconds, attoseconds) = (deadline - now).components
-        guard seconds >= 0, seconds > 0 || attoseconds > 0 else { return 0 }
-        let millis = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: millis)
     }
 }

@@ -1,10 +1,9 @@
-import Foundation
+import Dispatch
+import Synchronization
 
-/// What the serving thread and the ``Simulator``'s callers share, under one lock.
-///
-/// `@unchecked Sendable`: every field is read and written only while `condition` is
-/// locked (through ``withLock(_:)``, ``finish(_:)`` and ``waitUntilStopped()``).
-final class ServingState: @unchecked Sendable {
+/// What the serving thread and the ``Simulator``'s callers share: the fields under one
+/// `Mutex`, and whether the serving thread has stopped.
+final class ServingState: Sendable {
     /// The shared fields.
     struct Fields {
         /// The bytes received from clients, in order: at most the last
@@ -33,39 +32,36 @@ final class ServingState: @unchecked Sendable {
         var devicePath = ""
     }
 
-    private let condition = NSCondition()
-    private var fields: Fields
+    private let fields: Mutex<Fields>
+    /// Entered while the serving thread runs; left by ``finish(_:)``.
+    private let serving = DispatchGroup()
 
     /// Shared state for serving `terminal`.
     init(terminal: PseudoTerminal) {
-        fields = Fields(terminal: terminal, devicePath: terminal.slavePath)
+        fields = Mutex(Fields(terminal: terminal, devicePath: terminal.slavePath))
+        serving.enter()
     }
 
     /// Runs `body` with exclusive access to the fields.
-    func withLock<Result>(_ body: (inout Fields) -> Result) -> Result {
-        condition.lock()
-        defer { condition.unlock() }
-        return body(&fields)
+    func withLock<Result: Sendable>(_ body: (inout Fields) -> Result) -> Result {
+        fields.withLock { body(&$0) }
     }
 
-    /// Runs `cleanup` (closing the master, removing the link) under the lock, then marks
-    /// the serving thread stopped and wakes ``waitUntilStopped()``: whoever waits sees
-    /// the cleanup done.
+    /// Runs `cleanup` (closing the master, removing the link) under the lock, marks the
+    /// serving thread stopped, then wakes ``waitUntilStopped()``: whoever waits sees the
+    /// cleanup done. Called once, by the serving thread as it ends.
     func finish(_ cleanup: (inout Fields) -> Void) {
-        condition.lock()
-        cleanup(&fields)
-        fields.isRunning = false
-        fields.isClientConnected = false
-        condition.broadcast()
-        condition.unlock()
+        fields.withLock { fields in
+            cleanup(&fields)
+            fields.isRunning = false
+            fields.isClientConnected = false
+        }
+        serving.leave()
     }
 
-    /// Blocks until ``finish(_:)`` has run.
+    /// Blocks until ``finish(_:)`` has run; returns at once when it has (any number of
+    /// callers, any number of times).
     func waitUntilStopped() {
-        condition.lock()
-        while fields.isRunning {
-            condition.wait()
-        }
-        condition.unlock()
+        serving.wait()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TetherPoll
 
 /// A simulated serial device on a pseudo-terminal, served from its own thread.
 ///
@@ -59,11 +60,11 @@ public final class Simulator: Sendable {
     ) throws(SimulatorError) {
         let terminal = try PseudoTerminal()
         let wakeUp: WakeUpPipe
-        do throws(SimulatorError) {
+        do {
             wakeUp = try WakeUpPipe()
         } catch {
             terminal.close()
-            throw error
+            throw SimulatorError(.wakeUpPipeFailed, "cannot create a pipe", osError: error.errno)
         }
         let deviceLink: DeviceLink?
         do throws(SimulatorError) {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherModel
 
 /// A device's identity, parsed leniently from an IEEE 488.2 `*IDN?` reply
 /// (`manufacturer,model,serial,firmware`); fields a device leaves out are `nil`.

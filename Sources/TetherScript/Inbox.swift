@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TetherModel
 
 /// A first-in first-out queue that one thread waits on, with a deadline, while any
 /// thread or task posts to it. Unbounded: posting never blocks or drops. Taking is

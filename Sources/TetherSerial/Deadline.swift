@@ -1,3 +1,5 @@
+import TetherPoll
+
 /// A point in time a blocking call must not wait past, on the monotonic clock.
 struct Deadline: Sendable {
     private let end: ContinuousClock.Instant
@@ -8,11 +10,5 @@ struct Deadline: Sendable {
     }
 
     /// Milliseconds left, rounded up, clamped to `0...Int32.max`: the `poll(2)` timeout.
-    var remainingMilliseconds: Int32 {
-        let left = end - .now
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
-    }
+    var remainingMilliseconds: Int32 { (end - .now).pollTimeout }
 }

@@ -1,4 +1,5 @@
 import CLibSerialPort
+import Synchronization
 
 /// What a port can do beside moving bytes: the modem control lines, break, and the
 /// baud rate of an open port. ``SerialPort`` has it; a transport without it (a raw

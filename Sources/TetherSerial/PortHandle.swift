@@ -2,6 +2,7 @@ import CLibSerialPort
 import Dispatch
 import Glibc
 import Synchronization
+import TetherPoll
 
 /// Owns an open libserialport port (`sp_port *`) and the descriptors that go with it,
 /// and keeps the pointer valid for every call in flight.

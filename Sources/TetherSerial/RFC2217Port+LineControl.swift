@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 extension RFC2217Port: LineControl {
     /// The longest a line control call waits for the server's answer, in ms (a server

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherPoll
 
 /// A serial port exported over telnet with RFC 2217 serial port control (ser2net's
 /// `accepter: telnet(rfc2217),tcp,…`; pyserial's `rfc2217://`, labgrid and tio speak

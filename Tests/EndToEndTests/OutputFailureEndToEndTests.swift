@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 /// A failed write to standard output ends tether with 74 and a message on stderr.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Runs a built executable of this package (`tether`, `tether-sim`) as a child
 /// process with pipes, for end-to-end tests: its output, exit status and CPU time.
@@ -21,7 +22,7 @@ final class Subprocess: @unchecked Sendable {
 
     let pid: pid_t
     /// Serialises pipe creation and spawning.
-    private static let spawnLock = NSLock()
+    private static let spawnLock = Mutex(())
     private let stdoutPipe: CloseOnExecPipe
     private let stderrPipe: CloseOnExecPipe
     private let stdinPipe: CloseOnExecPipe
@@ -35,11 +36,22 @@ final class Subprocess: @unchecked Sendable {
 
     /// Starts the executable at `path` with `arguments`.
     init(path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
-        stdoutPipe = try CloseOnExecPipe()
-        stderrPipe = try CloseOnExecPipe()
-        stdinPipe = try CloseOnExecPipe()
+        (pid, stdinPipe, stdoutPipe, stderrPipe) = try Self.spawnLock.withLock { _ in
+            try Self.spawn(path: path, arguments, environment: environment)
+        }
+        try? stdoutPipe.fileHandleForWriting.close()
+        try? stderrPipe.fileHandleForWriting.close()
+        try? stdinPipe.fileHandleForReading.close()
+        collected.start(stdout: stdoutPipe.fileHandleForReading, stderr: stderrPipe.fileHandleForReading)
+    }
+
+    /// Makes the pipes and spawns the child (under ``spawnLock``).
+    private static func spawn(path: String, _ arguments: [String], environment: [String: String]) throws -> (
+        pid: pid_t, stdin: CloseOnExecPipe, stdout: CloseOnExecPipe, stderr: CloseOnExecPipe
+    ) {
+        let stdoutPipe = try CloseOnExecPipe()
+        let stderrPipe = try CloseOnExecPipe()
+        let stdinPipe = try CloseOnExecPipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -77,11 +89,7 @@ final class Subprocess: @unchecked Sendable {
         var child: pid_t = 0
         let result = posix_spawn(&child, path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-        pid = child
-        try? stdoutPipe.fileHandleForWriting.close()
-        try? stderrPipe.fileHandleForWriting.close()
-        try? stdinPipe.fileHandleForReading.close()
-        collected.start(stdout: stdoutPipe.fileHandleForReading, stderr: stderrPipe.fileHandleForReading)
+        return (child, stdinPipe, stdoutPipe, stderrPipe)
     }
 
     /// Runs to completion (killing the child after `timeout` seconds).
@@ -178,10 +186,8 @@ final class Subprocess: @unchecked Sendable {
 }
 
 /// Reads a child's stdout and stderr on background threads.
-private final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = Data()
-    private var err = Data()
+private final class OutputCollector: Sendable {
+    private let output = Mutex((out: Data(), err: Data()))
     private let done = DispatchGroup()
 
     func start(stdout: FileHandle, stderr: FileHandle) {
@@ -191,9 +197,7 @@ private final class OutputCollector: @unchecked Sendable {
                 while true {
                     let chunk = handle.availableData
                     if chunk.isEmpty { break }
-                    self.lock.lock()
-                    if isOut { self.out.append(chunk) } else { self.err.append(chunk) }
-                    self.lock.unlock()
+                    self.output.withLock { if isOut { $0.out.append(chunk) } else { $0.err.append(chunk) } }
                 }
                 self.done.leave()
             }.start()
@@ -202,8 +206,8 @@ private final class OutputCollector: @unchecked Sendable {
 
     func waitForEnd() { _ = done.wait(timeout: .now() + 10) }
 
-    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    var stdout: String { output.withLock { String(decoding: $0.out, as: UTF8.self) } }
+    var stderr: String { output.withLock { String(decoding: $0.err, as: UTF8.self) } }
 }
 
 /// A pipe whose ends are closed in children (`FD_CLOEXEC`), so concurrently spawned

@@ -1,14 +1,14 @@
 import CPtyCompat
 import Foundation
 import Glibc
+import Synchronization
 
 /// A real pseudo-terminal for tests: the test plays the device on the master side
 /// and opens the slave (`slavePath`, `/dev/pts/N`) through ``SerialPort``.
-final class PseudoTerminal: @unchecked Sendable {  // `isClosed` is guarded by `lock`; the rest is immutable.
+final class PseudoTerminal: Sendable {
     let master: Int32
     let slavePath: String
-    private let lock = NSLock()
-    private var isClosed = false
+    private let isClosed = Mutex(false)
 
     /// Linux's TIOCSPTLCK (`_IOW('T', 0x31, int)`) and TIOCGPTN (`_IOR('T', 0x30,
     /// unsigned int)`): what `unlockpt` and `ptsname` do, which Swift's Glibc lacks.
@@ -33,10 +33,10 @@ final class PseudoTerminal: @unchecked Sendable {  // `isClosed` is guarded by `
 
     /// Closes the master: the slave side hangs up.
     func closeMaster() {
-        lock.lock()
-        defer { lock.unlock() }
-        if !isClosed { Glibc.close(master) }
-        isClosed = true
+        isClosed.withLock { isClosed in
+            if !isClosed { Glibc.close(master) }
+            isClosed = true
+        }
     }
 
     /// Writes `bytes` to the master (the device sends them).

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import TetherSimulator
@@ -154,9 +155,9 @@ import Testing
 /// A device that wants to be woken from the moment it is created and counts the
 /// wake-ups it gets.
 private final class EagerProbe: SimulatedDevice {
-    let wakeUps = Locked(0)
+    let wakeUps = Mutex(0)
     private let created = ContinuousClock.now
-    private let lastWake = Locked<ContinuousClock.Instant?>(nil)
+    private let lastWake = Mutex<ContinuousClock.Instant?>(nil)
 
     var nextWakeUp: ContinuousClock.Instant? {
         lastWake.withLock { last in last.map { $0 + .seconds(60) } ?? created }

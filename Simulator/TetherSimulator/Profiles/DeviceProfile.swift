@@ -7,7 +7,8 @@ import Foundation
 /// Loading checks everything up front: a mistake throws a ``ProfileError`` naming the
 /// file, the field (`commands[3].reply`) and what was expected.
 public struct DeviceProfile: Sendable {
-    /// The dialects tether knows (`tether --dialect`).
+    /// The dialects a profile may name: tether's (`--dialect`), whose registry is in the
+    /// Model, which the simulator does not import (`ProfileDialectTests` checks each).
     public static let dialects = ["line", "at", "scpi", "prompt"]
 
     /// Line endings accepted from the host.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A ``SimulatedDevice`` that behaves as a ``DeviceProfile`` describes.
 ///
 /// Replies to one read are written together, in one write; notifications that fall due
@@ -14,7 +16,7 @@ public final class ProfileDevice: SimulatedDevice {
     /// The profile's identity as this device gives it (`{serial}` filled in), e.g.
     /// `TETHER,ENV-1,SIM0001,1.0`.
     public let identity: String
-    private let machine: Locked<ProfileMachine>
+    private let machine: Mutex<ProfileMachine>
 
     /// The serial number of a device when none is given (the first of `tether-sim --count`).
     public static let defaultSerialNumber = serialNumber(ofDevice: 0)
@@ -36,7 +38,7 @@ public final class ProfileDevice: SimulatedDevice {
     ) {
         self.profile = profile
         identity = profile.identity(serialNumber: serialNumber)
-        machine = Locked(ProfileMachine(profile: profile, seed: seed, serialNumber: serialNumber))
+        machine = Mutex(ProfileMachine(profile: profile, seed: seed, serialNumber: serialNumber))
     }
 
     public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {

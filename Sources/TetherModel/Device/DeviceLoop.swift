@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TetherPoll
 import TetherSerial
 
 /// A device's port loop: one thread that owns the port, `poll`s it and a wake-up pipe
@@ -135,7 +136,7 @@ final class DeviceLoop: Sendable {
                 if let deadline = state.output.deadline { wakeAt = min(wakeAt, deadline) }
                 state.sleepsUntil = wakeAt
                 state.sleepsWithoutOutput = !state.output.isPending
-                return (transport, events, Self.milliseconds(until: wakeAt, from: now))
+                return (transport, events, (wakeAt - now).pollTimeout)
             }
             guard let (transport, events, timeout) = plan else { return .closing }
             descriptors[0] = pollfd(fd: transport.descriptor, events: events, revents: 0)
@@ -201,7 +202,7 @@ final class DeviceLoop: Sendable {
             state.expireOutput(now: .now)
             guard state.output.isPending, let transport = state.transport, let deadline = state.output.deadline
             else { return nil }
-            return (transport, Self.milliseconds(until: deadline, from: .now))
+            return (transport, (deadline - .now).pollTimeout)
         }) {
             var entry = pollfd(fd: transport.descriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&entry, 1, timeout)
@@ -246,8 +247,7 @@ final class DeviceLoop: Sendable {
         while true {
             let wakeAt = ContinuousClock.now + opener.delay(afterFailures: attempts + 1)
             while !state.withLock({ $0.isClosing }), ContinuousClock.now < wakeAt {
-                var entry = pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, Self.milliseconds(until: wakeAt, from: .now)) > 0 {
+                if wakeUp.wait(milliseconds: (wakeAt - .now).pollTimeout) {
                     wakeUp.drain()
                     runControls(with: nil)
                 }
@@ -303,13 +303,5 @@ final class DeviceLoop: Sendable {
         let (transport, closers) = state.withLock { $0.end(reason: reason) }
         transport?.close()
         for closer in closers { closer.resume() }
-    }
-
-    /// The `poll(2)` timeout until `deadline`, in whole ms rounded up (0 when past).
-    static func milliseconds(until deadline: ContinuousClock.Instant, from now: ContinuousClock.Instant) -> Int32 {
-        let left = deadline - now
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }

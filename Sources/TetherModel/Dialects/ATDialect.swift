@@ -66,7 +66,7 @@ public struct ATDialect: Dialect {
         self.extraErrorCodes = extraErrorCodes
     }
 
-    public var name: String { "at" }
+    public var name: String { Self.kind.name }
 
     public func expectsReply(to command: String) -> Bool { true }
 
@@ -178,5 +178,18 @@ public struct ATDialect: Dialect {
             guard fields.count >= 2 else { return true }
             return fields[1].trimmingWhitespace().hasPrefix("\"")
         }
+    }
+}
+
+extension ATDialect {
+    /// `--dialect at` (modem: lines up to OK/ERROR), for ``DialectRegistry/builtIn``.
+    public static let kind = DialectKind(
+        name: "at", summary: "modem: lines up to OK/ERROR",
+        takes: [.terminator, .notificationPattern, .unsolicitedPrefixes, .extraSuccessCodes, .extraErrorCodes]
+    ) { settings in
+        ATDialect(
+            unsolicitedPrefixes: settings.unsolicitedPrefixes, notificationPattern: settings.notificationPattern,
+            terminator: settings.terminator ?? .cr, extraSuccessCodes: settings.extraSuccessCodes,
+            extraErrorCodes: settings.extraErrorCodes)
     }
 }

@@ -32,7 +32,7 @@ public struct LineDialect: Dialect {
         self.settlesFromStart = settlesFromStart
     }
 
-    public var name: String { "line" }
+    public var name: String { Self.kind.name }
 
     /// A reply line carries nothing tying it to its command: each reply settles
     /// before the next command (see ``Session``).
@@ -58,5 +58,18 @@ public struct LineDialect: Dialect {
             if line.bytes == command { return .echo }
             return .complete(Reply(lines: [line], isError: errorPattern?.matches(line) ?? false))
         }
+    }
+}
+
+extension LineDialect {
+    /// `--dialect line` (one reply line per query), for ``DialectRegistry/builtIn``.
+    public static let kind = DialectKind(
+        name: "line", summary: "one reply line per query",
+        takes: [.terminator, .notificationPattern, .errorPattern, .sendsNothingUnsolicited]
+    ) { settings in
+        LineDialect(
+            terminator: settings.terminator ?? .lf, notificationPattern: settings.notificationPattern,
+            errorPattern: settings.errorPattern ?? LinePattern.defaultError,
+            settlesFromStart: settings.notificationPattern == nil && !settings.sendsNothingUnsolicited)
     }
 }

@@ -45,7 +45,7 @@ public struct PromptDialect: Dialect {
         self.errorPattern = errorPattern
     }
 
-    public var name: String { "prompt" }
+    public var name: String { Self.kind.name }
 
     public func expectsReply(to command: String) -> Bool { true }
 
@@ -102,5 +102,17 @@ public struct PromptDialect: Dialect {
             let promptText = String(decoding: prompt, as: UTF8.self).trimmingWhitespace()
             return before.isEmpty || (!promptText.isEmpty && before.hasSuffix(promptText))
         }
+    }
+}
+
+extension PromptDialect {
+    /// `--dialect prompt` (console: output up to its prompt), for ``DialectRegistry/builtIn``.
+    public static let kind = DialectKind(
+        name: "prompt", summary: "console: output up to its prompt",
+        takes: [.terminator, .notificationPattern, .prompt, .errorPattern]
+    ) { settings in
+        PromptDialect(
+            prompt: settings.prompt ?? PromptDialect.defaultPrompt, terminator: settings.terminator ?? .cr,
+            notificationPattern: settings.notificationPattern, errorPattern: settings.errorPattern)
     }
 }

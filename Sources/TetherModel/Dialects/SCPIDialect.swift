@@ -45,7 +45,7 @@ public struct SCPIDialect: Dialect {
         self.settlesFromStart = settlesFromStart
     }
 
-    public var name: String { "scpi" }
+    public var name: String { Self.kind.name }
 
     public func encode(_ command: String) -> [UInt8] {
         var bytes = Array(command.utf8) + terminator.bytes
@@ -137,5 +137,18 @@ public struct SCPIDialect: Dialect {
             if code == nil || errors.count >= SCPIDialect.maximumErrorQueries { return .complete(reply) }
             return .ask(SCPIDialect.errorQuery, soFar: reply)
         }
+    }
+}
+
+extension SCPIDialect {
+    /// `--dialect scpi` (instrument: one line per query), for ``DialectRegistry/builtIn``.
+    public static let kind = DialectKind(
+        name: "scpi", summary: "instrument: one line per query",
+        takes: [.terminator, .notificationPattern, .checksErrors, .sendsNothingUnsolicited]
+    ) { settings in
+        SCPIDialect(
+            terminator: settings.terminator ?? .lf, checksErrors: settings.checksErrors,
+            notificationPattern: settings.notificationPattern,
+            settlesFromStart: settings.notificationPattern == nil && !settings.sendsNothingUnsolicited)
     }
 }

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
+import TetherModel
 import TetherPresenter
+import TetherSerial
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
@@ -91,7 +94,7 @@ enum ConnectCommand: Command {
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
         log?.whenWriteFails { [device = connection.device] in Task { await device.close() } }
-        let chosen = mode ?? (connection.dialectName == "prompt" ? .raw : .line)
+        let chosen = mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = arguments.has("--echo")
         view.settings.withLock { $0.mode = chosen }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherPresenter
 
 /// `tether monitor`: print notifications as they arrive.
 enum MonitorCommand: Command {

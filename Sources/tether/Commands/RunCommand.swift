@@ -1,7 +1,9 @@
 import FoundationEssentials
 import Glibc
+import TetherModel
 import TetherPresenter
 import TetherScript
+import TetherSerial
 import TetherViews
 
 /// `tether run`: run a query file or a Lua script against one or more devices.

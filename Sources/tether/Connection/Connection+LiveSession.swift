@@ -1,3 +1,4 @@
+import TetherModel
 import TetherPresenter
 
 extension Connection {

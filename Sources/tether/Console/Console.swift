@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 import TetherModel
 import TetherPresenter
 import TetherSerial

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
+import TetherModel
 import TetherPresenter
 import TetherSerial
 import TetherViews
