@@ -23,6 +23,17 @@ import TetherPresenter
         #expect(step.expectation?.holds(for: ["TETHER,ENV-1, SIM0001,1.0 "]) == false)
     }
 
+    /// A no-break space (as a datasheet copied into a file brings) stayed at the end
+    /// of a command and was sent; a space carrying a combining mark (`xt== ` then
+    /// U+05B6, found by the `queryfile` fuzz target) stayed at the end of another.
+    @Test func unicodeSpacesAreBlanks() throws {
+        let file = try QueryFile(
+            parsing: "*IDN?\u{00A0}\u{00A0}==\u{00A0}TETHER\u{2003}\nxt== \u{05B6}\n", name: "q.txt")
+        #expect(file.steps.map(\.command) == ["*IDN?", "xt=="])
+        #expect(file.steps.first?.expectation?.holds(for: ["TETHER"]) == true)
+        #expect(file.steps.last?.expectation == nil)
+    }
+
     @Test func regexMatchesAnyLineOfTheReply() throws {
         let file = try QueryFile(parsing: "AT+CSQ =~ ^\\+CSQ: \\d+,99$\n", name: "q.txt")
         let expectation = try #require(file.steps.first?.expectation)

@@ -4,12 +4,14 @@ import TetherPresenter
 /// A parsed query file: the simple script form, one command per line.
 ///
 /// Syntax (also in `docs/SCRIPTING.md`):
-/// - Each line is trimmed of leading and trailing spaces, tabs and CR.
+/// - Each line is trimmed of leading and trailing blanks: spaces, tabs, CR and the
+///   other Unicode spaces (a no-break space copied from a datasheet), with any
+///   combining mark that sits on one.
 /// - An empty line, or one whose first character is `#`, is ignored. A `#` later in
 ///   a line is part of the command.
 /// - Otherwise the line is a command, optionally followed by an expectation: an
-///   operator `==` or `=~` with at least one space or tab (or the start of the line)
-///   before it and at least one space or tab (or the end of the line) after it, then
+///   operator `==` or `=~` with at least one blank (or the start of the line)
+///   before it and at least one blank (or the end of the line) after it, then
 ///   the operand up to the end of the line. The first such operator splits the line;
 ///   the command is what precedes it, trimmed, and must not be empty.
 /// - `== TEXT` wants a reply line equal to `TEXT`; `=~ REGEX` one that the regular
@@ -56,8 +58,11 @@ public struct QueryFile: Sendable {
         self.steps = steps
     }
 
+    /// A space, tab, CR or other Unicode space (`Character.isWhitespace`, which holds
+    /// for a space that carries a combining mark too); lines are already split at
+    /// line feeds.
     private static func isBlank(_ character: Character) -> Bool {
-        character == " " || character == "\t" || character == "\r"
+        character.isWhitespace
     }
 
     private static func trimmed(_ text: Substring) -> Substring {
