@@ -20,6 +20,8 @@ let package = Package(
         ),
         // Pseudo-terminal compatibility for libserialport 0.1.1 (see docs/ARCHITECTURE.md).
         .target(name: "CPtyCompat"),
+        // Typed command-line options, parsing and `--help`, for both executables.
+        .target(name: "TetherCommandLine"),
         // Transport: SerialPort over libserialport.
         .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat"]),
         // Model: framing, dialects, request queue, events.
@@ -58,6 +60,7 @@ let package = Package(
         // Benchmark: the Model through its public API, driven by scripts/bench.
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
+        .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "TetherModel"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
