@@ -45,16 +45,16 @@ let package = Package(
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
-            name: "TetherSimulator", path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherCommandLine"], path: "Simulator/TetherSimulator",
             resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
-            name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
+            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim"),
         // Composition root.
         .executableTarget(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
-                "CEditLine",
+                "CEditLine", "TetherCommandLine",
             ]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.

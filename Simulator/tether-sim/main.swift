@@ -5,6 +5,7 @@
 // pty, a link or a log file cannot be created.
 import Foundation
 import Glibc
+import TetherCommandLine
 import TetherSimulator
 
 func write(_ text: String, to handle: FileHandle) {
@@ -21,7 +22,7 @@ do {
 
 switch command {
 case .help:
-    write(SimCommandLine.helpText, to: .standardOutput)
+    write(HelpFormatter.help(SimCommandLine.spec), to: .standardOutput)
     exit(0)
 case .version:
     write(SimCommandLine.versionText + "\n", to: .standardOutput)
@@ -65,7 +66,7 @@ case .serve(let request):
                 serialNumber: ProfileDevice.serialNumber(ofDevice: index))
             let simulator = try Simulator(
                 device: device, link: request.link(ofDevice: index),
-                faults: try request.faults.plan(seed: seed), transcript: transcript)
+                faults: try FaultOptions.plan(request.faults, seed: seed), transcript: transcript)
             simulators.append(simulator)
             write("device: \(simulator.devicePath)\n", to: .standardOutput)
             if let linkPath = simulator.linkPath {
@@ -73,7 +74,7 @@ case .serve(let request):
             }
         }
         if let device = simulators.first?.device as? ProfileDevice {
-            let noisy = (try request.faults.plan(seed: 0)).garbageProbability > 0
+            let noisy = (try FaultOptions.plan(request.faults, seed: 0)).garbageProbability > 0
             write(
                 "tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n",
                 to: .standardOutput)
@@ -83,7 +84,7 @@ case .serve(let request):
         write("Error: \(error)\n", to: .standardError)
         exit(69)
     } catch {
-        // `plan(seed:)` was checked while parsing.
+        // `FaultOptions.plan` was checked while parsing.
         write("Error: \(error)\n", to: .standardError)
         exit(64)
     }

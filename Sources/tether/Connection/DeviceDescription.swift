@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherSimulator
 
 /// A device description file (`--device FILE`, or `device=FILE` in a `tether run`

@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherModel
 import TetherSimulator
 
@@ -16,59 +17,76 @@ struct DialectOptions {
         case prompt
     }
 
-    /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = [
-        .value(
-            "--dialect", name: "name",
-            help: """
-                How commands and replies are framed: line (one reply line per query), at
-                (modem: lines up to OK/ERROR), scpi (instrument: one line per query) or
-                prompt (console: output up to its prompt). See docs/DIALECTS.md. (default: line)
-                """),
-        .value(
-            "--eol", name: "eol",
-            help:
-                "Terminator sent after each command: lf, cr or crlf.\n(default: lf for line and scpi, cr for at and prompt)"
-        ),
-        .value(
-            "--notify-pattern", name: "regex",
-            help: "Received lines matching this regular expression are always notifications."),
-        .flag(
-            "--no-unsolicited",
-            help: """
-                line and scpi: the device sends nothing unsolicited, so each reply is shown as
-                soon as it is complete. Without it (and without --notify-pattern) replies
-                settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
-                """),
-        .value(
-            "--error-pattern", name: "regex",
-            help: "line and prompt: a reply with a line matching this is an error reply.\n(default for line: ^ERR)"),
-        .value(
-            "--urc", name: "prefix",
-            help:
-                "at: lines starting with this text (plain text, not a regular expression) are\nunsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.",
-            repeatable: true),
-        .value(
-            "--final-ok", name: "text",
-            help:
-                "at: a vendor final result code that ends a reply successfully (repeatable),\ne.g. 'SEND OK'; a code ending in ':' matches any line starting with it.",
-            repeatable: true),
-        .value(
-            "--final-error", name: "text",
-            help:
-                "at: a vendor final result code that ends a reply with an error (repeatable),\ne.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.",
-            repeatable: true),
-        .flag(
-            "--check-errors",
-            help: """
-                scpi: after each command read SYST:ERR? until an entry with code 0
-                (0,"No error", 0 No Error); any error fails the command (exit 1).
-                """
-        ),
-        .value(
-            "--prompt", name: "text",
-            help: "prompt: the console's prompt, exactly. (default: '\(PromptDialect.defaultPrompt)')"),
+    static let dialect = Option<Name?>(
+        "--dialect", value: "name",
+        help: """
+            How commands and replies are framed: line (one reply line per query), at
+            (modem: lines up to OK/ERROR), scpi (instrument: one line per query) or
+            prompt (console: output up to its prompt). See docs/DIALECTS.md.
+            """, defaultHelp: Name.line.rawValue, parse: Parse.choice(Name.self))
+    static let eol = Option<Terminator?>(
+        "--eol", value: "eol", help: "Terminator sent after each command: lf, cr or crlf.",
+        defaultHelp: "lf for line and scpi, cr for at and prompt", parse: Parse.choice(Terminator.self))
+    static let notifyPattern = Option<LinePattern?>(
+        "--notify-pattern", value: "regex",
+        help: "Received lines matching this regular expression are always notifications.", parse: pattern)
+    static let noUnsolicited = Flag(
+        "--no-unsolicited",
+        help: """
+            line and scpi: the device sends nothing unsolicited, so each reply is shown as
+            soon as it is complete. Without it (and without --notify-pattern) replies
+            settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
+            """)
+    static let errorPattern = Option<LinePattern?>(
+        "--error-pattern", value: "regex",
+        help: "line and prompt: a reply with a line matching this is an error reply.",
+        defaultHelp: "^ERR for line", parse: pattern)
+    static let urc = Option<[String]>(
+        "--urc", value: "prefix",
+        help: """
+            at: lines starting with this text (plain text, not a regular expression) are
+            unsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.
+            """, each: Parse.nonEmpty(InvalidValue("Please provide a non-empty prefix.")))
+    static let finalOK = Option<[String]>(
+        "--final-ok", value: "text",
+        help: """
+            at: a vendor final result code that ends a reply successfully (repeatable),
+            e.g. 'SEND OK'; a code ending in ':' matches any line starting with it.
+            """, each: codeText)
+    static let finalError = Option<[String]>(
+        "--final-error", value: "text",
+        help: """
+            at: a vendor final result code that ends a reply with an error (repeatable),
+            e.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.
+            """, each: codeText)
+    static let checkErrors = Flag(
+        "--check-errors",
+        help: """
+            scpi: after each command read SYST:ERR? until an entry with code 0
+            (0,"No error", 0 No Error); any error fails the command (exit 1).
+            """)
+    static let prompt = Option<String?>(
+        "--prompt", value: "text", help: "prompt: the console's prompt, exactly.",
+        defaultHelp: "'\(PromptDialect.defaultPrompt)'",
+        parse: Parse.nonEmpty(InvalidValue("Please provide the prompt's text, e.g. '=> '.")))
+
+    /// The options, for a command's ``CommandSpec``.
+    static let options: [OptionDeclaration] = [
+        dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
+        errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
+        checkErrors.declaration, prompt.declaration,
     ]
+
+    private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
+
+    private static let pattern: @Sendable (String) throws(InvalidValue) -> LinePattern = {
+        source throws(InvalidValue) in
+        do {
+            return try LinePattern(source)
+        } catch {
+            throw InvalidValue("Please provide a valid regular expression.")
+        }
+    }
 
     /// `--dialect`, or `nil` when not given.
     var name: Name?
@@ -92,33 +110,17 @@ struct DialectOptions {
     var prompt: String?
 
     /// Reads the options.
-    ///
-    /// - Throws: ``UsageError`` naming the option for a bad value.
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        name = try arguments.choice("--dialect", as: Name.self)
-        terminator = try arguments.choice("--eol", as: Terminator.self)
-        notificationPattern = try Self.pattern("--notify-pattern", in: arguments)
-        errorPattern = try Self.pattern("--error-pattern", in: arguments)
-        unsolicitedPrefixes = arguments.allValues("--urc")
-        if unsolicitedPrefixes.contains("") {
-            throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: "--urc")!, expected: "Please provide a non-empty prefix.")
-        }
-        extraSuccessCodes = arguments.allValues("--final-ok")
-        extraErrorCodes = arguments.allValues("--final-error")
-        for option in ["--final-ok", "--final-error"] where arguments.allValues(option).contains("") {
-            throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: option)!, expected: "Please provide the code's text, e.g. 'FAIL'."
-            )
-        }
-        checksErrors = arguments.has("--check-errors")
-        sendsNothingUnsolicited = arguments.has("--no-unsolicited")
-        prompt = arguments.value("--prompt")
-        if prompt == "" {
-            throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: "--prompt")!,
-                expected: "Please provide the prompt's text, e.g. '=> '.")
-        }
+    init(_ arguments: ParsedArguments) {
+        name = arguments[Self.dialect]
+        terminator = arguments[Self.eol]
+        notificationPattern = arguments[Self.notifyPattern]
+        errorPattern = arguments[Self.errorPattern]
+        unsolicitedPrefixes = arguments[Self.urc]
+        extraSuccessCodes = arguments[Self.finalOK]
+        extraErrorCodes = arguments[Self.finalError]
+        checksErrors = arguments[Self.checkErrors]
+        sendsNothingUnsolicited = arguments[Self.noUnsolicited]
+        prompt = arguments[Self.prompt]
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
@@ -154,13 +156,13 @@ struct DialectOptions {
         defaultErrorPattern: LinePattern? = nil, defaultPrompt: String? = nil
     ) throws(UsageError) -> any Dialect {
         let name = self.name ?? defaultName
-        try require(!unsolicitedPrefixes.isEmpty, "--urc", only: [.at], for: name)
-        try require(!extraSuccessCodes.isEmpty, "--final-ok", only: [.at], for: name)
-        try require(!extraErrorCodes.isEmpty, "--final-error", only: [.at], for: name)
-        try require(checksErrors, "--check-errors", only: [.scpi], for: name)
-        try require(sendsNothingUnsolicited, "--no-unsolicited", only: [.line, .scpi], for: name)
-        try require(prompt != nil, "--prompt", only: [.prompt], for: name)
-        try require(errorPattern != nil, "--error-pattern", only: [.line, .prompt], for: name)
+        try require(!unsolicitedPrefixes.isEmpty, Self.urc.declaration, only: [.at], for: name)
+        try require(!extraSuccessCodes.isEmpty, Self.finalOK.declaration, only: [.at], for: name)
+        try require(!extraErrorCodes.isEmpty, Self.finalError.declaration, only: [.at], for: name)
+        try require(checksErrors, Self.checkErrors.declaration, only: [.scpi], for: name)
+        try require(sendsNothingUnsolicited, Self.noUnsolicited.declaration, only: [.line, .scpi], for: name)
+        try require(prompt != nil, Self.prompt.declaration, only: [.prompt], for: name)
+        try require(errorPattern != nil, Self.errorPattern.declaration, only: [.line, .prompt], for: name)
         let notifications = notificationPattern ?? defaultNotificationPattern
         switch name {
         case .line:
@@ -183,20 +185,11 @@ struct DialectOptions {
         }
     }
 
-    private func require(_ given: Bool, _ option: String, only names: [Name], for name: Name) throws(UsageError) {
+    private func require(_ given: Bool, _ option: OptionDeclaration, only names: [Name], for name: Name)
+        throws(UsageError)
+    {
         guard given, !names.contains(name) else { return }
         let allowed = names.map { "'--dialect \($0.rawValue)'" }.joined(separator: " or ")
-        throw UsageError("'\(option)' applies only to \(allowed) (the dialect is '\(name.rawValue)')")
-    }
-
-    private static func pattern(_ option: String, in arguments: ParsedArguments) throws(UsageError) -> LinePattern? {
-        guard let source = arguments.value(option) else { return nil }
-        do {
-            return try LinePattern(source)
-        } catch {
-            throw UsageError.invalidValue(
-                source, for: arguments.spec.option(named: option)!,
-                expected: "Please provide a valid regular expression.")
-        }
+        throw UsageError("'\(option.key)' applies only to \(allowed) (the dialect is '\(name.rawValue)')")
     }
 }

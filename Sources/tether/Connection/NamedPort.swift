@@ -1,3 +1,5 @@
+import TetherCommandLine
+
 /// A device of `tether run`, from a `--port` value: `PATH`, `NAME=PATH`, `NAME=sim` or
 /// `NAME=sim:PROFILE`, optionally followed by its own settings,
 /// `,KEY=VALUE,KEY=VALUE…`; or from `--sim` (unnamed, default profile).
