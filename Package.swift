@@ -61,6 +61,10 @@ let package = Package(
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
+        // The tether executable's option declarations and parsing (`@testable import tether`).
+        .testTarget(
+            name: "TetherCLITests",
+            dependencies: ["tether", "TetherCommandLine", "TetherSerial", "TetherModel", "TetherSimulator"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "TetherModel"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
