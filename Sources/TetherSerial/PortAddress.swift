@@ -25,7 +25,8 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
     /// (any case), else a path.
     ///
     /// - Throws: ``ParseError`` for a URL without a host, without a port, with a port
-    ///   outside 1...65535, or with a path after the port.
+    ///   outside 1...65535, with a path after the port, or with another scheme
+    ///   (`foo://x`, `telnet://host:23`).
     public init(parsing text: String) throws(ParseError) {
         let lowered = text.lowercased()
         for (scheme, isTelnet) in [("tcp://", false), ("rfc2217://", true)] where lowered.hasPrefix(scheme) {
@@ -33,7 +34,25 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
             self = isTelnet ? .rfc2217(host: host, port: port) : .tcp(host: host, port: port)
             return
         }
+        if let scheme = Self.scheme(of: text) {
+            throw ParseError(
+                description:
+                    "The address '\(text)' has the unknown scheme '\(scheme)://': give a path (/dev/ttyUSB0), "
+                    + "tcp://HOST:PORT or rfc2217://HOST:PORT")
+        }
         self = .device(text)
+    }
+
+    /// `foo` of `foo://…` (RFC 3986 scheme characters), or `nil` when `text` is no URL.
+    private static func scheme(of text: String) -> Substring? {
+        guard let colon = text.firstIndex(of: ":"), colon > text.startIndex,
+            text[colon...].hasPrefix("://")
+        else { return nil }
+        let scheme = text[..<colon]
+        let isScheme =
+            scheme.first!.isASCII && scheme.first!.isLetter
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        return isScheme ? scheme : nil
     }
 
     /// The address as the user would type it again.

@@ -21,6 +21,19 @@ import Testing
         #expect(result.stdout.contains(#"EMIT    stdin:1  ok=true say="he said \"hi\"""#), "\(result.stdout)")
     }
 
+    /// `io.write` in a Lua script wrote into standard output, between the JSON Lines.
+    @Test func luaStandardOutputStaysOutOfTheRecords() throws {
+        let script = "io.write('progress ', 1, '\\n')\nio.stdout:write('done\\n')\ndevice:query('*IDN?')\n"
+        let result = try Subprocess.run("tether", ["run", "-", "--lua", "--sim", "--format", "json"], stdin: script)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+        #expect(result.stderr.contains("progress 1\ndone\n"), "\(result.stderr)")
+    }
+
     /// `monitor --help` listed options that do not apply to it.
     @Test func monitorHelpListsWhatApplies() throws {
         let result = try Subprocess.run("tether", ["monitor", "--help"])

@@ -5,6 +5,7 @@ struct PortAddressTests {
     @Test(arguments: [
         ("/dev/ttyUSB0", PortAddress.device("/dev/ttyUSB0")),
         ("/dev/serial/by-id/usb-FTDI-if00-port0", .device("/dev/serial/by-id/usb-FTDI-if00-port0")),
+        ("./links/a://b", .device("./links/a://b")),
         ("tcp://127.0.0.1:7000", .tcp(host: "127.0.0.1", port: 7000)),
         ("TCP://lab-rack-3:2001", .tcp(host: "lab-rack-3", port: 2001)),
         ("rfc2217://127.0.0.1:7001", .rfc2217(host: "127.0.0.1", port: 7001)),
@@ -28,6 +29,8 @@ struct PortAddressTests {
         ("tcp://host:0", "The address 'tcp://host:0' has an invalid port '0': give 1 to 65535"),
         ("tcp://host:70000", "The address 'tcp://host:70000' has an invalid port '70000': give 1 to 65535"),
         ("tcp://host:7000/x", "The address 'tcp://host:7000/x' has an invalid port '7000/x': give 1 to 65535"),
+        ("foo://x", "The address 'foo://x' has the unknown scheme 'foo://'"),
+        ("telnet://lab:23", "The address 'telnet://lab:23' has the unknown scheme 'telnet://'"),
     ])
     func refuses(text: String, message: String) {
         #expect {

@@ -340,6 +340,10 @@ enum LuaPrelude {
           for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
           stderr:write(concat(parts, "\t"), "\n")
         end
+        -- Standard output carries the run's records (text or JSON Lines): what the
+        -- script writes with io.write or to io.stdout goes to standard error, as print's.
+        io.output(stderr)
+        io.stdout = stderr
 
         -- os.exit ends the script, not tether: the run still closes its devices and
         -- writes its summary. A failing code (false, or a number other than 0) is a
