@@ -74,7 +74,9 @@ let package = Package(
         .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         // Fault tests drive the simulator through tether's Model and libserialport.
-        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
+        .testTarget(
+            name: "TetherSimulatorTests",
+            dependencies: ["TetherSimulator", "TetherModel", "TetherSerial", "TetherCommandLine", "tether-sim"]),
     ],
     swiftLanguageModes: [.v6]
 )
