@@ -25,8 +25,8 @@ enum SimCommandLine {
         var logPath: String?
         /// `--profile`: a built-in profile's name or a profile file's path; `nil` for the default.
         var profile: String?
-        /// The command line, for its fault options (``FaultOptions/plan(_:seed:)``).
-        var faults: ParsedArguments
+        /// The fault options' plan, before it is seeded per device.
+        var faults: FaultPlan
 
         /// How many devices: `--count`, else one per `--link`, else one.
         var deviceCount: Int { count ?? max(1, links.count) }
@@ -34,6 +34,13 @@ enum SimCommandLine {
         /// The seed of device `index` (from 0): `--seed` plus `index`, so devices differ
         /// but replay alike.
         func seed(ofDevice index: Int) -> UInt64 { seed &+ UInt64(index) }
+
+        /// The faults of device `index` (from 0), seeded by ``seed(ofDevice:)``.
+        func faults(ofDevice index: Int) -> FaultPlan {
+            var plan = faults
+            plan.seed = seed(ofDevice: index)
+            return plan
+        }
 
         /// The link of device `index` (from 0): the `--link` of that rank, or with
         /// `--count N` and one `--link P`, `P-1` … `P-N`.
@@ -140,13 +147,12 @@ enum SimCommandLine {
         if let extra = parsed.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
         let request = ServeRequest(
             links: parsed[link], count: parsed[count], seed: parsed[seed], logPath: parsed[log],
-            profile: parsed[profile], faults: parsed)
+            profile: parsed[profile], faults: try FaultOptions.plan(parsed, seed: 0))
         if let count = request.count, request.links.count > 1, request.links.count != count {
             throw UsageError(
                 "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device"
             )
         }
-        _ = try FaultOptions.plan(parsed, seed: 0)
         return .serve(request)
     }
 }

@@ -66,7 +66,7 @@ case .serve(let request):
                 serialNumber: ProfileDevice.serialNumber(ofDevice: index))
             let simulator = try Simulator(
                 device: device, link: request.link(ofDevice: index),
-                faults: try FaultOptions.plan(request.faults, seed: seed), transcript: transcript)
+                faults: request.faults(ofDevice: index), transcript: transcript)
             simulators.append(simulator)
             write("device: \(simulator.devicePath)\n", to: .standardOutput)
             if let linkPath = simulator.linkPath {
@@ -74,7 +74,7 @@ case .serve(let request):
             }
         }
         if let device = simulators.first?.device as? ProfileDevice {
-            let noisy = (try FaultOptions.plan(request.faults, seed: 0)).garbageProbability > 0
+            let noisy = request.faults.garbageProbability > 0
             write(
                 "tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n",
                 to: .standardOutput)
@@ -84,9 +84,10 @@ case .serve(let request):
         write("Error: \(error)\n", to: .standardError)
         exit(69)
     } catch {
-        // `FaultOptions.plan` was checked while parsing.
+        // The profile loaded above failed this time: its file changed meanwhile.
+        simulators.forEach { $0.stop() }
         write("Error: \(error)\n", to: .standardError)
-        exit(64)
+        exit(65)
     }
     // A device that hangs up for good (a disconnect fault without --reappear-after)
     // stops its simulator; once all have stopped, end as if signalled. One that comes
