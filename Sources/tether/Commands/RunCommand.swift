@@ -73,11 +73,9 @@ enum RunCommand: Command {
             let extra = arguments.positionals[1]
             throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
         }
-        let simulatesNamedPorts = arguments[Self.port].contains {
-            (try? NamedPort(parsing: $0))?.target.isSimulator == true
-        }
-        let options = try ConnectionOptions(arguments, port: nil, simulatesNamedPorts: simulatesNamedPorts)
-        let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
+        let ports = try devices(arguments)
+        let options = try ConnectionOptions(
+            arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
         let view: any RunView =
             options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
         let prepared: PreparedScript
@@ -150,10 +148,11 @@ enum RunCommand: Command {
         }
     }
 
-    /// The run's devices: with `simulator` (the `--profile`, `""` for the default),
-    /// the unnamed simulator first, then each `--port` in order.
-    private static func devices(_ arguments: ParsedArguments, simulator: String?) throws(UsageError) -> [NamedPort] {
-        var ports = simulator.map { [NamedPort(simulatorProfile: $0.isEmpty ? nil : $0)] } ?? []
+    /// The run's devices: with `--sim`, the unnamed simulator (running `--profile`)
+    /// first, then each `--port` in order.
+    private static func devices(_ arguments: ParsedArguments) throws(UsageError) -> [NamedPort] {
+        let profile = arguments[ConnectionOptions.profile].flatMap { $0.isEmpty ? nil : $0 }
+        var ports = arguments[ConnectionOptions.sim] ? [NamedPort(simulatorProfile: profile)] : []
         for value in arguments[Self.port] { ports.append(try NamedPort(parsing: value)) }
         guard !ports.isEmpty else { throw UsageError("Missing a device: give '--port <port>' or '--sim'") }
         if ports.filter({ $0.name == nil }).count > 1 {
