@@ -1,6 +1,16 @@
+import FoundationEssentials
 import TetherModel
 
 extension Presenter {
+    /// Renders on `view` that the port does not exist yet and tether waits for it to
+    /// appear (`--wait`), before the device has any event; the state is unchanged
+    /// (`connecting`).
+    ///
+    /// - Parameter port: the path as given, or `a port matching '…'` for `--match`.
+    public func presentWaiting(for port: String, at time: Date = Date(), to view: any DeviceView) {
+        view.render(ViewRecord(time: time, event: .waiting(for: port)), state: state)
+    }
+
     /// Renders a device's events on `view` until the stream ends or `isDone` says so,
     /// then calls ``DeviceView/finish(_:)``.
     ///

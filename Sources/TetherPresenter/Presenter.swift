@@ -52,6 +52,10 @@ public struct Presenter: Sendable {
         case .error(let message):
             alert(Alert(time: time, kind: .warning, line: ViewLine(message)))
             return [ViewRecord(time: time, event: .warning(message))]
+        case .settingMismatch(let setting, let requested, let actual):
+            let warning = SettingWarning(port: state.port, setting: setting, requested: requested, actual: actual)
+            alert(Alert(time: time, kind: .warning, line: ViewLine(warning.description)))
+            return [ViewRecord(time: time, event: .settingNotApplied(warning))]
         case .session(let sessionEvent):
             return handle(sessionEvent, at: time)
         }

@@ -16,6 +16,9 @@ public struct ViewRecord: Sendable, Equatable {
 
 /// What a view is told, in past tense.
 public enum ViewEvent: Sendable, Equatable {
+    /// The port does not exist yet and tether waits for it to appear (`--wait`); `port`
+    /// is the path as given, or `a port matching '…'` for `--match`.
+    case waiting(for: String)
     /// The port opened; `settings` like `115200 8N1`.
     case connected(port: String, settings: String)
     /// A command was written.
@@ -40,4 +43,7 @@ public enum ViewEvent: Sendable, Equatable {
     case missed(count: Int)
     /// A non-fatal problem worth telling the user.
     case warning(String)
+    /// After `connected` or `reconnected`: the port does not have a serial setting as
+    /// asked (a warning too, with the setting's name and both values).
+    case settingNotApplied(SettingWarning)
 }

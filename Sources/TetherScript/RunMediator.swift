@@ -114,7 +114,8 @@ final class RunMediator: Sendable {
             case .disconnected(let reason):
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
-            case .session(.sent), .session(.partialReply), .connected, .missed, .error, .reconnecting, .reconnected:
+            case .session(.sent), .session(.partialReply), .connected, .settingMismatch, .missed, .error, .reconnecting,
+                .reconnected:
                 break
             }
         }

@@ -60,21 +60,8 @@ enum ComPortOption {
     /// and modem state notifications (masks 0), in the order sent.
     static func settings(for configuration: SerialConfiguration) -> [Setting] {
         let baud = UInt32(clamping: configuration.baudRate)
-        let parity: UInt8 =
-            switch configuration.parity {
-            case .none: 1
-            case .odd: 2
-            case .even: 3
-            case .mark: 4
-            case .space: 5
-            }
-        let flow: Control =
-            switch configuration.flowControl {
-            case .none: .noFlowControl
-            case .xonXoff: .xonXoff
-            case .rtsCts: .hardwareFlowControl
-            case .dtrDsr: .dsrFlowControl
-            }
+        let parity = parityCode(configuration.parity)
+        let flow = flowControl(configuration.flowControl)
         return [
             Setting(command: .setLineStateMask, value: [0]),
             Setting(command: .setModemStateMask, value: [0]),
@@ -86,6 +73,27 @@ enum ComPortOption {
             Setting(command: .setStopSize, value: [UInt8(configuration.stopBits)]),
             .control(flow),
         ]
+    }
+
+    /// The `SET-PARITY` value of `parity` (1 none, 2 odd, 3 even, 4 mark, 5 space).
+    static func parityCode(_ parity: Parity) -> UInt8 {
+        switch parity {
+        case .none: 1
+        case .odd: 2
+        case .even: 3
+        case .mark: 4
+        case .space: 5
+        }
+    }
+
+    /// The `SET-CONTROL` value of a flow control.
+    static func flowControl(_ flowControl: FlowControl) -> Control {
+        switch flowControl {
+        case .none: .noFlowControl
+        case .xonXoff: .xonXoff
+        case .rtsCts: .hardwareFlowControl
+        case .dtrDsr: .dsrFlowControl
+        }
     }
 
     /// The baud rate in a `SET-BAUDRATE` value or reply (4 bytes, network order).

@@ -22,7 +22,9 @@ public protocol LineControl: AnyObject, Sendable {
 }
 
 extension SerialPort: LineControl {
-    /// Changes the baud rate of the open port, e.g. after a bootloader switched its own.
+    /// Changes the baud rate of the open port, e.g. after a bootloader switched its own,
+    /// and reads the settings back into ``settingsReport`` (asked for: the settings of
+    /// the open with this rate).
     ///
     /// The corresponding libserialport function is `sp_set_baudrate`.
     ///
@@ -33,8 +35,12 @@ extension SerialPort: LineControl {
         guard baudRate > 0, baudRate <= Int(Int32.max) else {
             throw .invalidConfiguration("baud rate \(baudRate) is out of range (1 to \(Int32.max))")
         }
-        try withOpenPort("sp_set_baudrate") { (port) throws(SerialError) in
+        let actual = try withOpenPort("sp_set_baudrate") { (port) throws(SerialError) in
             try check(sp_set_baudrate(port, Int32(baudRate)), function: "sp_set_baudrate", path: name)
+            return try SerialConfiguration.read(from: handle.descriptor, path: name)
         }
+        var requested = configuration
+        requested.baudRate = baudRate
+        report.withLock { $0 = SettingsReport(requested: requested, actual: actual) }
     }
 }

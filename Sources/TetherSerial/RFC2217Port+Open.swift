@@ -17,22 +17,24 @@ extension RFC2217Port {
     ///   - name: the address for messages and display (`rfc2217://host:7000`).
     ///   - host: a host name or address (IPv6 without brackets).
     ///   - port: the TCP port.
-    ///   - setup: serial settings, DTR/RTS, a DTR pulse and a break to apply.
-    ///   - warn: told, in one line naming the address, when the server refuses serial
-    ///     port control or does not apply a setting as asked; the port then carries on.
+    ///   - setup: serial settings, DTR/RTS, a DTR pulse and a break to apply. What the
+    ///     server answered is the port's ``settingsReport``: a setting it set otherwise
+    ///     or did not confirm is a mismatch there, and a server that refuses serial port
+    ///     control is a warning there (the port then carries on with raw data).
     /// - Throws: ``SerialError/invalidConfiguration(_:)`` for a bad setting; what
     ///   ``TCPPort/connect(to:port:name:timeout:)`` throws; ``SerialError/disconnected(path:)``
     ///   when the server closes the connection during the open.
     public static func open(
-        _ name: String, host: String, port: UInt16, setup: Setup, warn: (String) -> Void
+        _ name: String, host: String, port: UInt16, setup: Setup
     ) throws(SerialError) -> RFC2217Port {
         try setup.configuration.validate()
         let connection = try TCPPort.connect(to: host, port: port, name: name)
         var handshake = Handshake(name: name, connection: connection)
+        var report = SettingsReport()
         do throws(SerialError) {
-            try handshake.negotiate(warn: warn)
+            if let refusal = try handshake.negotiate() { report.warnings.append(refusal) }
             if handshake.state.negotiation.isComPortAccepted {
-                try handshake.configure(setup, warn: warn)
+                report = try handshake.configure(setup)
             }
         } catch {
             connection.close()
@@ -41,7 +43,7 @@ extension RFC2217Port {
         do throws(SerialError) {
             return try RFC2217Port(
                 name: name, connection: connection, controlsPort: handshake.state.negotiation.isComPortAccepted,
-                receiving: handshake.state)
+                settingsReport: report, receiving: handshake.state)
         } catch {
             connection.close()
             throw error
@@ -95,7 +97,10 @@ extension RFC2217Port {
 
         /// Offers the options and waits for the server to accept or refuse
         /// COM-PORT-OPTION.
-        mutating func negotiate(warn: (String) -> Void) throws(SerialError) {
+        ///
+        /// - Returns: a warning naming the address when the server refused or did not
+        ///   answer; `nil` when it accepted.
+        mutating func negotiate() throws(SerialError) -> String? {
             try send(state.negotiation.opening())
             let deadline = Deadline(milliseconds: answerTimeout)
             while !state.negotiation.isComPortAccepted && !state.negotiation.isComPortRefused {
@@ -110,13 +115,14 @@ extension RFC2217Port {
                     "the server did not answer the RFC 2217 negotiation in \(answerTimeout / 1000) s "
                         + "(a raw TCP port? then use tcp://)"
                 }
-            if !outcome.isEmpty {
-                warn("\(name): \(outcome); carrying on with raw data at the server's serial settings")
-            }
+            if outcome.isEmpty { return nil }
+            return "\(name): \(outcome); carrying on with raw data at the server's serial settings"
         }
 
         /// Applies the serial settings, DTR/RTS, the DTR pulse and the break.
-        mutating func configure(_ setup: Setup, warn: (String) -> Void) throws(SerialError) {
+        ///
+        /// - Returns: the settings as the server answered them (``settingsReport(asked:)``).
+        mutating func configure(_ setup: Setup) throws(SerialError) -> SettingsReport {
             var settings = ComPortOption.settings(for: setup.configuration)
             switch setup.dtr {
             case .keep: break
@@ -129,24 +135,63 @@ extension RFC2217Port {
             case .off: settings.append(.control(.rtsOff))
             }
             try exchange(settings)
-            let configuration = setup.configuration
-            let checks: [(ComPortOption.Command, String, Int)] = [
-                (.setBaudRate, "baud rate", configuration.baudRate),
-                (.setDataSize, "data bits", configuration.dataBits),
-                (.setStopSize, "stop bits", configuration.stopBits),
-            ]
-            for (command, field, wanted) in checks {
-                guard let answer = answers[command.rawValue + ComPortOption.replyOffset] else {
-                    warn("\(name): the server did not confirm the \(field) (\(wanted))")
-                    continue
-                }
-                let applied = command == .setBaudRate ? ComPortOption.baudRate(answer) : answer.first.map(Int.init)
-                if let applied, applied != wanted {
-                    warn("\(name): the server set the \(field) to \(applied), not \(wanted)")
-                }
-            }
+            let report = settingsReport(asked: setup.configuration)
             if let pulse = setup.pulseDTR { try pulseDTR(milliseconds: pulse) }
             if let length = setup.breakLength { try sendBreak(milliseconds: length) }
+            return report
+        }
+
+        /// The server's answers to `SET-BAUDRATE`, `SET-DATASIZE`, `SET-PARITY`,
+        /// `SET-STOPSIZE` and the flow control's `SET-CONTROL`, read as the port's
+        /// settings: a value other than the one asked is a mismatch naming it (a stop
+        /// size of 1.5 reads `1.5`, a code RFC 2217 does not define `code N`); a setting
+        /// the server did not answer is a mismatch whose actual value is `not confirmed`,
+        /// and the port's settings show the value asked for it.
+        func settingsReport(asked requested: SerialConfiguration) -> SettingsReport {
+            func answer(_ command: ComPortOption.Command) -> UInt8? {
+                answers[command.rawValue + ComPortOption.replyOffset]?.first
+            }
+            var actual = requested
+            // The settings whose answer says something a configuration cannot hold.
+            var readings: [String: String] = [:]
+            if let value = answers[ComPortOption.Command.setBaudRate.rawValue + ComPortOption.replyOffset] {
+                if let rate = ComPortOption.baudRate(value) { actual.baudRate = rate }
+            } else {
+                readings["baud rate"] = "not confirmed"
+            }
+            if let size = answer(.setDataSize) {
+                actual.dataBits = Int(size)
+            } else {
+                readings["data bits"] = "not confirmed"
+            }
+            if let code = answer(.setParity) {
+                if let parity = Parity.allCases.first(where: { ComPortOption.parityCode($0) == code }) {
+                    actual.parity = parity
+                } else {
+                    readings["parity"] = "code \(code)"
+                }
+            } else {
+                readings["parity"] = "not confirmed"
+            }
+            switch answer(.setStopSize) {
+            case let size? where size == 1 || size == 2: actual.stopBits = Int(size)
+            case 3: readings["stop bits"] = "1.5"
+            case let code?: readings["stop bits"] = "code \(code)"
+            case nil: readings["stop bits"] = "not confirmed"
+            }
+            let controls = answersReceived(ComPortOption.Command.setControl.rawValue + ComPortOption.replyOffset)
+            let flows = FlowControl.allCases.map { ($0, ComPortOption.flowControl($0).rawValue) }
+            if let flow = controls.lazy.compactMap({ value in flows.first { $0.1 == value.first }?.0 }).first {
+                actual.flowControl = flow
+            } else {
+                readings["flow control"] = "not confirmed"
+            }
+            let unreadable = requested.settingValues.compactMap { asked in
+                readings[asked.setting].map {
+                    SettingMismatch(setting: asked.setting, requested: asked.value, actual: $0)
+                }
+            }
+            return SettingsReport(actual: actual, mismatches: requested.mismatches(in: actual) + unreadable)
         }
 
         /// DTR off for `milliseconds` ms, then on.

@@ -5,11 +5,11 @@ import Synchronization
 /// it too): the baud rate, data bits, parity, stop bits, flow control, DTR/RTS and
 /// break are set from here, and the data travels with every 0xFF doubled.
 ///
-/// ``open(_:host:port:setup:warn:)`` connects, negotiates and applies the settings
+/// ``open(_:host:port:setup:)`` connects, negotiates and applies the settings
 /// before it returns, waiting for the server's answers, so what the port loop then
-/// reads is the device's data. A server that refuses COM-PORT-OPTION (or does not
-/// answer) is reported through `warn`, and the port carries on with raw data at the
-/// server's settings. Notifications the server sends later (line or modem state,
+/// reads is the device's data; the answers are its ``settingsReport``. A server that
+/// refuses COM-PORT-OPTION (or does not answer) is a warning there, and the port
+/// carries on with raw data at the server's settings. Notifications the server sends later (line or modem state,
 /// option changes) are answered or ignored inside ``receive(into:)``, which then
 /// returns ``SerialTransport/nothingReceived`` when nothing else came.
 ///
@@ -49,6 +49,10 @@ public final class RFC2217Port: SerialTransport {
     /// Whether the server accepted RFC 2217 serial port control; when false the port
     /// carries raw data at the server's settings.
     public let controlsPort: Bool
+    /// The settings as the server answered them at the open (see
+    /// ``Handshake/settingsReport(asked:)``); unknown, with a warning, when it refused
+    /// serial port control.
+    public let settingsReport: SettingsReport
     /// The socket, or while data read ahead (during the open or a line control
     /// exchange) waits, a pipe that is always readable.
     public var descriptor: Int32 {
@@ -77,10 +81,13 @@ public final class RFC2217Port: SerialTransport {
     ///
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when
     ///   the process is out of descriptors.
-    init(name: String, connection: TCPPort, controlsPort: Bool, receiving: Receiving) throws(SerialError) {
+    init(
+        name: String, connection: TCPPort, controlsPort: Bool, settingsReport: SettingsReport, receiving: Receiving
+    ) throws(SerialError) {
         self.name = name
         self.connection = connection
         self.controlsPort = controlsPort
+        self.settingsReport = settingsReport
         earlyData = try WakeUpPipe(for: name)
         earlyData.signal()
         holdsEarlyData = Atomic(!receiving.early.isEmpty)

@@ -18,6 +18,9 @@ public enum SerialError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(path: String, holder: String?)
     /// A configuration value is out of range; the message names the field.
     case invalidConfiguration(String)
+    /// The port does not have every setting asked for (read back after the open; see
+    /// ``SettingsReport``), and the caller required it to.
+    case settingsNotApplied(path: String, [SettingMismatch])
     /// The device hung up or vanished (pty master closed, USB adapter unplugged).
     case disconnected(path: String)
     /// Any other failure of a libserialport function or system call.
@@ -34,6 +37,8 @@ public enum SerialError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy(let path, let holder):
             "\(path): port busy (in use by \(holder ?? "another process"))"
         case .invalidConfiguration(let message): "invalid serial configuration: \(message)"
+        case .settingsNotApplied(let path, let mismatches):
+            "\(path): settings not applied: " + mismatches.map(\.description).joined(separator: "; ")
         case .disconnected(let path): "\(path): device disconnected"
         case .io(let path, let function, let errno, let message):
             "\(path): \(function) failed: \(message)\(errno != 0 ? " (errno \(errno))" : "")"

@@ -1,5 +1,6 @@
 import CLibSerialPort
 import Glibc
+import Synchronization
 
 /// A serial port opened through libserialport: the transport tether uses for real
 /// hardware (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/serial/by-id/…`) and for
@@ -24,8 +25,14 @@ public final class SerialPort: SerialTransport {
     public let name: String
     /// The device node the name resolves to, e.g. `/dev/ttyUSB0` for a by-id link.
     public let path: String
-    /// The line settings applied when the port was opened.
+    /// The line settings asked for when the port was opened.
     public let configuration: SerialConfiguration
+    /// The settings the port has after the open, read back from the driver (termios,
+    /// and `TCGETS2` for the baud rate), and each asked-for one it does not have: a
+    /// pseudo-terminal, for one, keeps 8 data bits without parity whatever it is told.
+    /// Read back again after ``setBaudRate(_:)``.
+    public var settingsReport: SettingsReport { report.withLock { $0 } }
+    let report: Mutex<SettingsReport>
     /// Whether the port is a pseudo-terminal slave (character major 136–143), whose
     /// modem lines tether emulates (see ``ModemLines``).
     public let isPseudoTerminal: Bool
@@ -33,11 +40,13 @@ public final class SerialPort: SerialTransport {
     let handle: PortHandle
 
     private init(
-        name: String, path: String, configuration: SerialConfiguration, isPseudoTerminal: Bool, handle: PortHandle
+        name: String, path: String, configuration: SerialConfiguration, settingsReport: SettingsReport,
+        isPseudoTerminal: Bool, handle: PortHandle
     ) {
         self.name = name
         self.path = path
         self.configuration = configuration
+        self.report = Mutex(settingsReport)
         self.isPseudoTerminal = isPseudoTerminal
         self.handle = handle
     }
@@ -51,7 +60,9 @@ public final class SerialPort: SerialTransport {
     /// `sp_set_config`; sets DTR and RTS per `options`; and finally makes the
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
-    /// (libserialport 0.1.1 leaves IXON as found; CASE-04, CASE-12).
+    /// (libserialport 0.1.1 leaves IXON as found; CASE-04, CASE-12). Last, it reads the
+    /// settings back from the port into ``settingsReport``: a setting the driver
+    /// refused or ignored is not an error here, it is a mismatch there.
     ///
     /// - Parameters:
     ///   - name: a device path or a link to one, e.g. `/dev/ttyUSB0`,
@@ -60,13 +71,14 @@ public final class SerialPort: SerialTransport {
     ///     data bits, parity, stop bits, flow control.
     ///   - options: exclusive access and DTR/RTS handling.
     /// - Returns: the open port.
-    /// - Throws: ``SerialError/invalidConfiguration(_:)`` for out-of-range settings;
+    /// - Throws: ``SerialError/invalidConfiguration(_:)`` for out-of-range settings (not
+    ///   for settings the port does not take: see ``settingsReport``);
     ///   ``SerialError/notFound(path:)`` for a missing node or dangling link;
     ///   ``SerialError/notASerialPort(path:)`` for a regular file, `/dev/null` or a
     ///   terminal libserialport cannot drive; ``SerialError/permissionDenied(path:owner:)``;
     ///   ``SerialError/busy(path:holder:)`` when another process holds the port's
     ///   lock; ``SerialError/io(path:function:errno:message:)`` when a
-    ///   libserialport function fails (e.g. a baud rate the driver rejects).
+    ///   libserialport function or the read-back fails.
     public static func open(
         _ name: String, configuration: SerialConfiguration, options: OpenOptions = .init()
     ) throws(SerialError) -> SerialPort {
@@ -126,13 +138,15 @@ public final class SerialPort: SerialTransport {
         try apply(configuration, to: port, name: name)
         try apply(options, to: port, flowControl: configuration.flowControl, name: name)
         try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
+        let report = SettingsReport(
+            requested: configuration, actual: try SerialConfiguration.read(from: descriptor, path: name))
 
         let handle = try PortHandle(
             port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, portName: name)
         succeeded = true
         return SerialPort(
-            name: name, path: node.path, configuration: configuration, isPseudoTerminal: node.isPseudoTerminalSlave,
-            handle: handle)
+            name: name, path: node.path, configuration: configuration, settingsReport: report,
+            isPseudoTerminal: node.isPseudoTerminalSlave, handle: handle)
     }
 
     /// Closes the port; idempotent and safe from any thread. A read or write blocked
@@ -143,10 +157,11 @@ public final class SerialPort: SerialTransport {
     }
 
     /// Applies the line settings with one `sp_set_config` (DTR and RTS are left
-    /// alone), then reads them back with `sp_get_config`: a setting the driver did not
-    /// take (a pty, for one, carries only 8 data bits without parity) becomes an
-    /// ``SerialError/invalidConfiguration(_:)`` naming it. When libserialport itself
-    /// refuses with `EINVAL`, each setting is applied alone to find the one refused.
+    /// alone). When libserialport refuses the set as a whole — `EINVAL` from the
+    /// driver, or a setting it does not support here (DTR/DSR flow control on Linux,
+    /// `SP_ERR_SUPP`) — each setting is applied alone and the refused ones are left as
+    /// the port has them: the read-back after the open (``settingsReport``) names them,
+    /// as it names the settings a driver took without applying (a pty's parity).
     private static func apply(
         _ configuration: SerialConfiguration, to port: OpaquePointer, name: String
     ) throws(SerialError) {
@@ -157,34 +172,29 @@ public final class SerialPort: SerialTransport {
         for setting in settings {
             try check(setting.addTo(config), function: "sp_set_config_* for \(setting.function)", path: name)
         }
-        do throws(SerialError) {
-            try check(sp_set_config(port, config), function: "sp_set_config", path: name)
-            // What the driver kept: a setting it ignored reads back otherwise.
-            try check(sp_get_config(port, config), function: "sp_get_config", path: name)
-            if let refused = settings.first(where: { !$0.isIn(config) }) {
-                throw .invalidConfiguration("\(name) does not accept \(refused.description)")
-            }
-        } catch .io(_, _, EINVAL, _) {
-            for setting in settings {
-                do throws(SerialError) {
-                    try check(setting.apply(port), function: setting.function, path: name)
-                } catch .io(_, _, EINVAL, _) {
-                    throw .invalidConfiguration("\(name) does not accept \(setting.description)")
-                }
-            }
-            throw .invalidConfiguration("\(name) does not accept \(configuration.summary)")
+        let whole = sp_set_config(port, config)
+        guard isRefusal(whole) else {
+            try check(whole, function: "sp_set_config", path: name)
+            return
+        }
+        for setting in settings {
+            let alone = setting.apply(port)
+            if !isRefusal(alone) { try check(alone, function: setting.function, path: name) }
         }
     }
 
-    /// One line setting: how to put it in a `sp_port_config`, how to apply it alone
-    /// (the libserialport function named `function`), and how it reads in an error.
+    /// Whether libserialport refused a setting (rather than failed): `SP_ERR_SUPP`, or
+    /// the driver's `EINVAL`.
+    private static func isRefusal(_ result: sp_return) -> Bool {
+        result == SP_ERR_SUPP || (result == SP_ERR_FAIL && sp_last_error_code() == EINVAL)
+    }
+
+    /// One line setting: how to put it in a `sp_port_config`, and how to apply it alone
+    /// (the libserialport function named `function`).
     private struct LineSetting {
         var function: String
-        var description: String
         var addTo: (OpaquePointer?) -> sp_return
         var apply: (OpaquePointer) -> sp_return
-        /// Whether a configuration read from the port holds this setting.
-        var isIn: (OpaquePointer?) -> Bool
     }
 
     private static func lineSettings(_ configuration: SerialConfiguration) -> [LineSetting] {
@@ -208,40 +218,20 @@ public final class SerialPort: SerialTransport {
         let stopBits = Int32(configuration.stopBits)
         return [
             LineSetting(
-                function: "sp_set_baudrate", description: "\(configuration.baudRate) baud",
-                addTo: { sp_set_config_baudrate($0, baudRate) }, apply: { sp_set_baudrate($0, baudRate) },
-                isIn: { config in
-                    var value: Int32 = 0
-                    return sp_get_config_baudrate(config, &value) == SP_OK && value == baudRate
-                }),
+                function: "sp_set_baudrate", addTo: { sp_set_config_baudrate($0, baudRate) },
+                apply: { sp_set_baudrate($0, baudRate) }),
             LineSetting(
-                function: "sp_set_bits", description: "\(configuration.dataBits) data bits",
-                addTo: { sp_set_config_bits($0, dataBits) }, apply: { sp_set_bits($0, dataBits) },
-                isIn: { config in
-                    var value: Int32 = 0
-                    return sp_get_config_bits(config, &value) == SP_OK && value == dataBits
-                }),
+                function: "sp_set_bits", addTo: { sp_set_config_bits($0, dataBits) },
+                apply: { sp_set_bits($0, dataBits) }),
             LineSetting(
-                function: "sp_set_parity", description: "\(configuration.parity) parity",
-                addTo: { sp_set_config_parity($0, parity) }, apply: { sp_set_parity($0, parity) },
-                isIn: { config in
-                    var value = SP_PARITY_INVALID
-                    return sp_get_config_parity(config, &value) == SP_OK && value == parity
-                }),
+                function: "sp_set_parity", addTo: { sp_set_config_parity($0, parity) },
+                apply: { sp_set_parity($0, parity) }),
             LineSetting(
-                function: "sp_set_stopbits", description: "\(configuration.stopBits) stop bits",
-                addTo: { sp_set_config_stopbits($0, stopBits) }, apply: { sp_set_stopbits($0, stopBits) },
-                isIn: { config in
-                    var value: Int32 = 0
-                    return sp_get_config_stopbits(config, &value) == SP_OK && value == stopBits
-                }),
-            // libserialport 0.1.1 has no getter for the flow control as a whole; the
-            // later `makeRaw` and the termios tests check it on the line itself.
+                function: "sp_set_stopbits", addTo: { sp_set_config_stopbits($0, stopBits) },
+                apply: { sp_set_stopbits($0, stopBits) }),
             LineSetting(
-                function: "sp_set_flowcontrol",
-                description: "\(configuration.flowControl.displayName) flow control",
-                addTo: { sp_set_config_flowcontrol($0, flowControl) },
-                apply: { sp_set_flowcontrol($0, flowControl) }, isIn: { _ in true }),
+                function: "sp_set_flowcontrol", addTo: { sp_set_config_flowcontrol($0, flowControl) },
+                apply: { sp_set_flowcontrol($0, flowControl) }),
         ]
     }
 
@@ -264,6 +254,9 @@ public final class SerialPort: SerialTransport {
     /// `sp_set_flowcontrol` the XON/XOFF flags, but XON/XOFF flow control leaves
     /// IXANY on (any byte would restart output) and `sp_open` sets `HUPCL`. The full
     /// list is cleared here so the guarantee (CASE-04, CASE-12) rests on one place.
+    /// RTS/CTS flow control is set here too: 0.1.1 puts `CRTSCTS` in `c_iflag`, where
+    /// glibc's `tcsetattr` drops it, so the line never got it
+    /// (`rtsCtsFlowControlReachesTheLine`).
     private static func makeRaw(
         _ descriptor: Int32, flowControl: FlowControl, keepDTR: Bool, name: String
     ) throws(SerialError) {
@@ -277,6 +270,11 @@ public final class SerialPort: SerialTransport {
         settings.c_oflag &= ~tcflag_t(OPOST)
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         if keepDTR { settings.c_cflag &= ~tcflag_t(HUPCL) }
+        if flowControl == .rtsCts {
+            settings.c_cflag |= tcflag_t(CRTSCTS)
+        } else {
+            settings.c_cflag &= ~tcflag_t(CRTSCTS)
+        }
         guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else {
             throw SerialError.fromErrno(errno, path: name, function: "tcsetattr")
         }

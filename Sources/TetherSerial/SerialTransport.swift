@@ -40,11 +40,19 @@ public protocol SerialTransport: AnyObject, Sendable {
     ///   ``SerialError/io(path:function:errno:message:)`` on other failures.
     func transmit(_ bytes: UnsafeRawBufferPointer) throws(SerialError) -> Int
 
+    /// What the port says about its serial settings since it was opened: the
+    /// settings it has and each requested one it does not (see ``SettingsReport``).
+    /// The default knows nothing (a byte pipe without serial settings).
+    var settingsReport: SettingsReport { get }
+
     /// Closes the port; idempotent.
     func close()
 }
 
 extension SerialTransport {
+    /// A report that knows nothing of the settings.
+    public var settingsReport: SettingsReport { SettingsReport() }
+
     /// What ``SerialTransport/receive(into:)`` returns when the descriptor was readable
     /// but nothing in it is for the caller: −1 (a transport with a protocol layer, such
     /// as ``RFC2217Port``, read only its own traffic). Not the end of the stream (0).

@@ -39,6 +39,8 @@ public struct JSONView: DeviceView {
 
     static func fields(for event: ViewEvent) -> [String: JSONValue] {
         switch event {
+        case .waiting(let port):
+            return ["type": "waiting", "for": .string(port)]
         case .connected(_, let settings):
             return ["type": "connected", "settings": .string(settings)]
         case .sent(let command):
@@ -73,6 +75,11 @@ public struct JSONView: DeviceView {
             return ["type": "missed", "count": .int(count)]
         case .warning(let message):
             return ["type": "warning", "message": .string(message)]
+        case .settingNotApplied(let warning):
+            return [
+                "type": "warning", "message": .string(warning.description), "setting": .string(warning.setting),
+                "requested": .string(warning.requested), "actual": .string(warning.actual),
+            ]
         }
     }
 

@@ -46,6 +46,8 @@ public struct TextView: DeviceView {
         // lines line up under its first.
         let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
         switch record.event {
+        case .waiting(let port):
+            diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
         case .connected(let port, let settings):
             diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent:
@@ -74,6 +76,8 @@ public struct TextView: DeviceView {
             diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
         case .warning(let message):
             diagnostics.write(time + "warning: \(Self.plain(message))\n")
+        case .settingNotApplied(let warning):
+            diagnostics.write(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
         }
     }
 

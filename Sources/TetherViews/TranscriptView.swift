@@ -59,6 +59,8 @@ public struct TranscriptView: DeviceView {
     /// The transcript lines of one event, without the time.
     static func lines(for event: ViewEvent) -> [String] {
         switch event {
+        case .waiting(let port):
+            return ["* waiting for \(port)"]
         case .connected(let port, let settings):
             return ["* connected \(port) \(settings)"]
         case .sent(let command):
@@ -94,6 +96,8 @@ public struct TranscriptView: DeviceView {
             return ["* missed \(count) events"]
         case .warning(let message):
             return ["* warning: \(message)"]
+        case .settingNotApplied(let warning):
+            return ["* warning: \(warning)"]
         }
     }
 }

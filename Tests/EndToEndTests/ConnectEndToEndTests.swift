@@ -249,6 +249,19 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 
+    /// The settings `c` shows are the port's, read back, not the ones asked for: a pty
+    /// keeps no parity, and the warning says so on the screen.
+    @Test func settingsShowWhatThePortHas() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--parity", "odd", "--baud", "250000"])
+        #expect(terminal.waitForScreen(containing: "parity odd was asked for, the port has none"), "\(terminal.screen)")
+        terminal.press("C-t", "c")
+        #expect(terminal.waitForScreen(containing: "250000 8N1, dialect line; line mode;"), "\(terminal.screen)")
+        #expect(terminal.quitsCleanly())
+    }
+
     @Test func rawModeEchoesTypedKeysWhenAsked() throws {
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("env", in: folder)

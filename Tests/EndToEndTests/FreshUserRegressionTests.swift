@@ -99,6 +99,19 @@ import TetherSimulator
         #expect(result.stderr.hasPrefix("waiting for /tmp/tether-no-such-port to appear (Ctrl-C quits)\n"))
     }
 
+    /// The wait is a record of the view, not a line printed beside it: JSON gets a
+    /// `waiting` record on stdout, and stderr only the final error.
+    @Test func waitIsAJSONRecordWithFormatJSON() throws {
+        let result = try Subprocess.run(
+            "tether", ["monitor", "/tmp/tether-no-such-port", "--wait-timeout", "0.5", "--format", "json"])
+        #expect(result.status == 66)
+        let objects = try JSONLines.parse(result.stdout)
+        #expect(objects.count == 1)
+        #expect(objects.first?["type"] as? String == "waiting")
+        #expect(objects.first?["for"] as? String == "/tmp/tether-no-such-port")
+        #expect(result.stderr == "Error: /tmp/tether-no-such-port: no such device (waited 0.5 s)\n")
+    }
+
     /// After a disconnect, `query` left the commands it never sent out of the output
     /// (`query L 'SETP?' 'SETP 20' 'SETP?' 'HUM?'` against a device gone after one line).
     @Test func everyCommandIsAccountedForAfterADisconnect() throws {

@@ -116,6 +116,21 @@ import Testing
         #expect(presenter.state.connection == .disconnected(reason: "unplugged", since: at(9)))
     }
 
+    @Test func aSettingMismatchIsAWarningRecordAndAlert() {
+        var presenter = Presenter(port: "/dev/ttyUSB0")
+        let records = presenter.handle(
+            DeviceEvent(
+                time: at(1), kind: .settingMismatch(setting: "baud rate", requested: "250000", actual: "230400")))
+        let warning = SettingWarning(port: "/dev/ttyUSB0", setting: "baud rate", requested: "250000", actual: "230400")
+        #expect(records == [ViewRecord(time: at(1), event: .settingNotApplied(warning))])
+        #expect(
+            presenter.state.alerts == [
+                Alert(
+                    time: at(1), kind: .warning,
+                    line: ViewLine("/dev/ttyUSB0: baud rate 250000 was asked for, the port has 230400"))
+            ])
+    }
+
     @Test func identityFromTheProfileUntilTheDeviceAnswersIDN() throws {
         let facts = DeviceFacts(identity: "TETHER,ENV-1,SIM0001,1.0")
         let before = presenter([], facts: facts).state

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
-
 import TetherModel
+
 @testable import TetherSerial
 
 /// RFC2217Port against a scripted server on loopback.
@@ -14,25 +14,21 @@ struct RFC2217PortTests {
     /// Opens a port on another thread while the test plays the server.
     static func open(
         _ server: LoopbackServer, setup: RFC2217Port.Setup, serve: () -> Void
-    ) throws -> (RFC2217Port, [String]) {
-        let result = Mutex<(Result<RFC2217Port, SerialError>, [String])?>(nil)
+    ) throws -> RFC2217Port {
+        let result = Mutex<Result<RFC2217Port, SerialError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let port = server.port
         Thread.detachNewThread {
-            var warnings: [String] = []
             let opened = Result { () throws(SerialError) in
-                try RFC2217Port.open(
-                    "rfc2217://127.0.0.1:\(port)", host: "127.0.0.1", port: port, setup: setup
-                ) { warnings.append($0) }
+                try RFC2217Port.open("rfc2217://127.0.0.1:\(port)", host: "127.0.0.1", port: port, setup: setup)
             }
-            result.withLock { $0 = (opened, warnings) }
+            result.withLock { $0 = opened }
             done.signal()
         }
         server.accept()
         serve()
         done.wait()
-        let (opened, warnings) = result.withLock { $0! }
-        return (try opened.get(), warnings)
+        return try result.withLock { $0! }.get()
     }
 
     /// Answers the opening and the settings as ser2net does (the baud rate as
@@ -51,21 +47,52 @@ struct RFC2217PortTests {
 
     @Test func settingsAreSentAndConfirmedDuringTheOpen() throws {
         let server = try LoopbackServer()
-        let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             Self.accept(server)
         }
         defer { port.close() }
         #expect(port.controlsPort)
-        #expect(warnings.isEmpty)
+        #expect(port.settingsReport == SettingsReport(actual: .init(baudRate: 9600)))
     }
 
-    @Test func aBaudRateTheServerDidNotApplyIsAWarning() throws {
+    /// The server's answers are the port's settings: a baud rate it set otherwise is a
+    /// mismatch, and the port shows the rate it has.
+    @Test func aBaudRateTheServerDidNotApplyIsAMismatch() throws {
         let server = try LoopbackServer()
-        let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             Self.accept(server, appliedBaud: [0, 0, 0x4B, 0])
         }
         defer { port.close() }
-        #expect(warnings == ["rfc2217://127.0.0.1:\(server.port): the server set the baud rate to 19200, not 9600"])
+        #expect(
+            port.settingsReport
+                == SettingsReport(
+                    actual: .init(baudRate: 19200),
+                    mismatches: [SettingMismatch(setting: "baud rate", requested: "9600", actual: "19200")]))
+    }
+
+    /// Parity and flow control are read from the answers too; a stop size of 1.5 and
+    /// a setting left unanswered are named.
+    @Test func theServersAnswersForEverySettingAreRead() throws {
+        let server = try LoopbackServer()
+        let asked = SerialConfiguration(baudRate: 9600, parity: .even, flowControl: .rtsCts)
+        let port = try Self.open(server, setup: .init(configuration: asked)) {
+            #expect(server.read(Self.opening.count) == Self.opening)
+            server.write([255, 253, 44, 255, 251, 0, 255, 251, 3, 255, 253, 0, 255, 253, 3])
+            _ = server.read(14 + 10 + 4 * 7)
+            // Baud 9600, no data size answer, parity none (1), stop size 1.5 (3), no flow control (1).
+            server.write(
+                [255, 250, 44, 101, 0, 0, 0x25, 0x80, 255, 240] + [255, 250, 44, 103, 1, 255, 240]
+                    + [255, 250, 44, 104, 3, 255, 240] + [255, 250, 44, 105, 1, 255, 240])
+        }
+        defer { port.close() }
+        #expect(
+            port.settingsReport.mismatches == [
+                SettingMismatch(setting: "parity", requested: "even", actual: "none"),
+                SettingMismatch(setting: "flow control", requested: "RTS/CTS", actual: "none"),
+                SettingMismatch(setting: "data bits", requested: "8", actual: "not confirmed"),
+                SettingMismatch(setting: "stop bits", requested: "1", actual: "1.5"),
+            ])
+        #expect(port.settingsReport.actual?.summary == "9600 8N1")
     }
 
     /// A readable socket that holds only a notification is not the end of the stream:
@@ -73,7 +100,7 @@ struct RFC2217PortTests {
     /// undoubled; 0xFF sent is doubled.
     @Test func aReadThatHoldsOnlyTelnetCommandsIsNothingReceived() throws {
         let server = try LoopbackServer()
-        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             Self.accept(server)
         }
         defer { port.close() }
@@ -103,7 +130,7 @@ struct RFC2217PortTests {
     /// from NOTIFY-MODEMSTATE (0x90: DCD and CTS).
     @Test func modemLinesAreReadFromTheServersAnswers() throws {
         let server = try LoopbackServer()
-        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             Self.accept(server)
         }
         defer { port.close() }
@@ -130,7 +157,7 @@ struct RFC2217PortTests {
     /// only with the next socket data, the reply, and taken as that reply.
     @Test func aBannerReadDuringTheOpenIsANotificationNotTheFirstReply() async throws {
         let server = try LoopbackServer()
-        let (port, _) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             #expect(server.read(Self.opening.count) == Self.opening)
             server.write([255, 253, 44] + [0x42, 0x4F, 0x4F, 0x54, 255, 255, 0x0D, 0x0A])
             _ = server.read(14 + 10 + 4 * 7)
@@ -158,14 +185,15 @@ struct RFC2217PortTests {
 
     @Test func aServerThatRefusesIsAWarningAndTheLineCarriesOnRaw() throws {
         let server = try LoopbackServer()
-        let (port, warnings) = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             _ = server.read(Self.opening.count)
             server.write([255, 254, 0, 255, 254, 3, 255, 254, 44, 255, 252, 0, 255, 252, 3])
         }
         defer { port.close() }
         #expect(!port.controlsPort)
+        #expect(port.settingsReport.actual == nil)
         #expect(
-            warnings == [
+            port.settingsReport.warnings == [
                 "rfc2217://127.0.0.1:\(server.port): the server refused RFC 2217 serial port control "
                     + "(COM-PORT-OPTION); carrying on with raw data at the server's serial settings"
             ])

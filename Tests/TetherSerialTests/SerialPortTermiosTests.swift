@@ -36,6 +36,18 @@ import Testing
         #expect(!isSet(settings.c_iflag, IXANY))
     }
 
+    /// libserialport 0.1.1 sets `CRTSCTS` in the input flags, where it is lost: the
+    /// read-back showed RTS/CTS flow control missing on every port.
+    @Test func rtsCtsFlowControlReachesTheLine() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(flowControl: .rtsCts))
+        #expect(pty.settings().c_cflag & tcflag_t(CRTSCTS) != 0)
+        port.close()
+        let plain = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
+        defer { plain.close() }
+        #expect(pty.settings().c_cflag & tcflag_t(CRTSCTS) == 0)
+    }
+
     @Test func explicitDTRKeepsHangUpOnClose() throws {
         let pty = try PseudoTerminal()
         let port = try SerialPort.open(
@@ -60,12 +72,70 @@ import Testing
         #expect(pty.settings().c_cflag & tcflag_t(CSIZE) == tcflag_t(CS8))
     }
 
-    /// A pty forces 8 data bits without parity; libserialport notices and tether
-    /// names the setting instead of running with the wrong format.
-    @Test func settingThePortRefusesIsAnInvalidConfiguration() throws {
+    /// A pty forces 8 data bits without parity. The port opens, and its settings
+    /// report says what it has: one mismatch per setting it did not take, the same for
+    /// all four parities (even parity used to be refused while odd, mark and space
+    /// were shown as applied).
+    @Test(arguments: [Parity.odd, .even, .mark, .space])
+    func aParityThePtyIgnoresIsAMismatch(parity: Parity) throws {
         let pty = try PseudoTerminal()
-        #expect(throws: SerialError.invalidConfiguration("\(pty.slavePath) does not accept 7 data bits")) {
-            try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(dataBits: 7, parity: .even))
-        }
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(parity: parity))
+        defer { port.close() }
+        #expect(!isSet(pty.settings().c_cflag, PARENB))
+        #expect(port.settingsReport.actual == SerialConfiguration())
+        #expect(
+            port.settingsReport.mismatches == [
+                SettingMismatch(setting: "parity", requested: parity.rawValue, actual: "none")
+            ])
+    }
+
+    @Test func dataBitsThePtyIgnoresAreAMismatch() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(dataBits: 7, parity: .even))
+        defer { port.close() }
+        #expect(
+            port.settingsReport.mismatches == [
+                SettingMismatch(setting: "data bits", requested: "7", actual: "8"),
+                SettingMismatch(setting: "parity", requested: "even", actual: "none"),
+            ])
+        #expect(port.settingsReport.actual?.summary == "115200 8N1")
+    }
+
+    /// libserialport refuses DTR/DSR flow control on Linux (`SP_ERR_SUPP`): the other
+    /// settings are applied alone and the flow control reads back as none.
+    @Test func flowControlTheDriverRefusesIsAMismatch() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(
+            pty.slavePath, configuration: SerialConfiguration(baudRate: 9600, stopBits: 2, flowControl: .dtrDsr))
+        defer { port.close() }
+        #expect(
+            port.settingsReport.mismatches == [
+                SettingMismatch(setting: "flow control", requested: "DTR/DSR", actual: "none")
+            ])
+        #expect(port.settingsReport.actual?.summary == "9600 8N2")
+    }
+
+    /// A baud rate changed on the open port (connect's Ctrl-T B, and the Model again
+    /// after a reconnect) is read back too, so `reconnected` shows it.
+    @Test func aChangedBaudRateIsReadBack() throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration(baudRate: 9600, parity: .odd))
+        defer { port.close() }
+        try port.setBaudRate(250_000)
+        #expect(port.settingsReport.actual?.baudRate == 250_000)
+        #expect(
+            port.settingsReport.mismatches == [SettingMismatch(setting: "parity", requested: "odd", actual: "none")])
+    }
+
+    /// What a pty does keep reads back as asked, non-standard baud rates exactly.
+    @Test(arguments: [
+        SerialConfiguration(baudRate: 250_000), SerialConfiguration(baudRate: 74_880, stopBits: 2),
+        SerialConfiguration(flowControl: .xonXoff), SerialConfiguration(flowControl: .rtsCts),
+    ])
+    func settingsThePtyKeepsReadBackAsAsked(configuration: SerialConfiguration) throws {
+        let pty = try PseudoTerminal()
+        let port = try SerialPort.open(pty.slavePath, configuration: configuration)
+        defer { port.close() }
+        #expect(port.settingsReport == SettingsReport(actual: configuration))
     }
 }

@@ -21,6 +21,7 @@ import Testing
 
     /// One or more of every device record the view writes.
     static let deviceEvents: [ViewEvent] = [
+        .waiting(for: "a port matching '0403:6001'"),
         .connected(port: "/dev/ttyUSB0", settings: "115200 8N1"),
         .sent(command: "MEAS:VOLT? \"x\" \\ /"),
         .exchanged(
@@ -53,6 +54,7 @@ import Testing
         .reconnected(port: "p", settings: "9600 7E1", attempts: 3, downtime: .milliseconds(1500)),
         .missed(count: 42),
         .warning("write failed: EAGAIN"),
+        .settingNotApplied(SettingWarning(port: "p", setting: "parity", requested: "odd", actual: "none")),
     ]
 
     /// Every record a run writes.

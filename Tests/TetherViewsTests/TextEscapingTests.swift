@@ -34,6 +34,7 @@ import TetherViews
     }
 
     static let events: [ViewEvent] = [
+        .waiting(for: "/tmp/w\(escape)"),
         .connected(port: "/tmp/a\(escape)", settings: "115200 8N1\(escape)"),
         .sent(command: escape),
         .exchanged(
@@ -48,6 +49,8 @@ import TetherViews
         .reconnecting(port: "/tmp/c\(escape)"),
         .reconnected(port: "/tmp/d\(escape)", settings: "s\(escape)", attempts: 1, downtime: .seconds(1)),
         .warning("w\(escape)"),
+        .settingNotApplied(
+            SettingWarning(port: "/tmp/e\(escape)", setting: "parity", requested: "odd", actual: "n\(escape)")),
     ]
 
     @Test(arguments: events)

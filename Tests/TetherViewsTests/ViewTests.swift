@@ -42,6 +42,42 @@ import TetherViews
         #expect(diagnostics == "connected to /dev/ttyUSB0 (115200 8N1)\n")
     }
 
+    /// A setting the port does not have is a warning after `connected`: one line on
+    /// stderr in text, a `warning` record with the setting and both values in JSON.
+    @Test func aSettingThePortDoesNotHaveIsAWarningRecord() throws {
+        let events: [DeviceEvent.Kind] = [
+            .connected(port: "/dev/ttyUSB0", settings: "115200 8N1"),
+            .settingMismatch(setting: "parity", requested: "odd", actual: "none"),
+        ]
+        let (_, diagnostics) = render(events) { TextView(output: $0, diagnostics: $1, environment: [:]) }
+        #expect(
+            diagnostics
+                == "connected to /dev/ttyUSB0 (115200 8N1)\n"
+                + "warning: /dev/ttyUSB0: parity odd was asked for, the port has none\n")
+        let (json, _) = render(events) { output, _ in JSONView(output: output) }
+        let warning = try #require(jsonObjects(json).last)
+        #expect(warning["type"] as? String == "warning")
+        #expect(warning["setting"] as? String == "parity")
+        #expect(warning["requested"] as? String == "odd")
+        #expect(warning["actual"] as? String == "none")
+        #expect(warning["message"] as? String == "/dev/ttyUSB0: parity odd was asked for, the port has none")
+        #expect(warning["port"] as? String == "/dev/ttyUSB0")
+    }
+
+    @Test func waitingForThePortIsOneRecordInEachView() throws {
+        let text = BufferSink()
+        let json = BufferSink()
+        let presenter = Presenter(port: "/dev/serial/by-id/usb-FTDI")
+        presenter.presentWaiting(
+            for: "/dev/serial/by-id/usb-FTDI", at: time,
+            to: TextView(output: BufferSink(), diagnostics: text, environment: [:]))
+        presenter.presentWaiting(for: "/dev/serial/by-id/usb-FTDI", at: time, to: JSONView(output: json))
+        #expect(text.text == "waiting for /dev/serial/by-id/usb-FTDI to appear (Ctrl-C quits)\n")
+        let object = try #require(jsonObjects(json.text).first)
+        #expect(object["type"] as? String == "waiting")
+        #expect(object["for"] as? String == "/dev/serial/by-id/usb-FTDI")
+    }
+
     @Test func colourOnlyOnATerminalWithoutNoColor() {
         let error = DeviceEvent.Kind.session(
             .failed(RequestID(value: 2), command: "TEMP?", failure: .timedOut(.milliseconds(1000))))

@@ -37,7 +37,8 @@ public final class Device: Sendable {
     ///   - name: the port's name for events; defaults to the transport's name.
     ///   - dialect: how commands and replies are framed.
     ///   - settings: a summary of the serial settings for the `connected` event
-    ///     (e.g. `115200 8N1`).
+    ///     (e.g. `115200 8N1`) when the transport reports none of its own
+    ///     (``SerialTransport/settingsReport``; a ``SerialPort`` reads them back).
     ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
     ///   - writeTimeout: how long a write may make no progress (output held by XOFF or
     ///     CTS, a receiver that stopped reading) before it is given up, in ms.
@@ -102,7 +103,7 @@ public final class Device: Sendable {
                 switch state.phase {
                 case .created:
                     state.phase = .catchingUp
-                    state.publish(.connected(port: port, settings: loop.settings))
+                    state.publish(loop.openedEvents(of: state.transport) { .connected(port: port, settings: $0) })
                     state.startWaiters.append(started)
                     return true
                 case .catchingUp:

@@ -5,7 +5,9 @@ import FoundationEssentials
 public struct DeviceEvent: Sendable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Equatable {
-        /// The port is open and configured; `settings` reads like `115200 8N1`.
+        /// The port is open and configured; `settings` reads like `115200 8N1`: what the
+        /// port reports having (``SerialTransport/settingsReport``), else what the
+        /// device was created with.
         case connected(port: String, settings: String)
         /// A request, reply, notification or late reply (see ``SessionEvent``).
         case session(SessionEvent)
@@ -18,6 +20,12 @@ public struct DeviceEvent: Sendable, Equatable {
         /// The port is open again with the same settings, after `attempts` attempts;
         /// `downtime` runs from the disconnect.
         case reconnected(port: String, settings: String, attempts: Int, downtime: Duration)
+        /// After `connected` or `reconnected`: the port does not have a serial setting
+        /// it was asked for (read back after the open: a pty ignores parity, a driver
+        /// refuses a flow control, an RFC 2217 server sets another baud rate): which
+        /// `setting` (`parity`), the value `requested` (`odd`) and the one the port has
+        /// (`actual`: `none`), as in ``SettingMismatch``.
+        case settingMismatch(setting: String, requested: String, actual: String)
         /// This observer fell behind and `count` events were dropped for it here.
         case missed(count: Int)
         /// A failure that does not end the connection by itself (e.g. a write error).

@@ -22,6 +22,7 @@ final class DeviceLoop: Sendable {
     static let readSize = 65_536
 
     let port: String
+    /// The settings shown when the transport reports none of its own.
     let settings: String
     let reopener: PortOpener?
     let state: Mutex<LoopState>
@@ -262,8 +263,9 @@ final class DeviceLoop: Sendable {
                     state.session = blankSession
                     state.phase = .catchingUp
                     state.publish(
-                        .reconnected(
-                            port: port, settings: settings, attempts: attempts, downtime: .now - lostAt))
+                        openedEvents(of: fresh) { settings in
+                            .reconnected(port: port, settings: settings, attempts: attempts, downtime: .now - lostAt)
+                        })
                     return true
                 }
                 if !accepted { fresh.close() }
@@ -276,6 +278,21 @@ final class DeviceLoop: Sendable {
                 reported = message
             }
         }
+    }
+
+    /// The events that say the port is open: the one `opened` makes from the settings
+    /// `transport` reports having (else ``settings``), then a `settingMismatch` for each
+    /// requested setting it does not have and an `error` for each other problem of the
+    /// open (``SettingsReport``).
+    func openedEvents(
+        of transport: (any SerialTransport)?, _ opened: (String) -> DeviceEvent.Kind
+    ) -> [DeviceEvent] {
+        let report = transport?.settingsReport ?? SettingsReport()
+        return [DeviceEvent(kind: opened(report.actual?.summary ?? settings))]
+            + report.mismatches.map {
+                DeviceEvent(kind: .settingMismatch(setting: $0.setting, requested: $0.requested, actual: $0.actual))
+            }
+            + report.warnings.map { DeviceEvent(kind: .error($0)) }
     }
 
     /// Ends the device (see ``LoopState/end(reason:)``), closes the port and resumes

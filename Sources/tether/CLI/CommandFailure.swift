@@ -28,6 +28,7 @@ struct CommandFailure: Error {
             case .notFound: .portNotFound
             case .permissionDenied, .notASerialPort, .busy: .portUnavailable
             case .invalidConfiguration: .usage
+            case .settingsNotApplied: .settingsNotApplied
             case .disconnected, .io: .ioError
             }
         self.init(error.description, code: code)

@@ -18,6 +18,9 @@ enum ExitCode: Int32, Comparable {
     case ioError = 74
     /// A request got no reply in time (`EX_TEMPFAIL`).
     case timeout = 75
+    /// With `--strict-settings`: the port does not have a serial setting asked for
+    /// (`EX_CONFIG`).
+    case settingsNotApplied = 78
     /// Ended by SIGHUP (128 + 1).
     case hangUpSignal = 129
     /// Ended by SIGINT / Ctrl-C (128 + 2).

@@ -94,9 +94,8 @@ enum ConnectCommand: Command {
         tap.set { bytes in view.showReceived(bytes) }
         let console = Console(
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout, escape: escape,
-            enter: enter.bytes, logPath: options.log,
-            settingsSummary:
-                "\(connection.displayName) \(options.configuration.summary), dialect \(connection.dialectName)")
+            enter: enter.bytes, logPath: options.log, portName: connection.displayName,
+            dialectName: connection.dialectName)
         let code = await connection.runUntilStopped { stop in await console.run(stop) }
         tap.set(nil)
         terminal.stop()

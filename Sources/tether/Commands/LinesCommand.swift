@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherPresenter
 import TetherSerial
 import TetherViews
 
@@ -52,7 +53,10 @@ enum LinesCommand: Command {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
-        let port = try await options.hardware.openFirst(with: opener, address: options.address)
+        let view: any DeviceView = options.format == .json ? JSONView() : TextView()
+        let port = try await options.hardware.openFirst(with: opener, address: options.address) {
+            Presenter(port: $0).presentWaiting(for: $0, to: view)
+        }
         defer { port.close() }
         let lines: ModemLines
         do {

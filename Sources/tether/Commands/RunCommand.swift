@@ -108,7 +108,8 @@ enum RunCommand: Command {
                 opened.append(
                     try await OpenedDevice(
                         port.target, configuration: settings.configuration, hardware: options.hardware,
-                        dialect: settings.dialect, faults: options.simulatorFaults))
+                        dialect: settings.dialect, faults: options.simulatorFaults,
+                        waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) }))
             }
         } catch {
             for device in opened { await device.shutdown() }

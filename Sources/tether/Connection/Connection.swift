@@ -43,20 +43,18 @@ final class Connection {
         } else {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
-        opened = try await OpenedDevice(
-            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
-            faults: options.simulatorFaults, session: session)
         let shown: any DeviceView
         switch (view, options.format) {
         case (let view?, _): shown = view
         case (nil, .text): shown = TextView(showsTimestamps: options.showsTimestamps, showsHex: options.showsHex)
         case (nil, .json): shown = JSONView()
         }
-        if let transcript {
-            self.view = FanOutView([shown, transcript])
-        } else {
-            self.view = shown
-        }
+        let chosen: any DeviceView = if let transcript { FanOutView([shown, transcript]) } else { shown }
+        self.view = chosen
+        opened = try await OpenedDevice(
+            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
+            faults: options.simulatorFaults, waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
+            session: session)
     }
 
     /// Renders the device's events on the view in a task, from now until the device

@@ -1,7 +1,6 @@
 import TetherCommandLine
 import TetherModel
 import TetherSerial
-import TetherViews
 
 /// The options for real hardware life, shared by the device commands: choosing the
 /// port by identity (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset
@@ -39,11 +38,13 @@ struct HardwareOptions {
         parse: milliseconds)
     static let breakLength = Option<Int?>(
         "--break", value: "ms", help: "After each open, send a break of this many ms.", parse: milliseconds)
+    static let strictSettings = Flag(
+        "--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked.")
 
     /// The options every device command takes.
     static let options: [OptionDeclaration] = [
         match.declaration, wait.declaration, waitTimeout.declaration, dtr.declaration, rts.declaration,
-        pulseDTR.declaration, breakLength.declaration,
+        pulseDTR.declaration, breakLength.declaration, strictSettings.declaration,
     ]
 
     /// The option of commands that reconnect (`monitor`, `connect`).
@@ -66,6 +67,9 @@ struct HardwareOptions {
     var pulseDTR: Int?
     /// Length of the break after each open, in ms.
     var breakLength: Int?
+    /// `--strict-settings`: a serial setting the port does not have as asked fails the
+    /// open instead of being a warning.
+    var requiresSettings: Bool
     /// Whether a disconnect is followed by waiting and reopening: true for commands
     /// that take ``noReconnect`` unless `--no-reconnect` was given.
     var reconnects: Bool
@@ -79,6 +83,7 @@ struct HardwareOptions {
         pulseDTR = arguments[Self.pulseDTR]
         breakLength = arguments[Self.breakLength]
         reconnects = arguments.spec.takes(Self.noReconnect.declaration) && !arguments[Self.noReconnect]
+        requiresSettings = arguments[Self.strictSettings]
     }
 
     /// The DTR/RTS, pulse or break option given, if any: raw TCP cannot carry them.
@@ -94,33 +99,59 @@ struct HardwareOptions {
     /// `address` is nil (looked up again at each open, so a replugged adapter is found
     /// under its new node). Each open applies `configuration` and these options, then
     /// the DTR pulse and the break; over `rfc2217://` through RFC 2217 (a server that
-    /// refuses it is reported on stderr and the port carries on raw), over `tcp://`
-    /// not at all (the server's settings apply).
+    /// refuses it is a warning of the port's ``SettingsReport``, and the port carries on
+    /// raw), over `tcp://` not at all (the server's settings apply). With
+    /// `--strict-settings` a port that does not have every setting asked for is closed
+    /// and the open fails (``checked(_:requiresSettings:)``).
     func opener(address: PortAddress?, configuration: SerialConfiguration) -> PortOpener {
         let match = self.match
         let options = openOptions
         let pulse = pulseDTR
         let breakLength = breakLength
+        let requiresSettings = requiresSettings
         return PortOpener { () throws(SerialError) -> any SerialTransport in
-            switch address {
-            case .tcp(let host, let port)?:
-                return try TCPPort.connect(to: host, port: port, name: address!.description)
-            case .rfc2217(let host, let port)?:
-                let setup = RFC2217Port.Setup(
-                    configuration: configuration, dtr: options.dtr, rts: options.rts, pulseDTR: pulse,
-                    breakLength: breakLength)
-                return try RFC2217Port.open(address!.description, host: host, port: port, setup: setup) {
-                    FileSink.standardError.write("Warning: \($0)\n")
-                }
-            case .device(let path)?:
-                return try Self.open(
-                    path, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
-            case nil:
-                var name = ""
-                if let match { name = try Self.locate(match) }
-                return try Self.open(
-                    name, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
-            }
+            try Self.checked(
+                try Self.open(
+                    address, match: match, configuration: configuration, options: options, pulse: pulse,
+                    breakLength: breakLength),
+                requiresSettings: requiresSettings)
+        }
+    }
+
+    /// `port` as it is; or, when `requiresSettings` and it does not have every serial
+    /// setting asked for, a failure, the port closed.
+    ///
+    /// - Throws: ``SerialError/settingsNotApplied(path:_:)`` naming each mismatch.
+    static func checked(_ port: any SerialTransport, requiresSettings: Bool) throws(SerialError)
+        -> any SerialTransport
+    {
+        let mismatches = port.settingsReport.mismatches
+        guard requiresSettings, !mismatches.isEmpty else { return port }
+        port.close()
+        throw .settingsNotApplied(path: port.name, mismatches)
+    }
+
+    /// Opens the port at `address` or the one `match` selects, applying the settings.
+    private static func open(
+        _ address: PortAddress?, match: PortMatch?, configuration: SerialConfiguration,
+        options: SerialPort.OpenOptions, pulse: Int?, breakLength: Int?
+    ) throws(SerialError) -> any SerialTransport {
+        switch address {
+        case .tcp(let host, let port)?:
+            return try TCPPort.connect(to: host, port: port, name: address!.description)
+        case .rfc2217(let host, let port)?:
+            let setup = RFC2217Port.Setup(
+                configuration: configuration, dtr: options.dtr, rts: options.rts, pulseDTR: pulse,
+                breakLength: breakLength)
+            return try RFC2217Port.open(address!.description, host: host, port: port, setup: setup)
+        case .device(let path)?:
+            return try Self.open(
+                path, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
+        case nil:
+            var name = ""
+            if let match { name = try Self.locate(match) }
+            return try Self.open(
+                name, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
         }
     }
 
@@ -135,19 +166,23 @@ struct HardwareOptions {
         return port
     }
 
-    /// Opens the port the first time: at once, or after waiting for it with `--wait`.
+    /// Opens the port the first time: at once, or after waiting for it with `--wait`,
+    /// telling `waiting` what it waits for (the path, or `a port matching '…'`) once,
+    /// before it starts to wait.
     ///
     /// - Throws: ``CommandFailure``: exit 66 when the port does not exist (or did not
     ///   appear in time, or no port matches; the message lists the ports present),
     ///   64 when several ports match (listed), and the transport error's code otherwise.
-    func openFirst(with opener: PortOpener, address: PortAddress?) async throws(CommandFailure) -> any SerialTransport {
+    func openFirst(
+        with opener: PortOpener, address: PortAddress?, waiting: (String) -> Void
+    ) async throws(CommandFailure) -> any SerialTransport {
         let path = address?.description
         do throws(SerialError) {
             do throws(SerialError) {
                 return try await opener.openOnce()
             } catch .notFound where waits {
                 let what = path ?? match.map { "a port matching '\($0)'" } ?? "the port"
-                FileSink.standardError.write("waiting for \(what) to appear (Ctrl-C quits)\n")
+                waiting(what)
                 return try await opener.waitAndOpen(timeout: waitTimeout)
             }
         } catch {

@@ -44,6 +44,8 @@ final class OpenedDevice {
     /// simulator runs with `faults`.
     ///
     /// - Parameters:
+    ///   - waiting: told what `--wait` waits for, before it starts to wait (see
+    ///     ``Presenter/presentWaiting(for:at:to:)``).
     ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
     ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
     ///
@@ -52,7 +54,8 @@ final class OpenedDevice {
     ///   unavailable (69), I/O error (74).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), session: ConsoleWiring? = nil
+        dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), waiting: (String) -> Void,
+        session: ConsoleWiring? = nil
     ) async throws(CommandFailure) {
         var dialect: any Dialect
         var port: any SerialTransport
@@ -69,7 +72,9 @@ final class OpenedDevice {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
             do {
-                port = try SerialPort.open(started.devicePath, configuration: configuration)
+                port = try HardwareOptions.checked(
+                    SerialPort.open(started.devicePath, configuration: configuration),
+                    requiresSettings: hardware.requiresSettings)
             } catch {
                 started.stop()
                 throw CommandFailure(error)
@@ -88,7 +93,7 @@ final class OpenedDevice {
             if let tap = session?.tap { opener = opener.tapped(by: tap) }
             let path = address?.description
             do {
-                port = try await hardware.openFirst(with: opener, address: address)
+                port = try await hardware.openFirst(with: opener, address: address, waiting: waiting)
             } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
                 throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
             }
@@ -104,8 +109,7 @@ final class OpenedDevice {
         }
         do {
             device = try Device(
-                transport: port, name: displayName, dialect: dialect, settings: Self.settings(of: port, configuration),
-                reopener: reopener)
+                transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, reopener: reopener)
         } catch {
             port.close()
             simulator?.stop()
@@ -113,17 +117,9 @@ final class OpenedDevice {
         }
     }
 
-    /// The settings to show: the configuration applied, or the server's (raw TCP, or a
-    /// server that refused RFC 2217).
-    private static func settings(of port: any SerialTransport, _ configuration: SerialConfiguration) -> String {
-        switch (port as? TappedTransport)?.base ?? port {
-        case is TCPPort: Self.serverSettings
-        case let remote as RFC2217Port where !remote.controlsPort: Self.serverSettings
-        default: configuration.summary
-        }
-    }
-
-    /// What ``settings(of:_:)`` shows when the server's settings apply.
+    /// The settings shown for a port that does not report its own
+    /// (``SerialTransport/settingsReport``): raw TCP, or an RFC 2217 server that
+    /// refused serial port control; the others show what they read back.
     static let serverSettings = "the server's settings"
 
     /// Closes the device and stops the simulator, if any.

@@ -36,6 +36,8 @@ final class TappedTransport: SerialTransport {
 
     var descriptor: Int32 { base.descriptor }
 
+    var settingsReport: SettingsReport { base.settingsReport }
+
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
         let count = try base.receive(into: buffer)
         if count > 0 { tap.deliver(Array(buffer[..<count])) }

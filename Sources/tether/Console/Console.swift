@@ -21,8 +21,10 @@ struct Console {
     let enter: [UInt8]
     /// `--log`, the file `l` starts when none is open.
     let logPath: String?
-    /// Port, serial settings and dialect, for `c`.
-    let settingsSummary: String
+    /// The port's name, for `c`.
+    let portName: String
+    /// The dialect's name, for `c`.
+    let dialectName: String
 
     /// Runs until the user quits or the input ends, then yields the exit code to `stop`.
     func run(_ stop: Connection.Stop) async {
@@ -75,7 +77,7 @@ struct Console {
             let settings = view.settings.withLock { $0 }
             let log = settings.logPath.map { "log \($0)" } ?? "no log"
             terminal.write(
-                "\(settingsSummary); \(terminal.mode) mode; hex \(settings.showsHex ? "on" : "off"); "
+                "\(portName) \(settings.portSettings ?? "(not connected)"), dialect \(dialectName); \(terminal.mode) mode; hex \(settings.showsHex ? "on" : "off"); "
                     + "timestamps \(settings.showsTimestamps ? "on" : "off"); "
                     + "local echo \(terminal.echoesLocally ? "on" : "off"); \(log)\n")
         case .toggleHex:

@@ -21,6 +21,9 @@ final class ConsoleView: DeviceView {
         /// The transcript being written, if any.
         var log: (any DeviceView)?
         var logPath: String?
+        /// The serial settings the port has, from the latest `connected` or
+        /// `reconnected` record (read back from the port); `nil` before the first.
+        var portSettings: String? = nil
     }
 
     let terminal: ConsoleTerminal
@@ -45,7 +48,10 @@ final class ConsoleView: DeviceView {
 
     func render(_ record: ViewRecord, state: ViewState) {
         guard let record = Self.shown(record) else { return }
-        let settings = self.settings.withLock { $0 }
+        let settings = self.settings.withLock { settings in
+            if let shown = state.settings { settings.portSettings = shown }
+            return settings
+        }
         settings.log?.render(record, state: state)
         if settings.mode == .raw && !Self.isConnectionEvent(record.event) { return }
         if case .sent = record.event { return }
@@ -101,7 +107,8 @@ final class ConsoleView: DeviceView {
 
     private static func isConnectionEvent(_ event: ViewEvent) -> Bool {
         switch event {
-        case .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning: true
+        case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied:
+            true
         case .sent, .exchanged, .notification, .partialReply, .lateReply: false
         }
     }
