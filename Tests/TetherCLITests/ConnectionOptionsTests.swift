@@ -36,6 +36,27 @@ import TetherSimulator
         #expect(options.address == .device("/dev/ttyUSB0"))
     }
 
+    @Test func theHardwareOptionsAreRead() throws {
+        let options = try Self.options(
+            [
+                "--dtr", "off", "--rts=on", "--pulse-dtr", "50", "--break", "250", "--wait-timeout", "2.5",
+                "--strict-settings",
+            ],
+            port: "/dev/ttyUSB0")
+        #expect(options.hardware.openOptions.dtr == .off)
+        #expect(options.hardware.openOptions.rts == .on)
+        #expect(options.hardware.pulseDTR == 50)
+        #expect(options.hardware.breakLength == 250)
+        #expect(options.hardware.waits)
+        #expect(options.hardware.waitTimeout == .milliseconds(2500))
+        #expect(options.hardware.requiresSettings)
+        #expect(!options.hardware.reconnects)
+        let monitor = try ParsedArguments(["--sim"], spec: MonitorCommand.spec)
+        #expect(HardwareOptions(monitor).reconnects)
+        #expect(
+            !HardwareOptions(try ParsedArguments(["--sim", "--no-reconnect"], spec: MonitorCommand.spec)).reconnects)
+    }
+
     @Test func timeoutZeroMeansNoDeadline() throws {
         #expect(try Self.options(["--sim", "-t", "0"]).timeout == nil)
     }
