@@ -5,7 +5,7 @@ import TetherSimulator
 
 /// A device description file (`--device FILE`, or `device=FILE` in a `tether run`
 /// port's settings): a strict JSON object whose keys are the device options' long
-/// names without `--` (``DeviceSettings/specs``) and whose values are what those
+/// names without `--` (``DeviceSettings/options``) and whose values are what those
 /// options take, e.g.
 ///
 /// ```json
