@@ -5,7 +5,7 @@
 /// ```swift
 /// static let baud = Option<Int>(
 ///     "--baud", "-b", value: "rate", help: "Baud rate in bit/s.", default: 115_200,
-///     parse: Parse.integer(1..., "Please provide a positive whole number of baud."))
+///     parse: Parse.integer(1..., InvalidValue("Please provide a positive whole number of baud.")))
 /// ```
 ///
 /// Three shapes, by the type read: `Option<T>` has a default (shown by `--help`);
