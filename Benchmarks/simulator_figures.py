@@ -4,7 +4,7 @@
 1. `tether monitor --format json` throughput under `tether-sim --burst N@RATE
    --sequence-numbers`: notifications received per second and how many were lost
    (by their seq numbers).
-2. Peak RSS of `tether monitor --format json` for shared/cases/CASE-11 (a): 64 MiB of
+2. Peak RSS of `tether monitor --format json` for a device that sends 64 MiB of
    "A" with no terminator, then "\\nOK\\n", from a pty this script holds; compared with
    the same monitor receiving only "OK\\n".
 
@@ -123,7 +123,7 @@ def main():
         print(f"{count:>8}@{rate:<7} {received:>9} {lost:>5} {missed:>7} {per_second:>9.0f} {wall:>7.2f}")
     print("   lost: burst lines whose seq never arrived; missed: events tether monitor itself")
     print("   reported dropping because its output fell behind (never a silent drop)")
-    print("\n2. Peak RSS of tether monitor --format json (CASE-11 a)")
+    print("\n2. Peak RSS of tether monitor --format json (64 MiB without a terminator)")
     base, base_ok = monitor_peak_rss(build, b"OK\n")
     big, big_ok = monitor_peak_rss(build, b"A" * (64 << 20) + b"\nOK\n")
     print(f"   'OK\\n' only:                     {base / 1024:7.1f} MiB  (OK seen: {base_ok})")

@@ -4,7 +4,8 @@
 /// it, and reports with ``didWrite(_:at:)`` how much the pseudo-terminal took.
 ///
 /// Without faults, each enqueued output is one piece written as soon as possible (the
-/// rest later when the client's input queue is full). Large outputs (CASE-11's 64 MiB)
+/// rest later when the client's input queue is full). Large outputs (64 MiB in
+/// `LosslessEndToEndTests.aReaderThatPausesLosesNothingAndMemoryStaysBounded`)
 /// are consumed by an offset, never copied down.
 struct OutputShaper {
     private struct Piece {

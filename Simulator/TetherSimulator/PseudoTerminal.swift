@@ -72,7 +72,7 @@ struct PseudoTerminal: Sendable {
         return max(written, 0)
     }
 
-    /// The slave's termios as the client left it (`tcgetattr` on the master, fact 4).
+    /// The slave's termios as the client left it (`tcgetattr` on the master reads the slave's).
     var clientAttributes: termios? {
         var attributes = termios()
         return tcgetattr(master, &attributes) == 0 ? attributes : nil

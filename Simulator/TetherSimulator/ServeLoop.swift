@@ -5,8 +5,8 @@ import Glibc
 ///
 /// Confined to one thread; only ``ServingState`` is shared. While no client has the slave
 /// open, the master reports `POLLHUP` continuously, so the loop does not poll the master
-/// then but looks every ``connectPollInterval`` ms whether `POLLHUP` has cleared (fact 5
-/// in shared/cases/README.md). Nothing is written while no client is connected: the
+/// then but looks every ``connectPollInterval`` ms whether `POLLHUP` has cleared (Simulator/
+/// README.md, "How the pseudo-terminal behaves"). Nothing is written while no client is connected: the
 /// kernel would queue the bytes for the next client, who opens the port in cooked mode.
 ///
 /// Outputs go: device → ``FaultInjector/replies(_:at:)`` (replies only) → the schedule →

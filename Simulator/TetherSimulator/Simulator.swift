@@ -34,7 +34,7 @@ public final class Simulator: Sendable {
 
     /// How long a hang-up from a disconnect fault waits after the last byte was written
     /// before closing the master, so the client has read it (the kernel discards unread
-    /// bytes at hang-up; fact 1 in shared/cases/README.md).
+    /// bytes at hang-up; Simulator/README.md, "How the pseudo-terminal behaves").
     public static let hangUpGrace: Duration = .milliseconds(300)
 
     private let state: ServingState

@@ -22,7 +22,7 @@ public enum RunEvent: Sendable, Equatable {
     /// `await`).
     case checked(CheckResult)
     /// The script emitted a value (Lua `emit(table)`); `location` is the call's.
-    case emitted(RecordValue, location: SourceLocation?)
+    case emitted(JSONValue, location: SourceLocation?)
     /// The script could not go on: a syntax or runtime error, an unknown device name.
     case scriptFailed(ScriptProblem)
     /// The script was checked and no port opened (`tether run --dry-run`).
@@ -121,17 +121,6 @@ public struct ScriptProblem: Sendable, Equatable {
         self.location = location
         self.message = message
     }
-}
-
-/// A value a script emitted: the shape of a JSON value.
-public indirect enum RecordValue: Sendable, Equatable {
-    case string(String)
-    case integer(Int)
-    case number(Double)
-    case bool(Bool)
-    case array([RecordValue])
-    case object([String: RecordValue])
-    case null
 }
 
 /// The end of a run: counts by expectation status, time taken and the outcome.

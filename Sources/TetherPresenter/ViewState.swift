@@ -45,7 +45,7 @@ public struct ViewState: Sendable, Equatable {
     public static let maximumAlerts = 10
 
     /// The reading named `name`, if one was seen.
-    public func reading(named name: String) -> ReadingSeries? {
+    func reading(named name: String) -> ReadingSeries? {
         readings.first { $0.latest.name == name }
     }
 

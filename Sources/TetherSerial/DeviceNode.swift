@@ -4,7 +4,8 @@ import Glibc
 ///
 /// Symbolic links (udev's `/dev/serial/by-id/…`, relative links, chains) are resolved
 /// with `realpath(3)`, because libserialport 0.1.1 finds a port's sysfs entry by its
-/// name and rejects links (DESIGN, fact 7). The name as typed is kept for display.
+/// name and rejects links
+/// (`SerialPortOpenTests.opensThroughAbsoluteRelativeAndChainedLinks`). The name as typed is kept for display.
 struct DeviceNode: Sendable {
     /// The port name as the user gave it.
     let name: String

@@ -8,14 +8,12 @@ import Synchronization
 ///
 /// `@unchecked Sendable` because of the raw `sp_port *`: it is only used inside
 /// ``withPort(_:)``, which enters `callsInFlight` while `state` says the handle is
-/// open; ``close()`` marks the handle closed (so no call enters again), wakes any
-/// `poll` through the self-pipe, waits until every call in flight has left, and only
-/// then closes and frees the port.
+/// open; ``close()`` marks the handle closed (so no call enters again), waits until
+/// every call in flight has left, and only then closes and frees the port. Calls do
+/// not block (the port loop `poll`s the descriptor itself), so the wait is short.
 final class PortHandle: @unchecked Sendable {
     /// The port's file descriptor (`sp_get_port_handle`), valid until ``close()``.
     let descriptor: Int32
-    /// The read end of the self-pipe: readable once ``close()`` has begun.
-    var wakeDescriptor: Int32 { wakeUp.readEnd }
 
     private struct State {
         var isClosing = false
@@ -25,12 +23,10 @@ final class PortHandle: @unchecked Sendable {
     private let port: OpaquePointer
     private let state = Mutex(State())
     private let callsInFlight = DispatchGroup()
-    private let wakeUp: WakeUpPipe
     private let lockDescriptor: Int32?
 
     /// Takes ownership of an open port and its exclusive-lock descriptor (if any).
-    init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?, portName: String) throws(SerialError) {
-        self.wakeUp = try WakeUpPipe(for: portName)
+    init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?) {
         self.port = port
         self.descriptor = descriptor
         self.lockDescriptor = lockDescriptor
@@ -60,7 +56,7 @@ final class PortHandle: @unchecked Sendable {
         return try body(port)
     }
 
-    /// Closes the port: wakes blocked calls, waits for them to leave, then
+    /// Closes the port: waits for the calls in flight to leave, then
     /// `sp_close`, `sp_free_port`, and releases the lock.
     /// Idempotent; a second caller returns at once.
     func close() {
@@ -69,12 +65,10 @@ final class PortHandle: @unchecked Sendable {
             return !state.isClosing
         }
         guard first else { return }
-        wakeUp.signal()
         callsInFlight.wait()
 
         sp_close(port)
         sp_free_port(port)
         if let lockDescriptor { Glibc.close(lockDescriptor) }
-        wakeUp.close()
     }
 }

@@ -3,9 +3,9 @@ import Glibc
 /// The advisory lock that gives one process exclusive use of a port.
 ///
 /// libserialport 0.1.1 takes no lock (0.1.2 added `TIOCEXCL` and `flock`), and
-/// `TIOCEXCL` does not stop root (fact 8). tether takes `flock(LOCK_EX | LOCK_NB)`,
-/// as tio, picocom and pyserial do, so it also respects their locks. The kernel drops
-/// the lock when the descriptor closes, even on SIGKILL: no stale lock files.
+/// `TIOCEXCL` does not stop root. tether takes `flock(LOCK_EX | LOCK_NB)`, as tio,
+/// picocom and pyserial do, so it also respects their locks (`SerialPortLockTests`
+/// pass as root). The kernel drops the lock when the descriptor closes, even on SIGKILL: no stale lock files.
 enum PortLock {
     /// Locks the open descriptor `descriptor` of `node`, or names who holds it.
     ///

@@ -4,7 +4,7 @@ import Glibc
 /// name it can look up.
 ///
 /// libserialport derives `/sys/class/tty/<name after "/dev/">` from the port name and
-/// refuses `/dev/pts/N`, which has no sysfs entry (DESIGN, fact 7). The name
+/// refuses `/dev/pts/N`, which has no sysfs entry (`SerialPortOpenTests.opensAPseudoTerminalByItsPath`). The name
 /// `"/dev/../../.."` followed by this link's absolute path makes that lookup land on
 /// the link itself (`/sys/class/tty/../../..` is `/`), and opening the name opens the
 /// pty through the link. The link lives in its own `mkdtemp(3)` directory under

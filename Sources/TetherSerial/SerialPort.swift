@@ -7,7 +7,7 @@ import Synchronization
 /// pseudo-terminals (socat, `tether-sim`, `/dev/pts/N`) alike.
 ///
 /// ## Pseudo-terminals
-/// libserialport 0.1.1 cannot look up or open a pty (DESIGN). tether keeps this one
+/// libserialport 0.1.1 cannot look up or open a pty (docs/ARCHITECTURE.md). tether keeps this one
 /// libserialport transport and adds a small compatibility layer that acts only on
 /// pty slaves: a private link name for the lookup (``PseudoTerminalLink``) and an
 /// `ioctl` that emulates the modem-line requests a pty refuses (the `CPtyCompat`
@@ -15,11 +15,12 @@ import Synchronization
 /// setting them is accepted and remembered; nothing else changes.
 ///
 /// ## Threading
-/// All methods block the calling thread; call them from a dedicated thread, never
-/// from Swift's cooperative pool. ``read(maxBytes:timeout:)`` and
-/// ``write(_:timeout:)`` may run concurrently on two threads, and ``close()`` may be
-/// called from any thread: it wakes a blocked read or write and waits for it to
-/// leave before freeing the port.
+/// ``receive(into:)`` and ``transmit(_:)`` never block: the port loop `poll`s
+/// ``descriptor`` and calls them (see ``SerialTransport``). Opening, the settings and
+/// the modem-line calls may block briefly (libserialport's ioctls, a break); call them
+/// from a dedicated thread, never from Swift's cooperative pool. ``close()`` may be
+/// called from any thread: it waits for a call in flight to leave before freeing the
+/// port.
 public final class SerialPort: SerialTransport {
     /// The port name as the user gave it, for display.
     public let name: String
@@ -60,9 +61,10 @@ public final class SerialPort: SerialTransport {
     /// `sp_set_config`; sets DTR and RTS per `options`; and finally makes the
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
-    /// (libserialport 0.1.1 leaves IXON as found; CASE-04, CASE-12). Last, it reads the
-    /// settings back from the port into ``settingsReport``: a setting the driver
-    /// refused or ignored is not an error here, it is a mismatch there.
+    /// (libserialport 0.1.1 leaves IXON as found; `SerialPortDataTests` checks the bytes
+    /// both ways and `receivedXOFFDoesNotStopOutput`). Last, it reads the settings back
+    /// from the port into ``settingsReport``: a setting the driver refused or ignored is
+    /// not an error here, it is a mismatch there.
     ///
     /// - Parameters:
     ///   - name: a device path or a link to one, e.g. `/dev/ttyUSB0`,
@@ -141,16 +143,14 @@ public final class SerialPort: SerialTransport {
         let report = SettingsReport(
             requested: configuration, actual: try SerialConfiguration.read(from: descriptor, path: name))
 
-        let handle = try PortHandle(
-            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, portName: name)
+        let handle = PortHandle(port: port, descriptor: descriptor, lockDescriptor: lockDescriptor)
         succeeded = true
         return SerialPort(
             name: name, path: node.path, configuration: configuration, settingsReport: report,
             isPseudoTerminal: node.isPseudoTerminalSlave, handle: handle)
     }
 
-    /// Closes the port; idempotent and safe from any thread. A read or write blocked
-    /// on another thread returns at once (a read with `.hungUp`). The lock is released
+    /// Closes the port; idempotent and safe from any thread. The lock is released
     /// and, with DTR kept (the default), DTR stays as it was.
     public func close() {
         handle.close()
@@ -253,7 +253,7 @@ public final class SerialPort: SerialTransport {
     /// Measured with 0.1.1: `sp_open` already clears the translations and
     /// `sp_set_flowcontrol` the XON/XOFF flags, but XON/XOFF flow control leaves
     /// IXANY on (any byte would restart output) and `sp_open` sets `HUPCL`. The full
-    /// list is cleared here so the guarantee (CASE-04, CASE-12) rests on one place.
+    /// list is cleared here so the guarantee rests on one place.
     /// RTS/CTS flow control is set here too: 0.1.1 puts `CRTSCTS` in `c_iflag`, where
     /// glibc's `tcsetattr` drops it, so the line never got it
     /// (`rtsCtsFlowControlReachesTheLine`).

@@ -1,9 +1,11 @@
 import TetherPresenter
 
 /// One view that passes every call to several views, in order (swift-log's
-/// `MultiplexLogHandler` idea): the terminal's view and a `--log` transcript side by
-/// side, both seeing the same records.
-public struct FanOutView: DeviceView {
+/// `MultiplexLogHandler` idea): the terminal's view and the `--log` file's JSON view
+/// side by side, both seeing the same records.
+///
+/// A run's own records (``RunView``) go to the views that can show them.
+public struct FanOutView: RunView {
     let views: [any DeviceView]
 
     /// Creates a view over `views`, called in this order.
@@ -13,6 +15,10 @@ public struct FanOutView: DeviceView {
 
     public func render(_ record: ViewRecord, state: ViewState) {
         for view in views { view.render(record, state: state) }
+    }
+
+    public func render(_ record: RunRecord) {
+        for case let view as any RunView in views { view.render(record) }
     }
 
     public func stateDidChange(_ state: ViewState) {

@@ -24,7 +24,7 @@ extension JSONView: RunView {
             if let detail = result.detail { object["detail"] = .string(detail) }
             return object
         case .emitted(let value, let location):
-            var object: [String: JSONValue] = ["type": "emit", "data": json(value)]
+            var object: [String: JSONValue] = ["type": "emit", "data": value]
             if let location { object.merge(fields(for: location)) { $1 } }
             return object
         case .scriptFailed(let problem):
@@ -51,17 +51,5 @@ extension JSONView: RunView {
         var object: [String: JSONValue] = ["file": .string(location.file)]
         if let line = location.line { object["line"] = .int(line) }
         return object
-    }
-
-    private static func json(_ value: RecordValue) -> JSONValue {
-        switch value {
-        case .string(let text): .string(text)
-        case .integer(let number): .int(number)
-        case .number(let number): number.isFinite ? .double(number) : .string(String(number))
-        case .bool(let flag): .bool(flag)
-        case .array(let items): .array(items.map(json))
-        case .object(let fields): .object(fields.mapValues(json))
-        case .null: .null
-        }
     }
 }

@@ -23,6 +23,7 @@ public struct FileSink: OutputSink {
     private let descriptor: Int32
     private let name: String
     private let endsOnFailure: Bool
+    private let failure: WriteFailure?
     public let isTerminal: Bool
 
     /// Standard output. A write that fails (a full disk, `/dev/full`, an I/O error)
@@ -43,6 +44,19 @@ public struct FileSink: OutputSink {
         self.descriptor = descriptor
         self.name = name
         self.endsOnFailure = endsOnFailure
+        self.failure = nil
+        self.isTerminal = isatty(descriptor) == 1
+    }
+
+    /// Wraps `descriptor`; the first write that fails calls `onFailure` with
+    /// `strerror` of its errno (e.g. `No space left on device`), once, and every write
+    /// after it is dropped — for a caller that ends its session in order (a `--log`
+    /// file beside a terminal that must be put back).
+    public init(descriptor: Int32, name: String, onFailure: @escaping @Sendable (String) -> Void) {
+        self.descriptor = descriptor
+        self.name = name
+        self.endsOnFailure = false
+        self.failure = WriteFailure(onFailure)
         self.isTerminal = isatty(descriptor) == 1
     }
 
@@ -58,7 +72,7 @@ public struct FileSink: OutputSink {
     /// Writes all of `buffer` with `write(2)`, retrying after `EINTR` and waiting for
     /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(descriptor:name:endsOnFailure:)`` says.
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard let base = buffer.baseAddress else { return }
+        guard let base = buffer.baseAddress, failure?.hasFailed != true else { return }
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
@@ -77,22 +91,29 @@ public struct FileSink: OutputSink {
     }
 
     private func fail(errno code: Int32) {
+        failure?.report(String(cString: strerror(code)))
         guard endsOnFailure else { return }
         FileSink.standardError.write("Error: cannot write to \(name): \(String(cString: strerror(code)))\n")
         exit(74)
     }
 }
 
-/// A sink that keeps what is written, for tests.
-public final class BufferSink: OutputSink {
-    private let buffer = Mutex("")
-    public let isTerminal: Bool
+/// A ``FileSink``'s failure handler, called for the first failed write only.
+private final class WriteFailure: Sendable {
+    private let handler: @Sendable (String) -> Void
+    private let failed = Mutex(false)
 
-    /// Creates an empty buffer; `isTerminal` pretends to be a terminal.
-    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+    init(_ handler: @escaping @Sendable (String) -> Void) { self.handler = handler }
 
-    public func write(_ text: String) { buffer.withLock { $0 += text } }
+    /// Whether a write has failed.
+    var hasFailed: Bool { failed.withLock { $0 } }
 
-    /// Everything written so far.
-    public var text: String { buffer.withLock { $0 } }
+    /// Calls the handler with `reason` unless a write failed before.
+    func report(_ reason: String) {
+        let isFirst = failed.withLock { failed in
+            defer { failed = true }
+            return !failed
+        }
+        if isFirst { handler(reason) }
+    }
 }

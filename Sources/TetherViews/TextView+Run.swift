@@ -63,15 +63,15 @@ extension TextView: RunView {
     }
 
     /// `key=value` pairs for an object at the top level, JSON-like text inside.
-    private static func show(_ value: RecordValue, topLevel: Bool = false) -> String {
+    private static func show(_ value: JSONValue, topLevel: Bool = false) -> String {
         switch value {
         case .string(let text):
             let plain = !text.isEmpty && !text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" })
             if topLevel || plain { return ByteEscaping.escaped(Array(text.utf8)) }
             let escaped = ByteEscaping.escaped(Array(text.utf8)).map { $0 == "\"" ? "\\\"" : String($0) }.joined()
             return "\"" + escaped + "\""
-        case .integer(let number): return String(number)
-        case .number(let number): return String(number)
+        case .int(let number): return String(number)
+        case .double(let number): return String(number)
         case .bool(let flag): return String(flag)
         case .null: return "nil"
         case .array(let items): return "[" + items.map { show($0) }.joined(separator: ", ") + "]"

@@ -144,7 +144,7 @@ import TetherSimulator
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("env", in: folder)
         defer { simulator.stop() }
-        let log = folder.path("session.log")
+        let log = folder.path("session.jsonl")
         let terminal = try Self.connect(folder, ["--log", log])
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.press("C-t", "?")
@@ -193,14 +193,29 @@ import TetherSimulator
         terminal.press("C-t", "q")
         #expect(terminal.waitForExit() == 0)
         #expect(Self.received(folder) == "*IDN?\nHUM?\nline one\r\n\u{1}end")
-        let transcript = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(transcript.contains("Z > *IDN?\n"))
-        #expect(transcript.contains("Z < TETHER,ENV-1,SIM0001,1.0  ("))
-        #expect(!transcript.contains("HUM?"), "logging stopped before HUM?")
+        let records = try JSONLines.parse(String(contentsOfFile: log, encoding: .utf8))
+        #expect(records.contains { $0["type"] as? String == "sent" && $0["command"] as? String == "*IDN?" })
+        #expect(
+            records.contains {
+                $0["type"] as? String == "reply" && $0["lines"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"]
+            })
+        #expect(!records.contains { $0["command"] as? String == "HUM?" }, "logging stopped before HUM?")
         #expect(terminal.terminalSettingsUnchanged)
     }
 
-    /// CASE-18 in raw mode, where tether itself turned the terminal's signals off.
+    /// `connect --log /dev/full` ended with 74 from the view's thread and left the
+    /// terminal in line mode's raw settings: the terminal is put back at any exit.
+    @Test func aLogThatCannotBeWrittenLeavesTheTerminalAsItWas() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--log", "/dev/full"])
+        #expect(terminal.waitForExit() == 74)
+        #expect(terminal.screen.contains("Error: cannot write to /dev/full: No space left on device"))
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
+    /// Signals in raw mode, where tether itself turned the terminal's signals off.
     @Test(arguments: [("TERM", 143), ("INT", 130)])
     func aSignalInRawModeLeavesTheTerminalAsItWas(signal: String, expected: Int) throws {
         let folder = try TemporaryFolder()
@@ -214,7 +229,7 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
-    /// CASE-18 (4): the device hangs up while the terminal is raw.
+    /// The device hangs up while the terminal is raw.
     @Test func theDeviceHangingUpInRawModeEndsWithIOErrorAndRestoresTheTerminal() throws {
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("prompt-console", in: folder)
@@ -293,29 +308,5 @@ import TetherSimulator
         let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr == message + " (see 'tether connect --help')\n")
-    }
-
-    @Test func logWritesATimestampedTranscriptForQuery() throws {
-        let folder = try TemporaryFolder()
-        let log = folder.path("query.log")
-        let result = try Subprocess.run("tether", ["query", "--sim", "--log", log, "*IDN?", "NOPE"])
-        #expect(result.status == 1)
-        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        let bodies = lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
-        #expect(bodies.first?.hasPrefix("* connected sim:env (") == true)
-        #expect(bodies.contains("> *IDN?"))
-        #expect(bodies.contains { $0.hasPrefix("< TETHER,ENV-1,SIM0001,1.0  (") })
-        #expect(bodies.contains { $0.hasPrefix(#"< ERR -113,"Undefined header"  ("#) && $0.hasSuffix(" error)") })
-        #expect(
-            lines.allSatisfy {
-                $0.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "#, options: .regularExpression) != nil
-            })
-    }
-
-    @Test func aLogFileThatCannotBeCreatedIsAnIOError() throws {
-        let result = try Subprocess.run("tether", ["query", "--sim", "--log", "/nonexistent/dir/x.log", "*IDN?"])
-        #expect(result.status == 74)
-        #expect(
-            result.stderr == "Error: cannot write the log file: /nonexistent/dir/x.log: No such file or directory\n")
     }
 }

@@ -80,6 +80,9 @@ import Testing
             "baud: The value 'fast' is invalid for '--baud <rate>'. Please provide a positive whole number of baud"
         ),
         (#"{"urc": ["^A", {"x": 1}]}"#, "urc[1]: expected a string, got an object"),
+        (#"{"urc": ["^A", true]}"#, "urc[1]: expected a string, got a boolean"),
+        (#"{"urc": null}"#, "urc: expected a string, a number, true/false or a list, got null"),
+        (#"{"description": 5}"#, "description: expected a string, got a number"),
         (#"{"check-errors": "yes"}"#, "check-errors: expected true or false"),
         (#"{"baud": [1, 2]}"#, "baud: expected one value, got 2"),
         (#"["at"]"#, #"expected an object of settings, e.g. {"dialect": "at"}, got a list"#),

@@ -23,7 +23,7 @@ import TetherSimulator
         Chunk("\r\nOK\r\n", after: .milliseconds(150)),
     ]
 
-    /// CASE-01 and variant B (one byte per write, 15 ms apart), text and JSON.
+    /// A reply split across reads, and one byte per write (15 ms apart), text and JSON.
     @Test(arguments: [
         splitCSQ,
         splitCSQ.flatMap(\.bytes).map { Chunk([$0], after: .milliseconds(15)) },
@@ -42,7 +42,7 @@ import TetherSimulator
         #expect(try objects(json, type: "notification").isEmpty)
     }
 
-    /// CASE-05: echo on, split echo and echo off give identical output.
+    /// Echo on, split echo and echo off give identical output.
     @Test func echoIsDroppedAlike() throws {
         let variants: [[Chunk]] = [
             [Chunk("AT+CGMI\r\r\nACME\r\n\r\nOK\r\n")],
@@ -62,7 +62,7 @@ import TetherSimulator
         }
     }
 
-    /// CASE-05, prompt variant: `"> ver\r\nfw 1.2.3\r\n> "` replies exactly `fw 1.2.3`.
+    /// Prompt variant: `"> ver\r\nfw 1.2.3\r\n> "` replies exactly `fw 1.2.3`.
     @Test func promptConsole() throws {
         let rules = [ScriptedDevice.Rule(on: "ver\r", send: [Chunk("> ver\r\nfw 1.2.3\r\n> ")])]
         let text = try query(rules, ["--dialect", "prompt", "--prompt", "> ", "ver"])
@@ -72,7 +72,7 @@ import TetherSimulator
         #expect(try objects(json, type: "reply").first?["lines"] as? [String] == ["fw 1.2.3"])
     }
 
-    /// CASE-07 in JSON: URCs before and inside replies are notifications, once each,
+    /// URCs before and inside replies are notifications, once each,
     /// in order; a batch with both commands.
     @Test func unsolicitedCodesInJSON() throws {
         let rules = [
@@ -99,7 +99,7 @@ import TetherSimulator
         #expect(notifications == ["+CMTI: \"SM\",3", "RING", "+CREG: 1"])
     }
 
-    /// CASE-06, AT variant: `AT+COPS?` times out at 600 ms; `AT+CSQ` goes out then (the
+    /// AT variant: `AT+COPS?` times out at 600 ms; `AT+CSQ` goes out then (the
     /// line was quiet); COPS's late reply arrives at 800 ms while `AT+CSQ` is
     /// outstanding and is reported late; `AT+CSQ` gets `+CSQ: 20,99`, at 900 ms.
     @Test func lateReplyInAT() throws {

@@ -65,6 +65,9 @@ import TetherSimulator
         for option in ["--dialect", "--check-errors", "--prompt", "--sim", "--timeout"] {
             #expect(!help.stdout.contains(option), "lines --help lists \(option)")
         }
+        for option in ["--match", "--dtr", "--rts", "--format", "--log"] {
+            #expect(help.stdout.contains(option), "lines --help leaves out \(option)")
+        }
     }
 
     /// The example in `tether run --help` named a device the script does not use.

@@ -5,7 +5,7 @@ import TetherSimulator
 
 /// Real hardware life, simulated: the device going away and coming back at the same
 /// link, waiting for a port, two tethers on one port, modem lines and udev rules on a
-/// pty (issue 6; shared/cases/CASE-13, CASE-16, CASE-17).
+/// pty.
 @Suite(.serialized) struct HardwareEndToEndTests {
     /// User + system CPU seconds a running process has used (`/proc/<pid>/stat`).
     static func cpuSeconds(of pid: pid_t) -> Double {
@@ -16,10 +16,6 @@ import TetherSimulator
         // After the command name: state is field 3, utime 14 and stime 15.
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    static func types(_ output: String) throws -> [String] {
-        try JSONLines.parse(output).compactMap { $0["type"] as? String }
     }
 
     /// tether-sim killed and restarted at the same --link: monitor reports the
@@ -44,17 +40,13 @@ import TetherSimulator
         let second = try Subprocess("tether-sim", ["--link", link])
         #expect(second.waitForOutput(containing: link))
         #expect(monitor.waitForOutput(containing: #""type":"reconnected""#, timeout: 10))
-        #expect(
-            waitUntil {
-                let types = (try? Self.types(monitor.stdoutSoFar)) ?? []
-                return types.drop { $0 != "reconnected" }.contains("notification")
-            }, "no notification after the reconnect")
+        #expect(JSONLines.waitForNotificationAfterReconnect(of: monitor), "no notification after the reconnect")
         monitor.send(SIGTERM)
         let result = monitor.wait()
         second.send(SIGTERM)
         _ = second.wait()
         #expect(result.status == 143, "\(result.stderr)")
-        let types = try Self.types(result.stdout)
+        let types = try JSONLines.types(result.stdout)
         let lost = try #require(types.firstIndex(of: "disconnected"))
         #expect(types[..<lost].contains("notification"))
         #expect(Array(types[lost...].prefix(3)) == ["disconnected", "reconnecting", "reconnected"])
@@ -93,7 +85,7 @@ import TetherSimulator
     }
 
     /// query never reconnects: a hang-up during its request ends it with 74 at once,
-    /// not at its 10 s timeout (CASE-13).
+    /// not at its 10 s timeout.
     @Test func queryFailsPromptlyWhenTheDeviceGoesAwayMidRequest() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")
@@ -137,7 +129,7 @@ import TetherSimulator
     }
 
     /// A second tether on the port gets "port busy" naming the first, exit 69, and
-    /// leaves the first one's settings alone (CASE-17).
+    /// leaves the first one's settings alone.
     @Test func secondTetherOnTheSamePortIsRefusedAndChangesNothing() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")

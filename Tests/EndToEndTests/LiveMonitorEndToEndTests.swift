@@ -52,7 +52,7 @@ import Testing
         #expect(tmux.modes == (false, true))
     }
 
-    /// Ended by a signal, the dashboard puts the screen back first (shared/cases/CASE-18):
+    /// Ended by a signal, the dashboard puts the screen back first:
     /// SIGTERM and SIGHUP end the session cleanly; SIGQUIT, a crash (SIGSEGV, SIGABRT)
     /// or a signal tether does not handle (SIGUSR1) then end it the default way. (Swift's
     /// crash reporter is off here: it reports a SIGSEGV sent by `kill` and lets the
@@ -93,7 +93,7 @@ import Testing
     }
 
     /// With --no-reconnect, a device that goes away ends the dashboard with exit 74; the
-    /// screen is put back and the reason is on standard error (shared/cases/CASE-13).
+    /// screen is put back and the reason is on standard error.
     @Test func deviceGoneForGoodRestoresTheScreenAndSaysWhy() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")
@@ -132,12 +132,16 @@ import Testing
         #expect(screen.contains("\u{1B}[1mREADING"))
     }
 
-    @Test func notATerminalKeepsTheEventLog() throws {
+    /// Text `--live` into a pipe fell back to the event log: a dashboard cannot be
+    /// drawn there, so it is refused before the port opens.
+    @Test func notATerminalIsRefused() throws {
         let result = try Subprocess.run("tether", ["monitor", "--sim", "--live", "--count", "2"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("!READING temp=") })
-        #expect(result.stderr.contains("note: standard output is not a terminal; --live shows the event log"))
-        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: '--live' draws a dashboard and standard output is not a terminal; give '--format json' "
+                    + "for state records, or leave out '--live' for the event log"), "\(result.stderr)")
     }
 
     @Test func stateRecordsFollowDocsJSON() throws {

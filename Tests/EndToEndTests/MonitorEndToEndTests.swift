@@ -20,7 +20,7 @@ import Testing
     }
 
     /// Stopping the simulator under `tether monitor L --no-reconnect` ends it promptly with a clear
-    /// message and exit 74, without spinning (shared/cases/CASE-13).
+    /// message and exit 74, without spinning.
     @Test func simulatorStoppingEndsMonitorQuietly() throws {
         let folder = try TemporaryFolder()
         let link = folder.path("device")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TetherSimulator
 
-/// shared/cases/CASE-02: `--timeout 0` means "no deadline" (documented in --help) —
+/// `--timeout 0` means "no deadline" (documented in --help) —
 /// never an instant timeout, never a hang.
 @Suite struct NoDeadlineEndToEndTests {
     /// (a) The answer comes 300 ms after the command: it is the reply, exit 0.

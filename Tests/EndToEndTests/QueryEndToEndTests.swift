@@ -40,8 +40,7 @@ import TetherSimulator
         #expect(result.stdout.contains("SETP? → 22.0"))
     }
 
-    /// A device that never answers: exit 75 at the documented default timeout
-    /// (shared/cases/CASE-02 c).
+    /// A device that never answers: exit 75 at the documented default timeout.
     @Test func silentDeviceTimesOutWithItsOwnCode() throws {
         let device = try Simulator(device: ScriptedDevice())
         defer { device.stop() }

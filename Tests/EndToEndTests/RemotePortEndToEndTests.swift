@@ -6,10 +6,6 @@ import TetherSimulator
 /// Ports exported over TCP by Debian's ser2net (`tcp://` raw, `rfc2217://` telnet with
 /// RFC 2217), serving an in-process simulator's pty, all on loopback.
 @Suite(.serialized) struct RemotePortEndToEndTests {
-    static func types(_ output: String) throws -> [String] {
-        try JSONLines.parse(output).compactMap { $0["type"] as? String }
-    }
-
     @Test(arguments: [false, true]) func queryWorksThroughSer2net(telnet: Bool) throws {
         let folder = try TemporaryFolder()
         let simulator = try Simulator()
@@ -54,7 +50,7 @@ import TetherSimulator
         let monitor = try Subprocess.run(
             "tether", ["monitor", server.telnetAddress, "--count", "2", "--format", "json"], timeout: 30)
         #expect(monitor.status == 0, "\(monitor.stderr)")
-        #expect(try Self.types(monitor.stdout).filter { $0 == "notification" }.count == 2, "\(monitor.stdout)")
+        #expect(try JSONLines.types(monitor.stdout).filter { $0 == "notification" }.count == 2, "\(monitor.stdout)")
 
         let script = folder.path("check.txt")
         try "*IDN?  =~ ^TETHER,ENV-1,\nSETP 20 == OK\nSETP?  == 20.0\n".write(
@@ -78,12 +74,12 @@ import TetherSimulator
             monitor.send(SIGTERM)
             _ = monitor.wait()
         }
-        let applied = Ser2net.waitUntil {
+        let applied = waitUntil {
             guard var attributes = simulator.clientAttributes else { return false }
             return cfgetospeed(&attributes) == speed_t(B9600)
         }
         #expect(applied, "the pty's termios: \(String(describing: simulator.clientAttributes))")
-        #expect(Ser2net.waitUntil { monitor.stderrSoFar.contains("connected to \(server.telnetAddress) (9600 7E1)") })
+        #expect(waitUntil { monitor.stderrSoFar.contains("connected to \(server.telnetAddress) (9600 7E1)") })
         #expect(!monitor.stderrSoFar.contains("warning"), "\(monitor.stderrSoFar)")
     }
 
@@ -104,7 +100,7 @@ import TetherSimulator
         terminal.press("Enter")
         #expect(terminal.waitForScreen(containing: "baud rate 57600"), "\(terminal.screen)")
         #expect(
-            Ser2net.waitUntil { simulator.clientAttributes.map { cfgetospeed([$0]) } == speed_t(B57600) },
+            waitUntil { simulator.clientAttributes.map { cfgetospeed([$0]) } == speed_t(B57600) },
             "the pty's termios: \(String(describing: simulator.clientAttributes))")
         terminal.press("C-t", "b")
         #expect(terminal.waitForScreen(containing: "break sent (250 ms)"), "\(terminal.screen)")
@@ -130,15 +126,11 @@ import TetherSimulator
         sleep(1)
         try server.start()
         #expect(monitor.waitForOutput(containing: #""type":"reconnected""#, timeout: 15))
-        #expect(
-            Ser2net.waitUntil {
-                let types = (try? Self.types(monitor.stdoutSoFar)) ?? []
-                return types.drop { $0 != "reconnected" }.contains("notification")
-            }, "no notification after the reconnect")
+        #expect(JSONLines.waitForNotificationAfterReconnect(of: monitor), "no notification after the reconnect")
         monitor.send(SIGTERM)
         let result = monitor.wait()
         #expect(result.status == 143, "\(result.stderr)")
-        let types = try Self.types(result.stdout)
+        let types = try JSONLines.types(result.stdout)
         let lost = try #require(types.firstIndex(of: "disconnected"))
         #expect(types[..<lost].contains("notification"))
         #expect(types[lost...].prefix(2) == ["disconnected", "reconnecting"])

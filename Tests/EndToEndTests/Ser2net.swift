@@ -41,7 +41,7 @@ final class Ser2net {
     /// Starts ser2net (again) and waits until both ports listen.
     func start() throws {
         process = try Subprocess(path: Self.executable, ["-n", "-u", "-c", configuration, "-P", pidFile])
-        guard Self.waitUntil({ Self.isListening(rawPort) && Self.isListening(telnetPort) }) else {
+        guard waitUntil({ Self.isListening(rawPort) && Self.isListening(telnetPort) }) else {
             throw POSIXError(.ETIMEDOUT)
         }
     }
@@ -82,14 +82,5 @@ final class Ser2net {
             let fields = line.split(separator: " ")
             return fields.count > 3 && fields[1] == local && fields[3] == "0A"
         }
-    }
-
-    static func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
     }
 }

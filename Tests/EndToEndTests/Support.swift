@@ -13,6 +13,19 @@ enum JSONLines {
             return object
         }
     }
+
+    /// The `type` of each record.
+    static func types(_ text: String) throws -> [String] {
+        try parse(text).compactMap { $0["type"] as? String }
+    }
+
+    /// Waits until `monitor`'s records show a notification after a `reconnected` one.
+    static func waitForNotificationAfterReconnect(of monitor: Subprocess) -> Bool {
+        waitUntil {
+            let types = (try? JSONLines.types(monitor.stdoutSoFar)) ?? []
+            return types.drop { $0 != "reconnected" }.contains("notification")
+        }
+    }
 }
 
 /// A folder under /tmp removed when the value is released.
@@ -29,7 +42,8 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Waits until `condition` holds, checking every 20 ms (at most `timeout` seconds).
+/// Waits until `condition` holds, checking every 20 ms (at most `timeout` seconds,
+/// then once more).
 ///
 /// - Returns: whether it held in time.
 func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
@@ -38,5 +52,5 @@ func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         if condition() { return true }
         usleep(20_000)
     }
-    return false
+    return condition()
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// CASE-18: ended by SIGTERM, SIGINT or SIGHUP, `tether connect` leaves the user's
+/// Ended by SIGTERM, SIGINT or SIGHUP, `tether connect` leaves the user's
 /// terminal settings exactly as it found them and exits with the documented code.
 @Suite struct TerminalRestoreEndToEndTests {
     struct Outcome: Decodable {

@@ -1,16 +1,17 @@
 import Foundation
 
-/// A private tmux server (its own socket) running one command in a pane of a given
-/// size, so a test can look at a full-screen program the way a person would:
-/// `capture-pane` shows what is on the screen, `send-keys` types.
+/// A real terminal for end-to-end tests: a private tmux server (its own socket, so
+/// tests never touch the user's tmux) with one pane of a given size running a shell
+/// command. Keys go in with `send-keys`; the screen comes out of `capture-pane`, the
+/// way a person would see it.
 final class Tmux {
     private let socket = "tether-test-\(UUID().uuidString)"
 
-    /// Starts `command` (a shell command line) in a `columns` × `rows` pane, with
-    /// `environment` set. `NO_COLOR` is unset unless given: `swift test` sets it for the
-    /// tests, and a person's terminal does not have it.
+    /// Starts `command` (a shell command line, run by tmux's default shell) in a `columns` × `rows`
+    /// pane with `TERM=tmux-256color` and `environment` set. `NO_COLOR` is unset unless
+    /// given: `swift test` sets it for the tests, and a person's terminal does not have it.
     init(_ command: String, columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
-        let exports = environment.map { "export \($0)='\($1)'; " }.joined()
+        let exports = environment.map { "export \($0.key)=\(Self.quoted($0.value)); " }.joined()
         let result = try tmux([
             "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-e", "TERM=tmux-256color",
             "unset NO_COLOR; \(exports)\(command)",
@@ -20,10 +21,12 @@ final class Tmux {
 
     struct Failure: Error { let message: String }
 
-    /// The screen, one string per row, trailing blanks removed; `escapes` keeps the
-    /// escape sequences of colours and attributes.
-    func capture(escapes: Bool = false) -> [String] {
-        let result = try? tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+    /// The screen, one string per row, trailing blanks removed: with `history`, that
+    /// many lines scrolled off above it first; with `escapes`, the escape sequences of
+    /// colours and attributes.
+    func capture(escapes: Bool = false, history: Int = 0) -> [String] {
+        let result = try? tmux(
+            ["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []) + (history > 0 ? ["-S", "-\(history)"] : []))
         var text = result?.stdout ?? ""
         if text.hasSuffix("\n") { text.removeLast() }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -41,27 +44,47 @@ final class Tmux {
         return (flags.first == "1", flags.last == "1")
     }
 
-    /// Waits until the screen satisfies `condition` (30 s at most); returns the screen.
-    func waitForScreen(timeout: Double = 30, _ condition: ([String]) -> Bool) -> [String]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let screen = capture()
-            if condition(screen) { return screen }
-            usleep(100_000)
-        }
-        return nil
+    /// The pid of the pane's shell.
+    var shellPID: Int32? {
+        let result = try? tmux(["list-panes", "-F", "#{pane_pid}"])
+        return (result?.stdout.split(separator: "\n").first).flatMap { Int32($0) }
     }
 
-    /// Types `keys` (tmux key names, e.g. `C-c`).
+    /// Waits until the screen satisfies `condition` (30 s at most); returns the screen.
+    func waitForScreen(timeout: Double = 30, _ condition: ([String]) -> Bool) -> [String]? {
+        var screen: [String] = []
+        let found = waitUntil(timeout: timeout) {
+            screen = capture()
+            return condition(screen)
+        }
+        return found ? screen : nil
+    }
+
+    /// Types `keys` (tmux key names: `Enter`, `C-c`, `Up`, `BSpace`…).
     func send(_ keys: String...) { _ = try? tmux(["send-keys", "-t", "0"] + keys) }
+
+    /// Types `text` literally.
+    func type(_ text: String) { _ = try? tmux(["send-keys", "-t", "0", "-l", text]) }
+
+    /// Pastes the text in `file` as a terminal paste (one write of all of it).
+    func paste(contentsOf file: String) throws {
+        _ = try tmux(["load-buffer", file])
+        _ = try tmux(["paste-buffer", "-t", "0"])
+    }
 
     /// Resizes the pane's window.
     func resize(columns: Int, rows: Int) {
         _ = try? tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// `word` in single quotes for `/bin/sh`.
+    static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     private func tmux(_ arguments: [String]) throws -> Subprocess.Result {
-        try Subprocess.run(path: "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments, timeout: 30)
+        try Subprocess.run(
+            path: "/usr/bin/env", ["-u", "TMUX", "tmux", "-L", socket, "-f", "/dev/null"] + arguments, timeout: 30)
     }
 
     deinit { _ = try? tmux(["kill-server"]) }

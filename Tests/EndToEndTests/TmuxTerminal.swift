@@ -1,56 +1,43 @@
 import Foundation
 import Glibc
 
-/// A real terminal for end-to-end tests of `tether connect`: a private tmux server (its
-/// own socket, so tests never touch the user's tmux) with one window running a shell
-/// command; keys go in with `send-keys`, the screen comes out of `capture-pane`.
-///
-/// The command runs as `stty -g > before; COMMAND; echo EXIT=$?; stty -g > after`, so a
-/// test can compare the terminal settings before and after tether.
+/// `tether connect` (or another product of this package) in a ``Tmux`` terminal of
+/// 120×40, run as `stty -g > before; COMMAND; echo EXIT=$?; stty -g > after`, so a test
+/// can compare the terminal settings before and after tether.
 final class TmuxTerminal {
     let folder: TemporaryFolder
-    private let socket = "tether-test-\(UUID().uuidString)"
+    private let tmux: Tmux
 
-    /// Starts `arguments` (the first one a product of this package, e.g. `tether`) in a
-    /// new 120×40 terminal, with `environment` set in its shell.
+    /// Starts `arguments` (the first one a product of this package, e.g. `tether`) with
+    /// `environment` set in its shell.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         folder = try TemporaryFolder()
-        var words = [Subprocess.productsDirectory.appendingPathComponent(arguments[0]).path] + arguments.dropFirst()
-        words = words.map(Self.quoted)
-        let exports = environment.map { "export \($0.key)=\(Self.quoted($0.value)); " }.joined()
-        let before = Self.quoted(folder.path("before"))
-        let after = Self.quoted(folder.path("after"))
-        let script =
-            "\(exports)stty -g > \(before); \(words.joined(separator: " ")); echo EXIT=$?; stty -g > \(after); "
-            + "exec sleep 600"
-        try tmux(["new-session", "-d", "-x", "120", "-y", "40", "/bin/sh", "-c", script])
-    }
-
-    deinit {
-        _ = try? tmux(["kill-server"])
+        let words = [Subprocess.productsDirectory.appendingPathComponent(arguments[0]).path] + arguments.dropFirst()
+        let before = Tmux.quoted(folder.path("before"))
+        let after = Tmux.quoted(folder.path("after"))
+        tmux = try Tmux(
+            "stty -g > \(before); \(words.map(Tmux.quoted).joined(separator: " ")); echo EXIT=$?; stty -g > \(after); "
+                + "exec sleep 600", columns: 120, rows: 40, environment: environment)
     }
 
     /// Sends tmux key names (`Enter`, `C-c`, `Up`, `BSpace`…).
     func press(_ keys: String...) {
-        _ = try? tmux(["send-keys"] + keys)
+        for key in keys { tmux.send(key) }
     }
 
     /// Types `text` literally.
-    func type(_ text: String) {
-        _ = try? tmux(["send-keys", "-l", text])
-    }
+    func type(_ text: String) { tmux.type(text) }
 
     /// Pastes `text` as a terminal paste (one write of all of it).
     func paste(_ text: String) throws {
         let file = folder.path("paste")
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        try tmux(["load-buffer", file])
-        try tmux(["paste-buffer"])
+        try tmux.paste(contentsOf: file)
     }
 
-    /// The screen's text, one line per row, trailing spaces removed.
+    /// The screen's text and 200 lines above it, one line per row.
     var screen: String {
-        (try? tmux(["capture-pane", "-p", "-S", "-200"])) ?? ""
+        tmux.capture(history: 200).joined(separator: "\n")
     }
 
     /// Waits until the screen contains `text` (at most `timeout` seconds).
@@ -75,8 +62,7 @@ final class TmuxTerminal {
 
     /// The pid of the program the shell runs (tether), while it runs.
     var tetherPID: Int32? {
-        guard let shell = Int32((try? tmux(["list-panes", "-F", "#{pane_pid}"]))?.split(separator: "\n").first ?? "")
-        else { return nil }
+        guard let shell = tmux.shellPID else { return nil }
         let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         return children?.split(separator: " ").first.flatMap { Int32($0) }
     }
@@ -98,16 +84,6 @@ final class TmuxTerminal {
 
     private func waitUntilFileExists(_ path: String) -> Bool {
         waitUntil(timeout: 10) { (try? String(contentsOfFile: path, encoding: .utf8))?.hasSuffix("\n") == true }
-    }
-
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        let result = try Subprocess.run(path: "/usr/bin/env", ["-u", "TMUX", "tmux", "-L", socket] + arguments)
-        return result.stdout
-    }
-
-    private static func quoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 

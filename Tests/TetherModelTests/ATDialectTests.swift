@@ -6,7 +6,7 @@ import Testing
 @Suite struct ATDialectTests {
     static let csqChunks = ["\r\n+CSQ: 2", "3,99\r\n", "\r\nOK\r\n"]
 
-    /// CASE-01: a reply split across reads is one reply, one line.
+    /// A reply split across reads is one reply, one line.
     @Test func splitReplyIsPutBackTogether() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CSQ", timeout: 2000)
@@ -21,7 +21,7 @@ import Testing
         #expect(harness.notifications.isEmpty)
     }
 
-    /// CASE-01 variant B: the same bytes one per read give the same result.
+    /// The same bytes one per read give the same result.
     @Test func byteByByteReplyIsTheSame() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CSQ", timeout: 2000)
@@ -31,7 +31,7 @@ import Testing
         #expect(harness.notifications.isEmpty)
     }
 
-    /// CASE-05: echo on, split echo and echo off read the same.
+    /// Echo on, split echo and echo off read the same.
     @Test(arguments: [
         ["AT+CGMI\r\r\nACME\r\n\r\nOK\r\n"],
         ["AT+C", "GMI\r\r\nACME\r\n\r\nOK\r\n"],
@@ -46,7 +46,7 @@ import Testing
         #expect(harness.notifications.isEmpty)
     }
 
-    /// CASE-07: URCs before and inside a reply are notifications, in arrival order.
+    /// URCs before and inside a reply are notifications, in arrival order.
     @Test func unsolicitedCodesAroundAndInsideAReply() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CSQ")
@@ -59,7 +59,7 @@ import Testing
         #expect(harness.notificationTexts == ["+CMTI: \"SM\",3", "RING"])
     }
 
-    /// CASE-07: a URC with another prefix between the information lines and `OK`.
+    /// A URC with another prefix between the information lines and `OK`.
     @Test func registrationCodeInsideAnotherReply() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CPMS?")
@@ -68,7 +68,7 @@ import Testing
         #expect(harness.notificationTexts == ["+CREG: 1"])
     }
 
-    /// CASE-07 (optional part): with `AT+CREG?` in flight, the one-field URC shape is a
+    /// With `AT+CREG?` in flight, the one-field URC shape is a
     /// notification and the `<n>,<stat>` answer is the reply.
     @Test func registrationURCVersusReadAnswer() {
         var harness = SessionHarness(ATDialect())
@@ -95,7 +95,7 @@ import Testing
         #expect(harness.notificationTexts == ["+CMTI: \"SM\",4"])
     }
 
-    /// CASE-06, AT variant: the late `+COPS` reply and its `OK` go to `AT+COPS?` as a
+    /// The late `+COPS` reply and its `OK` go to `AT+COPS?` as a
     /// late reply; `AT+CSQ` gets its own.
     @Test func lateReplyIsNotTheNextReply() {
         var harness = SessionHarness(ATDialect())
@@ -166,7 +166,7 @@ import Testing
         #expect(harness.notificationTexts == ["+QIND: \"csq\",20"])
     }
 
-    /// CASE-08 for AT: a URC read in the same chunk as the final `OK` is kept.
+    /// A URC read in the same chunk as the final `OK` is kept.
     @Test func bytesReadWithTheFinalCodeAreKept() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT")
@@ -175,7 +175,7 @@ import Testing
         #expect(harness.notificationTexts == ["RING", "+CLIP: \"+3312345\",145"])
     }
 
-    /// CASE-09/10 for AT: NUL and non-UTF-8 bytes are kept exactly in a reply line.
+    /// NUL and non-UTF-8 bytes are kept exactly in a reply line.
     @Test func rawBytesAreKept() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CIMI")
@@ -183,7 +183,7 @@ import Testing
         #expect(harness.replies.first?.reply.lines.map(\.bytes) == [[0x32, 0x00, 0x87, 0x33]])
     }
 
-    /// CASE-11: pieces of a line longer than the limit, and its tail, are
+    /// Pieces of a line longer than the limit, and its tail, are
     /// notifications; the final `OK` after it is recognised intact.
     @Test func overlongLineIsNeverAReplyLine() {
         var harness = SessionHarness(ATDialect(), maximumLineLength: 16)

@@ -4,7 +4,7 @@ import Testing
 
 /// The `line` dialect with the exact bytes of the device cases about reply matching.
 @Suite struct LineDialectCaseTests {
-    /// CASE-03: a CR-only device; `--eol cr` sends CR, and CR-terminated replies and
+    /// A CR-only device; `--eol cr` sends CR, and CR-terminated replies and
     /// notifications are separate lines with the default EOL too.
     @Test(arguments: [Terminator.cr, .lf])
     func crOnlyTerminator(eol: Terminator) {
@@ -17,7 +17,7 @@ import Testing
         #expect(harness.notificationTexts == ["T=21.0", "T=21.0"])
     }
 
-    /// CASE-09: bytes that are not UTF-8 are kept exactly; the listing comes out in order.
+    /// Bytes that are not UTF-8 are kept exactly; the listing comes out in order.
     @Test func nonUTF8BytesAreKept() {
         var harness = SessionHarness(LineDialect())
         harness.enqueue("M20")
@@ -32,7 +32,7 @@ import Testing
             ])
     }
 
-    /// CASE-10: a NUL does not cut the reply short; a leading NUL in a banner is kept.
+    /// A NUL does not cut the reply short; a leading NUL in a banner is kept.
     @Test func nulBytesAreKept() {
         var harness = SessionHarness(LineDialect())
         harness.receive(Array("\u{0}Ready\r\n".utf8), at: 0)
@@ -43,7 +43,7 @@ import Testing
         #expect(harness.notifications.map(\.bytes) == [[0x00] + Array("Ready".utf8)])
     }
 
-    /// CASE-12: 0x11 and 0x13 in a line are data.
+    /// 0x11 and 0x13 in a line are data.
     @Test func flowControlBytesAreData() {
         var harness = SessionHarness(LineDialect())
         harness.enqueue("Q")
@@ -51,7 +51,7 @@ import Testing
         #expect(harness.replies.first?.reply.lines.map(\.bytes) == [[0x41, 0x13, 0x42, 0x11, 0x43]])
     }
 
-    /// CASE-11: a line longer than the limit is never a reply; the next line is.
+    /// A line longer than the limit is never a reply; the next line is.
     @Test func overlongLineIsNotTheReply() {
         var harness = SessionHarness(LineDialect(), maximumLineLength: 8)
         harness.enqueue("DUMP?")

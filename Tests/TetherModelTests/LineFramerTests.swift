@@ -36,7 +36,7 @@ import Testing
     }
 
     /// The decoder verifier: whole, byte by byte and in uneven chunks, the lines are
-    /// the same (shared/cases/CASE-01, variant B).
+    /// the same.
     @Test(arguments: [[1], [2], [3, 1, 7], [5, 2], [1000]])
     func sameLinesWhateverTheChunks(sizes: [Int]) {
         let bytes = Array("\r\n+CSQ: 23,99\r\n\r\nOK\r\nAB\u{0}CD\r\n".utf8) + [0x99, 0xF8, 0x0A]
@@ -48,12 +48,12 @@ import Testing
             ])
     }
 
-    /// CASE-10: a NUL byte does not cut the line.
+    /// A NUL byte does not cut the line.
     @Test func nulIsKept() {
         #expect(frame(Array("AB\u{0}CD\r\n".utf8), chunks: [1]).first?.bytes == [0x41, 0x42, 0x00, 0x43, 0x44])
     }
 
-    /// CASE-11: a stream without terminator is cut at the maximum length and the
+    /// A stream without terminator is cut at the maximum length and the
     /// following terminated line is intact.
     @Test func overlongRunsAreCutAndBounded() {
         let bytes = [UInt8](repeating: 0x41, count: 10) + Array("\nOK\n".utf8)

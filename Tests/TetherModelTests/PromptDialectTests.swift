@@ -4,7 +4,7 @@ import Testing
 
 /// The `prompt` dialect through the session.
 @Suite struct PromptDialectTests {
-    /// CASE-05, prompt variant: the prompt-prefixed echo is dropped; the prompt, which
+    /// The prompt-prefixed echo is dropped; the prompt, which
     /// has no terminator, ends the reply.
     @Test func promptPrefixedEcho() {
         var harness = SessionHarness(PromptDialect(prompt: "> "))

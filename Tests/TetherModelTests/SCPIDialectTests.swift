@@ -4,7 +4,7 @@ import Testing
 
 /// The `scpi` dialect through the session.
 @Suite struct SCPIDialectTests {
-    /// CASE-06: `*RST` completes when written, `*OPC?` times out and its late `1` is a
+    /// `*RST` completes when written, `*OPC?` times out and its late `1` is a
     /// late reply, `*IDN?` gets the identity.
     @Test func lateReplyAfterAWaitStep() {
         var harness = SessionHarness(SCPIDialect())
@@ -24,7 +24,7 @@ import Testing
         #expect(harness.replyLines.last == ["ACME,DMM-2,0001,2.0"])
     }
 
-    /// CASE-06, tight variant: `*IDN?` is sent once the silent line has been quiet
+    /// Tight variant: `*IDN?` is sent once the silent line has been quiet
     /// for 250 ms (here at once: nothing came since `*OPC?` was sent); the late `1`
     /// arrives while `*IDN?` waits and is held as contested; the identity 100 ms later
     /// decides that `1` was `*OPC?`'s late reply.

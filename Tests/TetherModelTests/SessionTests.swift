@@ -35,7 +35,7 @@ import Testing
         #expect(!session.isBusy)
     }
 
-    /// CASE-01 variant C: a reply split across reads is one line.
+    /// A reply split across reads is one line.
     @Test func splitReplyIsOneLine() {
         var session = Session(dialect: LineDialect())
         _ = session.enqueue("MEAS?", timeout: .seconds(2), now: at(0))
@@ -51,7 +51,7 @@ import Testing
         #expect(replies(received) == ["TEMP?": ["22.50"]])
     }
 
-    /// CASE-08: the bytes read with a reply are kept, and back-to-back requests pair
+    /// The bytes read with a reply are kept, and back-to-back requests pair
     /// with their replies in order. (The case's batch variant, where the device waits
     /// for both commands before answering, needs pipelining; tether keeps one request
     /// in flight, so the second is sent when the first is answered.)
@@ -87,8 +87,7 @@ import Testing
             replies(events(session.receive(Array("ver\r\nfw 1.2.3\r\n".utf8), now: at(5)))) == ["ver": ["fw 1.2.3"]])
     }
 
-    /// CASE-06, tight variant, then twice more: the late `1` is held as contested until
-    /// the identity decides it; once the device has answered late, a timeout is followed
+    /// Three times over, the late `1` is held as contested until the identity decides it; once the device has answered late, a timeout is followed
     /// by twice the timeout of quiet, so the next late `1` lands while nothing waits.
     @Test func lateReplyNeverAnswersTheNextRequest() {
         var session = Session(dialect: LineDialect())
@@ -248,7 +247,7 @@ import Testing
         #expect(reply.isError)
     }
 
-    /// CASE-13/14: at hang-up the unterminated tail is a notification, never a reply,
+    /// At hang-up the unterminated tail is a notification, never a reply,
     /// and every request fails.
     @Test func hangUpReportsTheTailAndFailsRequests() {
         var session = Session(dialect: LineDialect())

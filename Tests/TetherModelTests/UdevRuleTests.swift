@@ -40,6 +40,7 @@ import TetherSerial
         port.serialNumber = #"A"B*"#
         let text = try UdevRule.text(for: port, name: "psu")
         #expect(!text.contains("ATTRS{serial}"))
+        #expect(text.contains(#"SYMLINK+="psu""#), "\(text)")
         #expect(try UdevRuleSyntax.check(text).isEmpty)
     }
 

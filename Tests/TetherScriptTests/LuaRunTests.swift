@@ -31,7 +31,7 @@ import TetherSimulator
         #expect(checks[7].description == "check(true)", "without a message: the source line")
         #expect(
             harness.view.emitted
-                == [20, 25, 30].map { .object(["setpoint": .integer($0), "back": .string("\($0).0")]) })
+                == [20, 25, 30].map { .object(["setpoint": .int($0), "back": .string("\($0).0")]) })
         let commands = harness.view.events(of: nil).compactMap {
             if case .sent(let command) = $0 { command } else { nil }
         }
@@ -120,7 +120,7 @@ import TetherSimulator
         #expect(timedOut)
     }
 
-    /// shared/cases/CASE-06: a reply that comes after its query timed out is reported
+    /// A reply that comes after its query timed out is reported
     /// late and never answers the next query.
     @Test func lateReplyNeverAnswersTheNextQuery() async throws {
         let device = ScriptedDevice(rules: [
@@ -152,7 +152,7 @@ import TetherSimulator
             })
     }
 
-    /// shared/cases/CASE-14: `expect` matches lines received before the hang-up,
+    /// `expect` matches lines received before the hang-up,
     /// the unterminated tail included; then the device loss stops the script.
     @Test func linesBeforeAHangUpAreStillExpected() async throws {
         let device = ScriptedDevice(rules: [

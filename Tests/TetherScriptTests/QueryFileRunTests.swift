@@ -17,7 +17,7 @@ import TetherSimulator
         #expect(harness.view.checks[4].actual == ["22.0"])
     }
 
-    /// shared/cases/CASE-13: after the device hangs up, later lines are not sent and
+    /// After the device hangs up, later lines are not sent and
     /// are reported as not run.
     @Test func linesAfterAHangUpAreNotRun() async throws {
         let device = ScriptedDevice(rules: [

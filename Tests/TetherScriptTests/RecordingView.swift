@@ -24,7 +24,7 @@ final class RecordingView: RunView {
     }
 
     /// The emitted values, in order.
-    var emitted: [RecordValue] {
+    var emitted: [JSONValue] {
         all.compactMap {
             if case .run(let record) = $0, case .emitted(let value, _) = record.event { value } else { nil }
         }

@@ -51,10 +51,16 @@ final class LoopbackServer: @unchecked Sendable {
         _ = Glibc.write(connection, bytes, bytes.count)
     }
 
-    func closeConnection() { close(connection) }
+    /// Closes the connection (the peer sees the end of the stream); once only, so
+    /// that `deinit` does not close a descriptor number another test has since been
+    /// given.
+    func closeConnection() {
+        if connection >= 0 { close(connection) }
+        connection = -1
+    }
 
     deinit {
         close(listener)
-        if connection >= 0 { close(connection) }
+        closeConnection()
     }
 }

@@ -62,7 +62,7 @@ final class PseudoTerminal: @unchecked Sendable {  // `isClosed` is guarded by `
         return received
     }
 
-    /// The slave's termios, read on the master side (they share it; fact 4).
+    /// The slave's termios, read on the master side (they share it).
     func settings() -> termios {
         var settings = termios()
         _ = tcgetattr(master, &settings)

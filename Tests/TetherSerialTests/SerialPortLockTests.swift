@@ -3,7 +3,7 @@ import Testing
 
 @testable import TetherSerial
 
-/// Exclusive access with flock (CASE-17).
+/// Exclusive access with flock.
 @Suite struct SerialPortLockTests {
     /// `error` is `.busy` for `path`, naming this process (`"comm (pid N)"`).
     private func expectBusy(_ error: SerialError?, path: String) {
@@ -52,7 +52,11 @@ import Testing
         defer { first.close() }
         let second = try SerialPort.open(
             pty.slavePath, configuration: SerialConfiguration(), options: .init(exclusive: false))
-        second.close()
+        defer { second.close() }
+        // Both are open and usable: each writes, the device receives both.
+        try first.write([0x41], timeout: 1000)
+        try second.write([0x42], timeout: 1000)
+        #expect(pty.receive(count: 2) == [0x41, 0x42])
     }
 
     @Test func holderPIDIsParsedFromProcLocks() {

@@ -3,7 +3,7 @@ import Testing
 @testable import TetherSerial
 
 /// Modem lines, break, drain and flush on a pty go through the compatibility layer:
-/// documented values, never a crash (CASE-16).
+/// documented values, never a crash.
 @Suite struct SerialPortModemLineTests {
     @Test(arguments: SerialPort.LineControl.allCases, SerialPort.LineControl.allCases)
     func lineOptionsOpenAPty(dtr: SerialPort.LineControl, rts: SerialPort.LineControl) throws {

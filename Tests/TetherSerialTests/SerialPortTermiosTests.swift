@@ -3,11 +3,11 @@ import Testing
 
 @testable import TetherSerial
 
-/// The line settings tether leaves on the port, read on the pty master (fact 4).
+/// The line settings tether leaves on the port, read on the pty master, which shares them.
 @Suite struct SerialPortTermiosTests {
     @Test func inputOutputAndLocalTranslationsAreOff() throws {
         let pty = try PseudoTerminal()
-        // Precondition: a fresh pty is in cooked mode with XON/XOFF (fact 9).
+        // Precondition: a fresh pty is in cooked mode with XON/XOFF.
         #expect(isSet(pty.settings().c_iflag, ICRNL | IXON))
         let port = try SerialPort.open(pty.slavePath, configuration: SerialConfiguration())
         defer { port.close() }

@@ -65,4 +65,21 @@ struct TCPPortTests {
             return message.hasPrefix("cannot resolve 'no-such-host.invalid'")
         }
     }
+
+    /// The server of these tests closes its connection once: after `closeConnection`,
+    /// its `deinit` must not close the same descriptor number again, which a parallel
+    /// test may have been given meanwhile (a pty or port that then failed with EBADF or
+    /// read another test's bytes).
+    @Test func theTestServerClosesItsConnectionOnce() throws {
+        var server: LoopbackServer? = try LoopbackServer()
+        let port = try TCPPort.connect(to: "127.0.0.1", port: server!.port, name: "loopback")
+        defer { port.close() }
+        server?.accept()
+        server?.closeConnection()
+        var reused: [Int32] = [-1, -1]
+        #expect(pipe(&reused) == 0)
+        defer { reused.forEach { close($0) } }
+        server = nil
+        #expect(fcntl(reused[0], F_GETFD) != -1 && fcntl(reused[1], F_GETFD) != -1)
+    }
 }

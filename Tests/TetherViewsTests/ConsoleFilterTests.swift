@@ -72,34 +72,4 @@ import TetherViews
             #expect(String(decoding: output, as: UTF8.self) == "a\r\nb\r\nc\r\nd\r\n", "cut at \(cut)")
         }
     }
-
-    @Test func transcriptHasOneTimestampedLinePerEvent() {
-        let sink = BufferSink()
-        let view = TranscriptView(output: sink)
-        let time = Date(timeIntervalSince1970: 1_800_000_000.25)
-        let state = ViewState(port: "sim")
-        let records: [ViewEvent] = [
-            .connected(port: "sim", settings: "115200 8N1"),
-            .sent(command: "*IDN?\u{1}"),
-            .exchanged(
-                Exchange(
-                    command: "*IDN?",
-                    outcome: .reply(
-                        lines: [ViewLine("A"), ViewLine("B")], finalResult: nil, isError: false,
-                        roundTrip: .milliseconds(3)), time: time)),
-            .notification(ViewLine(bytes: [0x21, 0x00]), readings: []),
-            .exchanged(Exchange(command: "X", outcome: .timedOut(timeout: .milliseconds(100)), time: time)),
-        ]
-        for event in records { view.render(ViewRecord(time: time, event: event), state: state) }
-        #expect(
-            sink.text == """
-                2027-01-15T08:00:00.250Z * connected sim 115200 8N1
-                2027-01-15T08:00:00.250Z > *IDN?\\x01
-                2027-01-15T08:00:00.250Z < A  (3 ms)
-                2027-01-15T08:00:00.250Z < B
-                2027-01-15T08:00:00.250Z ! !\\x00
-                2027-01-15T08:00:00.250Z x X: no reply within 100 ms
-
-                """)
-    }
 }

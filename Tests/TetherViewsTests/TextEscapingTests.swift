@@ -53,11 +53,15 @@ import TetherViews
             SettingWarning(port: "/tmp/e\(escape)", setting: "parity", requested: "odd", actual: "n\(escape)")),
     ]
 
+    /// Each record is shown, with the sequence escaped (`\x1b[2J`), and nothing raw;
+    /// `sent` is shown by no text line (the reply shows the command).
     @Test(arguments: events)
     func noRecordWritesARawControlByte(event: ViewEvent) {
         let (output, diagnostics) = rendered(event, device: "dev\(Self.escape)")
         #expect(rawControls(output).isEmpty, "\(output.debugDescription)")
         #expect(rawControls(diagnostics).isEmpty, "\(diagnostics.debugDescription)")
+        let isShown: Bool = if case .sent = event { false } else { true }
+        #expect((output + diagnostics).contains("\\x1b[2J") == isShown, "\((output + diagnostics).debugDescription)")
     }
 
     @Test func runRecordsEscapeLocationsDevicesMessagesAndKeys() {

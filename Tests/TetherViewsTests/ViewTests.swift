@@ -104,7 +104,7 @@ import TetherViews
         #expect(object["time"] as? String == "2027-01-15T08:00:00.250Z")
     }
 
-    /// CASE-09 and CASE-10: NUL stays in the JSON string; bytes that are not UTF-8
+    /// NUL stays in the JSON string; bytes that are not UTF-8
     /// come back exactly from `line_hex`; text never carries them raw.
     @Test func undecodableBytesAreLossless() throws {
         let lines: [DeviceEvent.Kind] = [
@@ -202,7 +202,7 @@ import TetherViews
         _ = presenter.handle(DeviceEvent(time: time, kind: .session(.notification(Line("!READING temp=22.87")))))
         #expect(presenter.state.identity?.manufacturer == "TETHER")
         #expect(presenter.state.identity?.firmware == "1.0")
-        #expect(presenter.state.reading(named: "temp")?.latest.number == 22.87)
+        #expect(presenter.state.readings.first { $0.latest.name == "temp" }?.latest.number == 22.87)
         #expect(presenter.state.counts.replies == 1)
         #expect(presenter.state.counts.notifications == 1)
         #expect(presenter.state.recentExchanges.map(\.command) == ["*IDN?"])

@@ -93,87 +93,109 @@ public struct DeviceProfile: Sendable {
     ///   - defaultName: The name when the document has no `name`.
     /// - Throws: ``ProfileError`` for invalid JSON or a mistake in a field.
     public init(data: Data, file: String, defaultName: String) throws(ProfileError) {
-        let root = ProfileReader(value: try JSONValue.parse(data, file: file), path: "", file: file)
-        let object = try root.object(keys: Self.keys)
-        name = try object["name"]?.string() ?? defaultName
-        description = try object["description"]?.string() ?? ""
-        identity = try object["identity"]?.string() ?? ""
-        let dialectReader = try object.required("dialect", "one of \(Self.dialects.joined(separator: ", "))")
-        dialect = try dialectReader.string()
-        guard Self.dialects.contains(dialect) else {
-            throw dialectReader.error(
-                "unknown dialect '\(dialect)'; expected one of \(Self.dialects.joined(separator: ", "))")
+        try StrictJSON.check(data, file: file)
+        do {
+            self = try JSONDecoder().decode(Document.self, from: data, configuration: defaultName).profile
+        } catch let error as ProfileFieldError {
+            throw ProfileError(file: file, field: error.field, message: error.message)
+        } catch {
+            throw ProfileError(file: file, field: "", message: "not valid JSON: \(error)")
         }
-        prompt = try object["prompt"]?.string()
-        if dialect == "prompt", prompt?.isEmpty ?? true {
-            throw ProfileError(
-                file: file, field: "prompt", message: "the prompt dialect needs the console's prompt, e.g. \"=> \"")
-        }
-        errorPattern = try Self.pattern(object["errorPattern"])
-        notificationPattern = try Self.pattern(object["notificationPattern"])
-        if let inputReader = object["input"] {
-            guard let input = Input(rawValue: try inputReader.string()) else {
-                throw inputReader.error("expected one of any, cr, lf")
-            }
-            self.input = input
-        } else {
-            input = .any
-        }
-        lineStart = try object["lineStart"]?.string() ?? ""
-        lineEnd = try object["lineEnd"]?.string() ?? "\r\n"
-        separator = try object["separator"]?.string()
-        if separator == "" { throw object["separator"]!.error("expected a non-empty separator, e.g. \";\"") }
+    }
 
-        var properties: [ProfileProperty] = []
-        for element in try object["properties"]?.array() ?? [] {
-            let property = try ProfileProperty(element)
-            if Self.reservedNames.contains(property.name) || properties.contains(where: { $0.name == property.name }) {
-                throw element.error(
-                    "the name '\(property.name)' is \(properties.contains { $0.name == property.name } ? "used twice" : "reserved"); choose another"
-                )
-            }
-            properties.append(property)
+    /// The decoding of a whole profile document, with the name to use when it has none.
+    private struct Document: DecodableWithConfiguration {
+        let profile: DeviceProfile
+
+        init(from decoder: any Decoder, configuration defaultName: String) throws {
+            profile = try DeviceProfile(from: decoder, defaultName: defaultName)
         }
-        if let echoReader = object["echo"] {
-            let echo = try echoReader.object(keys: ["initial", "end"])
-            if properties.contains(where: { $0.name == "echo" }) {
-                throw echoReader.error("with 'echo', the bool property 'echo' is made for you; remove yours")
-            }
-            let initial = try echo["initial"]?.bool() ?? true
-            properties.append(
-                try ProfileProperty(
-                    ProfileReader(
-                        value: .object(["name": .string("echo"), "type": .string("bool"), "initial": .bool(initial)]),
-                        path: echoReader.path, file: file)))
-            echoEnd = try echo["end"]?.string() ?? "\r\n"
-        } else {
-            echoEnd = nil
+    }
+
+    private init(from decoder: any Decoder, defaultName: String) throws {
+        let object = try decoder.profileObject(keys: Self.keys)
+        name = try object.string("name") ?? defaultName
+        description = try object.string("description") ?? ""
+        identity = try object.string("identity") ?? ""
+        let dialects = Self.dialects.joined(separator: ", ")
+        dialect = try object.required(object.string("dialect"), "dialect", "one of \(dialects)")
+        guard Self.dialects.contains(dialect) else {
+            throw object.error("dialect", "unknown dialect '\(dialect)'; expected one of \(dialects)")
         }
-        self.properties = properties
+        prompt = try object.string("prompt")
+        if dialect == "prompt", prompt?.isEmpty ?? true {
+            throw decoder.error(
+                "the prompt dialect needs the console's prompt, e.g. \"=> \"", at: [ProfileKey(stringValue: "prompt")])
+        }
+        errorPattern = try Self.pattern(object, "errorPattern")
+        notificationPattern = try Self.pattern(object, "notificationPattern")
+        let input = try object.string("input")
+        guard let input = Input(rawValue: input ?? "any") else {
+            throw object.error("input", "expected one of any, cr, lf")
+        }
+        self.input = input
+        lineStart = try object.string("lineStart") ?? ""
+        lineEnd = try object.string("lineEnd") ?? "\r\n"
+        separator = try object.string("separator")
+        if separator == "" { throw object.error("separator", "expected a non-empty separator, e.g. \";\"") }
+
+        (properties, echoEnd) = try Self.properties(object)
         let scope = TemplateScope(properties: properties)
         for (index, property) in properties.enumerated() {
             if case .property(let target)? = property.drift?.toward, scope.property(target)?.kind != .number {
-                throw ProfileError(
-                    file: file, field: "properties[\(index)].drift.toward",
-                    message: "'\(target)' is not a number property; expected a number or a number property's name")
+                throw decoder.error(
+                    "'\(target)' is not a number property; expected a number or a number property's name",
+                    at: ["properties", .init(intValue: index), "drift", "toward"] as [ProfileKey])
             }
         }
-        finalReply = try object["finalReply"].map { reader throws(ProfileError) in try scope.template(reader) }
-        let ignoresCase = try object["ignoreCase"]?.bool() ?? false
-        var commands: [ProfileCommand] = []
-        for element in try object.required("commands", "an array of commands").array() {
-            commands.append(try ProfileCommand(element, scope: scope, ignoresCaseByDefault: ignoresCase))
-        }
-        self.commands = commands
-        errors = try ProfileErrors(object["errors"], scope: scope, file: file)
+        finalReply = try object.optional(ReplyTemplate.self, "finalReply", configuration: scope)
+        let ignoresCase = try object.bool("ignoreCase") ?? false
+        commands = try object.required(
+            object.array("commands") { element in
+                try ProfileCommand(from: element, configuration: (scope, ignoresCase))
+            }, "commands", "an array of commands")
+        errors = try object.optional(ProfileErrors.self, "errors", configuration: scope) ?? ProfileErrors()
         if errors.queue == nil, let popping = commands.firstIndex(where: { $0.action != nil && $0.action != .reset }) {
-            throw ProfileError(
-                file: file, field: "commands[\(popping)].action",
-                message: "error-queue actions need 'errors.queue'; add \"queue\": {} to 'errors'")
+            throw decoder.error(
+                "error-queue actions need 'errors.queue'; add \"queue\": {} to 'errors'",
+                at: ["commands", .init(intValue: popping), "action"] as [ProfileKey])
         }
+        notifications = try Self.notifications(object, decoder: decoder, scope: scope)
+    }
+
+    /// The `properties`, each name checked, and with `echo` the bool property `echo`
+    /// added last; and the echo's line end (`nil`: the device never echoes).
+    private static func properties(
+        _ object: KeyedDecodingContainer<ProfileKey>
+    ) throws -> ([ProfileProperty], echoEnd: String?) {
+        var properties: [ProfileProperty] = []
+        _ = try object.array("properties") { element in
+            let property = try ProfileProperty(from: element)
+            let isTaken = properties.contains { $0.name == property.name }
+            if isTaken || Self.reservedNames.contains(property.name) {
+                throw element.error(
+                    "the name '\(property.name)' is \(isTaken ? "used twice" : "reserved"); choose another")
+            }
+            properties.append(property)
+        }
+        let echoEnd = try object.member("echo") { echo in
+            let members = try echo.profileObject(keys: ["initial", "end"])
+            if properties.contains(where: { $0.name == "echo" }) {
+                throw echo.error("with 'echo', the bool property 'echo' is made for you; remove yours")
+            }
+            properties.append(ProfileProperty(flag: "echo", initial: try members.bool("initial") ?? true))
+            return try members.string("end") ?? "\r\n"
+        }
+        return (properties, echoEnd)
+    }
+
+    /// The `notifications`, each name used once and each `after` naming a scheduled one.
+    private static func notifications(
+        _ object: KeyedDecodingContainer<ProfileKey>, decoder: any Decoder, scope: TemplateScope
+    ) throws -> [ProfileNotification] {
         var notifications: [ProfileNotification] = []
-        for element in try object["notifications"]?.array() ?? [] {
-            let notification = try ProfileNotification(element, scope: scope)
+        _ = try object.array("notifications") { element in
+            let notification = try ProfileNotification(from: element, configuration: scope)
             if let name = notification.name, notifications.contains(where: { $0.name == name }) {
                 throw element.error("the name '\(name)' is used twice")
             }
@@ -182,21 +204,21 @@ public struct DeviceProfile: Sendable {
         for (index, notification) in notifications.enumerated() {
             guard let after = notification.after else { continue }
             guard notifications.contains(where: { $0.name == after && $0.interval != nil }) else {
-                throw ProfileError(
-                    file: file, field: "notifications[\(index)].after",
-                    message: "no notification named '\(after)' with 'every'; expected the name of a scheduled one")
+                throw decoder.error(
+                    "no notification named '\(after)' with 'every'; expected the name of a scheduled one",
+                    at: ["notifications", .init(intValue: index), "after"] as [ProfileKey])
             }
         }
-        self.notifications = notifications
+        return notifications
     }
 
-    private static func pattern(_ reader: ProfileReader?) throws(ProfileError) -> String? {
-        guard let reader else { return nil }
-        let source = try reader.string()
+    /// The member `key`, checked to be a regular expression that compiles.
+    private static func pattern(_ object: KeyedDecodingContainer<ProfileKey>, _ key: ProfileKey) throws -> String? {
+        guard let source = try object.string(key) else { return nil }
         do {
             _ = try NSRegularExpression(pattern: source)
         } catch {
-            throw reader.error("'\(source)' does not compile; expected a regular expression (ICU syntax)")
+            throw object.error(key, "'\(source)' does not compile; expected a regular expression (ICU syntax)")
         }
         return source
     }

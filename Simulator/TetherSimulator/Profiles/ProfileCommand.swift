@@ -7,7 +7,7 @@ import Foundation
 /// `{"regex": "^SETP$", "error": {"code": -109, "message": "Missing parameter"}}`,
 /// `{"match": "SYST:ERR?", "action": "popError"}`. The first row that matches a line
 /// (trimmed of spaces and tabs) handles it.
-struct ProfileCommand: Sendable {
+struct ProfileCommand: Sendable, DecodableWithConfiguration {
     /// What the row does besides setting and replying.
     enum Action: String, CaseIterable, Sendable {
         /// Every property back to its initial value (`*RST`, `ATZ`).
@@ -42,55 +42,54 @@ struct ProfileCommand: Sendable {
 
     /// Reads and checks one entry of `commands`.
     ///
-    /// - Parameter ignoresCaseByDefault: The profile's `ignoreCase`.
-    init(_ reader: ProfileReader, scope: TemplateScope, ignoresCaseByDefault: Bool) throws(ProfileError) {
-        let object = try reader.object(keys: Self.keys)
-        ignoresCase = try object["ignoreCase"]?.bool() ?? ignoresCaseByDefault
+    /// - Parameter configuration: The profile's properties, and its `ignoreCase`.
+    init(from decoder: any Decoder, configuration: (scope: TemplateScope, ignoresCase: Bool)) throws {
+        let object = try decoder.profileObject(keys: Self.keys)
+        ignoresCase = try object.bool("ignoreCase") ?? configuration.ignoresCase
         var captures = 0
-        switch (object["match"], object["regex"]) {
-        case (let match?, nil):
-            text = try match.string()
+        switch (object.has("match"), object.has("regex")) {
+        case (true, false):
+            text = try object.string("match")
             regex = nil
-        case (nil, let pattern?):
-            let source = try pattern.string()
+        case (false, true):
+            let source = try object.required(object.string("regex"), "regex", "a regular expression")
             do {
                 let expression = try NSRegularExpression(
                     pattern: source, options: ignoresCase ? [.caseInsensitive] : [])
                 regex = Expression(value: expression)
                 captures = expression.numberOfCaptureGroups
             } catch {
-                throw pattern.error("'\(source)' does not compile; expected a regular expression (ICU syntax)")
+                throw object.error("regex", "'\(source)' does not compile; expected a regular expression (ICU syntax)")
             }
             text = nil
-        case (.some, .some):
-            throw reader.error("give either 'match' or 'regex', not both")
-        case (nil, nil):
-            throw reader.error("missing 'match' (exact text) or 'regex' (regular expression)")
+        case (true, true):
+            throw decoder.error("give either 'match' or 'regex', not both")
+        case (false, false):
+            throw decoder.error("missing 'match' (exact text) or 'regex' (regular expression)")
+        }
+        let scope = configuration.scope.with(captures: captures)
+        let set = try object.member("set") { set in
+            guard let members = try? set.container(keyedBy: ProfileKey.self) else {
+                throw set.expected("an object: property name → value template")
+            }
+            return members
         }
         var assignments: [(Int, ReplyTemplate)] = []
-        if let setReader = object["set"] {
-            guard case .object(let members) = setReader.value else {
-                throw setReader.expected("an object: property name → value template")
+        for key in set?.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) ?? [] {
+            guard let set, let index = scope.properties.firstIndex(where: { $0.name == key.stringValue }) else {
+                throw decoder.error(
+                    "unknown property '\(key.stringValue)'; expected one of: \(scope.properties.map(\.name).joined(separator: ", "))",
+                    at: [ProfileKey(stringValue: "set"), key])
             }
-            for name in members.keys.sorted() {
-                let valueReader = ProfileReader(value: members[name]!, path: setReader.child(name), file: reader.file)
-                guard let index = scope.properties.firstIndex(where: { $0.name == name }) else {
-                    throw valueReader.error(
-                        "unknown property '\(name)'; expected one of: \(scope.properties.map(\.name).joined(separator: ", "))"
-                    )
-                }
-                assignments.append((index, try scope.template(valueReader, captures: captures)))
-            }
+            assignments.append((index, try set.decode(ReplyTemplate.self, forKey: key, configuration: scope)))
         }
         self.assignments = assignments.sorted { $0.0 < $1.0 }
-        reply = try object["reply"].map { reader throws(ProfileError) in try scope.reply(reader, captures: captures) }
-        error = try object["error"].map { reader throws(ProfileError) in
-            try ProfileErrors.Entry(reader, scope: scope, captures: captures)
-        }
-        if let actionReader = object["action"] {
-            let name = try actionReader.string()
+        reply = try object.optional(ProfileReply.self, "reply", configuration: scope)
+        error = try object.optional(ProfileErrors.Entry.self, "error", configuration: scope)
+        if let name = try object.string("action") {
             guard let action = Action(rawValue: name) else {
-                throw actionReader.error(
+                throw object.error(
+                    "action",
                     "unknown action '\(name)'; expected one of: \(Action.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
@@ -98,11 +97,11 @@ struct ProfileCommand: Sendable {
         } else {
             action = nil
         }
-        if error != nil, object["set"] != nil || reply != nil || action != nil {
-            throw object["error"]!.error("a row with 'error' cannot also 'set', 'reply' or have an 'action'")
+        if error != nil, set != nil || reply != nil || action != nil {
+            throw object.error("error", "a row with 'error' cannot also 'set', 'reply' or have an 'action'")
         }
         if action == .popError, reply != nil {
-            throw object["reply"]!.error("the reply of 'popError' is the error entry; remove 'reply'")
+            throw object.error("reply", "the reply of 'popError' is the error entry; remove 'reply'")
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a profiled device reports errors: inline (an error reply in place of the answer)
 /// or, with `queue`, SCPI-style (pushed to an error queue read by a `popError` command).
 ///
@@ -7,18 +9,24 @@
 ///   "invalidValue": {"code": -104, "message": "Data type error"},
 ///   "outOfRange": {"code": -222, "message": "Data out of range"},
 ///   "lineTooLong": {"code": -363, "message": "Input buffer overrun"}}`
-struct ProfileErrors: Sendable {
+struct ProfileErrors: Sendable, DecodableWithConfiguration {
     /// One error: a code and a message template (which may show `{line}`).
-    struct Entry: Sendable, Equatable {
+    struct Entry: Sendable, Equatable, DecodableWithConfiguration {
         let code: Int
         let message: ReplyTemplate
 
-        /// Reads `{"code": n, "message": "text"}`; the message may use `captures`
-        /// (a command row's own error).
-        init(_ reader: ProfileReader, scope: TemplateScope, captures: Int = 0) throws(ProfileError) {
-            let object = try reader.object(keys: ["code", "message"])
-            code = try object.required("code", "a whole number").integer()
-            message = try scope.template(object.required("message", "the error's text"), captures: captures)
+        /// Reads `{"code": n, "message": "text"}`; the message may use the scope's
+        /// captures (a command row's own error).
+        init(from decoder: any Decoder, configuration scope: TemplateScope) throws {
+            let object = try decoder.profileObject(keys: ["code", "message"])
+            code = try object.required(object.integer("code"), "code", "a whole number")
+            message = try object.required(
+                object.optional(ReplyTemplate.self, "message", configuration: scope), "message", "the error's text")
+        }
+
+        init(code: Int, message: String) {
+            self.code = code
+            self.message = ReplyTemplate(text: message)
         }
     }
 
@@ -48,36 +56,41 @@ struct ProfileErrors: Sendable {
 
     static let keys = ["reply", "queue", "unknownCommand", "invalidValue", "outOfRange", "lineTooLong"]
 
-    /// Reads the `errors` object (`nil`: all defaults).
-    init(_ reader: ProfileReader?, scope: TemplateScope, file: String) throws(ProfileError) {
-        let object = try (reader ?? ProfileReader(value: .object([:]), path: "errors", file: file)).object(
-            keys: Self.keys)
-        reply = try scope.reply(
-            object["reply"] ?? ProfileReader(value: .string("{code},\"{message}\""), path: "errors.reply", file: file),
-            isError: true)
-        unknownCommand = try Self.entry(object, "unknownCommand", -113, "Undefined header", scope)
-        invalidValue = try Self.entry(object, "invalidValue", -104, "Data type error", scope)
-        outOfRange = try Self.entry(object, "outOfRange", -222, "Data out of range", scope)
-        lineTooLong = try Self.entry(object, "lineTooLong", -363, "Input buffer overrun", scope)
-        if let queueReader = object["queue"] {
-            let queueObject = try queueReader.object(keys: ["size", "empty", "overflow"])
-            let size = try queueObject["size"]?.integer() ?? 10
-            if size < 1 { throw queueObject["size"]!.error("expected a queue size of 1 or more") }
-            queue = Queue(
-                size: size, empty: try Self.entry(queueObject, "empty", 0, "No error", scope),
-                overflow: try Self.entry(queueObject, "overflow", -350, "Queue overflow", scope))
-        } else {
-            queue = nil
-        }
+    /// The errors of a profile without an `errors` object: every default.
+    init() {
+        reply = .lines([
+            ReplyTemplate(
+                pieces: [.field("code", format: nil), .text(",\""), .field("message", format: nil), .text("\"")],
+                source: "{code},\"{message}\"")
+        ])
+        queue = nil
+        unknownCommand = Entry(code: -113, message: "Undefined header")
+        invalidValue = Entry(code: -104, message: "Data type error")
+        outOfRange = Entry(code: -222, message: "Data out of range")
+        lineTooLong = Entry(code: -363, message: "Input buffer overrun")
     }
 
-    /// The entry `key` of `object`, or `{code, message}` when it is absent.
-    private static func entry(
-        _ object: ProfileObject, _ key: String, _ code: Int, _ message: String, _ scope: TemplateScope
-    ) throws(ProfileError) -> Entry {
-        let fallback = ProfileReader(
-            value: .object(["code": .number(Double(code)), "message": .string(message)]),
-            path: object.reader.child(key), file: object.reader.file)
-        return try Entry(object[key] ?? fallback, scope: scope)
+    /// Reads the `errors` object; an absent member keeps its default.
+    init(from decoder: any Decoder, configuration scope: TemplateScope) throws {
+        let object = try decoder.profileObject(keys: Self.keys)
+        let defaults = ProfileErrors()
+        reply =
+            try object.optional(ProfileReply.self, "reply", configuration: scope.with(isError: true)) ?? defaults.reply
+        unknownCommand =
+            try object.optional(Entry.self, "unknownCommand", configuration: scope) ?? defaults.unknownCommand
+        invalidValue = try object.optional(Entry.self, "invalidValue", configuration: scope) ?? defaults.invalidValue
+        outOfRange = try object.optional(Entry.self, "outOfRange", configuration: scope) ?? defaults.outOfRange
+        lineTooLong = try object.optional(Entry.self, "lineTooLong", configuration: scope) ?? defaults.lineTooLong
+        queue = try object.member("queue") { queue throws in
+            let members = try queue.profileObject(keys: ["size", "empty", "overflow"])
+            let size = try members.integer("size") ?? 10
+            if size < 1 { throw members.error("size", "expected a queue size of 1 or more") }
+            return Queue(
+                size: size,
+                empty: try members.optional(Entry.self, "empty", configuration: scope)
+                    ?? Entry(code: 0, message: "No error"),
+                overflow: try members.optional(Entry.self, "overflow", configuration: scope)
+                    ?? Entry(code: -350, message: "Queue overflow"))
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An unsolicited line a profiled device sends: on a schedule, right after another
 /// notification, and optionally only when a property crosses a threshold.
 ///
@@ -37,65 +39,59 @@ struct ProfileNotification: Sendable {
     static let keys = ["name", "every", "firstAfter", "after", "when", "increment", "send"]
 
     /// Reads one entry of `notifications`.
-    init(_ reader: ProfileReader, scope: TemplateScope) throws(ProfileError) {
-        let object = try reader.object(keys: Self.keys)
+    init(from decoder: any Decoder, configuration scope: TemplateScope) throws {
+        let object = try decoder.profileObject(keys: Self.keys)
         let properties = scope.properties
-        func intProperty(_ reader: ProfileReader, _ role: String) throws(ProfileError) -> Int {
-            let name = try reader.string()
+        func intProperty(_ key: ProfileKey, _ role: String) throws -> Int? {
+            guard let name = try object.string(key) else { return nil }
             guard let index = properties.firstIndex(where: { $0.name == name }), properties[index].kind == .int else {
-                throw reader.error("'\(name)' is not an int property; expected the int property \(role)")
+                throw object.error(key, "'\(name)' is not an int property; expected the int property \(role)")
             }
             return index
         }
-        name = try object["name"]?.string()
-        if let every = object["every"] {
-            if case .string = every.value {
-                interval = .property(try intProperty(every, "holding the interval in ms"))
-            } else {
-                let milliseconds = try every.integer()
-                guard milliseconds > 0 else { throw every.error("expected a positive number of ms") }
-                interval = .milliseconds(milliseconds)
-            }
+        name = try object.string("name")
+        if (try? object.decode(String.self, forKey: "every")) != nil,
+            let index = try intProperty("every", "holding the interval in ms")
+        {
+            interval = .property(index)
+        } else if let milliseconds = try object.integer("every") {
+            guard milliseconds > 0 else { throw object.error("every", "expected a positive number of ms") }
+            interval = .milliseconds(milliseconds)
         } else {
             interval = nil
         }
-        firstAfter = try object["firstAfter"]?.integer()
-        if let firstAfter, firstAfter < 0 { throw object["firstAfter"]!.error("expected 0 or more ms") }
-        after = try object["after"]?.string()
+        firstAfter = try object.integer("firstAfter")
+        if let firstAfter, firstAfter < 0 { throw object.error("firstAfter", "expected 0 or more ms") }
+        after = try object.string("after")
         if (interval == nil) == (after == nil) {
-            throw reader.error("give either 'every' (a schedule) or 'after' (another notification's name)")
+            throw decoder.error("give either 'every' (a schedule) or 'after' (another notification's name)")
         }
-        if let whenReader = object["when"] {
-            let when = try whenReader.object(keys: ["property", "atLeast", "atMost"])
-            let propertyReader = try when.required("property", "the property to watch")
-            let name = try propertyReader.string()
-            guard let index = properties.firstIndex(where: { $0.name == name }),
-                [.number, .int].contains(properties[index].kind)
-            else { throw propertyReader.error("'\(name)' is not a number or int property") }
-            let (isAtLeast, thresholdReader): (Bool, ProfileReader)
-            switch (when["atLeast"], when["atMost"]) {
-            case (let reader?, nil): (isAtLeast, thresholdReader) = (true, reader)
-            case (nil, let reader?): (isAtLeast, thresholdReader) = (false, reader)
-            default: throw whenReader.error("expected exactly one of 'atLeast', 'atMost'")
-            }
-            let threshold: ProfileProperty.Reference
-            switch thresholdReader.value {
-            case .number(let value): threshold = .value(value)
-            case .string(let other):
-                guard scope.property(other)?.kind == .number || scope.property(other)?.kind == .int else {
-                    throw thresholdReader.error("'\(other)' is not a number or int property")
-                }
-                threshold = .property(other)
-            default: throw thresholdReader.expected("a number or a property name")
-            }
-            condition = Condition(property: index, isAtLeast: isAtLeast, threshold: threshold)
-        } else {
-            condition = nil
+        condition = try object.optional(Condition.self, "when", configuration: scope)
+        increment = try intProperty("increment", "to count with")
+        send = try object.required(
+            object.member("send") { send in try ReplyTemplate.lines(from: send, scope: scope) }, "send",
+            "the line or lines to send")
+    }
+}
+
+extension ProfileNotification.Condition: DecodableWithConfiguration {
+    /// Reads `{"property": name, "atLeast" or "atMost": number or property name}`.
+    init(from decoder: any Decoder, configuration scope: TemplateScope) throws {
+        let object = try decoder.profileObject(keys: ["property", "atLeast", "atMost"])
+        let name = try object.required(object.string("property"), "property", "the property to watch")
+        guard let index = scope.properties.firstIndex(where: { $0.name == name }),
+            [.number, .int].contains(scope.properties[index].kind)
+        else { throw object.error("property", "'\(name)' is not a number or int property") }
+        property = index
+        let key: ProfileKey
+        switch (object.has("atLeast"), object.has("atMost")) {
+        case (true, false): (isAtLeast, key) = (true, "atLeast")
+        case (false, true): (isAtLeast, key) = (false, "atMost")
+        default: throw decoder.error("expected exactly one of 'atLeast', 'atMost'")
         }
-        increment = try object["increment"].map { reader throws(ProfileError) in
-            try intProperty(reader, "to count with")
+        threshold = try object.decode(ProfileProperty.Reference.self, forKey: key)
+        if case .property(let other) = threshold, ![.number, .int].contains(scope.property(other)?.kind) {
+            throw object.error(key, "'\(other)' is not a number or int property")
         }
-        let sendReader = try object.required("send", "the line or lines to send")
-        send = try scope.templates(sendReader)
     }
 }

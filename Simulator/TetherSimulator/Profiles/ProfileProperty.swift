@@ -5,7 +5,7 @@ import Foundation
 ///
 /// JSON: `{"name": "setpoint", "type": "number", "unit": "°C", "min": 5, "max": 35,
 /// "initial": 22, "format": "%.1f"}`; see docs/PROFILES.md for every field.
-struct ProfileProperty: Sendable {
+struct ProfileProperty: Sendable, Decodable {
     /// The property's type.
     enum Kind: String, CaseIterable, Sendable {
         case number, int, bool, string, `enum`
@@ -61,98 +61,105 @@ struct ProfileProperty: Sendable {
         "name", "type", "unit", "min", "max", "allowed", "initial", "format", "values", "text", "drift", "noise",
     ]
 
+    /// The bool property `name`, shown as `0` and `1` (the `echo` a profile's `echo` makes).
+    init(flag name: String, initial: Bool) {
+        self.name = name
+        kind = .bool
+        unit = nil
+        minimum = nil
+        maximum = nil
+        allowed = []
+        self.initial = .bool(initial)
+        format = "%g"
+        values = []
+        boolText = ("0", "1")
+        drift = nil
+        noise = 0
+    }
+
     /// Reads and checks one entry of `properties`.
-    init(_ reader: ProfileReader) throws(ProfileError) {
-        let object = try reader.object(keys: Self.keys)
-        name = try object.required("name", "a name made of letters, digits and '_'").string()
+    init(from decoder: any Decoder) throws {
+        let object = try decoder.profileObject(keys: Self.keys)
+        name = try object.required(object.string("name"), "name", "a name made of letters, digits and '_'")
         if name.wholeMatch(of: #/[A-Za-z_][A-Za-z0-9_]*/#) == nil {
-            throw object["name"]!.error(
-                "'\(name)' is not a name; expected letters, digits and '_', not starting with a digit")
+            throw object.error(
+                "name", "'\(name)' is not a name; expected letters, digits and '_', not starting with a digit")
         }
-        let typeReader = try object.required("type", "one of number, int, bool, string, enum")
-        guard let kind = Kind(rawValue: try typeReader.string()) else {
-            throw typeReader.error(
-                "'\(try typeReader.string())' is not a type; expected one of number, int, bool, string, enum")
+        let type = try object.required(object.string("type"), "type", "one of number, int, bool, string, enum")
+        guard let kind = Kind(rawValue: type) else {
+            throw object.error("type", "'\(type)' is not a type; expected one of number, int, bool, string, enum")
         }
         self.kind = kind
-        unit = try object["unit"]?.string()
+        unit = try object.string("unit")
         let isNumeric = kind == .number || kind == .int
-        for key in ["min", "max", "allowed", "format", "drift", "noise"] where !isNumeric && object[key] != nil {
-            throw object[key]!.error(
+        for key in ["min", "max", "allowed", "format", "drift", "noise"]
+        where !isNumeric && object.has(.init(stringValue: key)) {
+            throw object.error(
+                .init(stringValue: key),
                 "'\(key)' applies only to number and int properties (this one is \(kind.rawValue))")
         }
-        minimum = try object["min"].map { reader throws(ProfileError) in
-            kind == .int ? Double(try reader.integer()) : try reader.number()
-        }
-        maximum = try object["max"].map { reader throws(ProfileError) in
-            kind == .int ? Double(try reader.integer()) : try reader.number()
-        }
+        minimum = try kind == .int ? object.integer("min").map(Double.init) : object.number("min")
+        maximum = try kind == .int ? object.integer("max").map(Double.init) : object.number("max")
         if let minimum, let maximum, minimum > maximum {
-            throw object["min"]!.error("min \(minimum) is greater than max \(maximum); expected min ≤ max")
+            throw object.error("min", "min \(minimum) is greater than max \(maximum); expected min ≤ max")
         }
-        var allowed: [Double] = []
-        for element in try object["allowed"]?.array() ?? [] { allowed.append(try element.number()) }
-        self.allowed = allowed
+        allowed = try object.array("allowed") { element in try element.decode(Double.self, expected: "a number") } ?? []
         if kind == .enum {
-            let valuesReader = try object.required("values", "the enum's values, e.g. [\"OFF\", \"ON\"]")
-            values = try valuesReader.lines()
-            if values.isEmpty { throw valuesReader.error("expected at least one value") }
-        } else if let extra = object["values"] {
-            throw extra.error("'values' applies only to enum properties (this one is \(kind.rawValue))")
+            values = try object.required(
+                object.member("values") { try $0.lines() }, "values", "the enum's values, e.g. [\"OFF\", \"ON\"]")
+            if values.isEmpty { throw object.error("values", "expected at least one value") }
+        } else if object.has("values") {
+            throw object.error("values", "'values' applies only to enum properties (this one is \(kind.rawValue))")
         } else {
             values = []
         }
-        if let textReader = object["text"] {
-            guard kind == .bool else {
-                throw textReader.error("'text' applies only to bool properties (this one is \(kind.rawValue))")
-            }
-            let texts = try textReader.lines()
+        if let texts = try object.member(
+            "text",
+            { text in
+                guard kind == .bool else {
+                    throw text.error("'text' applies only to bool properties (this one is \(kind.rawValue))")
+                }
+                return try text.lines()
+            })
+        {
             guard texts.count == 2 else {
-                throw textReader.error("expected two strings: the text for false, then for true")
+                throw object.error("text", "expected two strings: the text for false, then for true")
             }
             boolText = (texts[0], texts[1])
         } else {
             boolText = ("0", "1")
         }
-        if let formatReader = object["format"] {
-            format = try formatReader.string()
-            guard ReplyTemplate.isValidFormat(format) else {
-                throw formatReader.error("'\(format)' is not a number format; expected e.g. %.2f, %d, %.3E")
-            }
-        } else {
-            format = kind == .int ? "%d" : "%g"
+        format = try object.string("format") ?? (kind == .int ? "%d" : "%g")
+        guard ReplyTemplate.isValidFormat(format) else {
+            throw object.error("format", "'\(format)' is not a number format; expected e.g. %.2f, %d, %.3E")
         }
-        noise = try object["noise"]?.number() ?? 0
-        if let driftReader = object["drift"] {
-            guard kind == .number else { throw driftReader.error("'drift' applies only to number properties") }
-            drift = try Self.drift(driftReader)
-        } else {
-            drift = nil
+        noise = try object.number("noise") ?? 0
+        if object.has("drift"), kind != .number {
+            throw object.error("drift", "'drift' applies only to number properties")
         }
-        if noise != 0, kind != .number { throw object["noise"]!.error("'noise' applies only to number properties") }
-        let initialReader = try object.required("initial", "the power-on value")
+        drift = try object.optional(Drift.self, "drift")
+        if noise != 0, kind != .number { throw object.error("noise", "'noise' applies only to number properties") }
+        guard object.has("initial") else { throw object.error("initial", "missing; expected the power-on value") }
+        let initialDecoder = try object.superDecoder(forKey: "initial")
         let initial: PropertyValue
-        switch (kind, initialReader.value) {
-        case (.number, .number(let value)): initial = .number(value)
-        case (.int, .number): initial = .int(try initialReader.integer())
-        case (.bool, .bool(let value)): initial = .bool(value)
-        case (.string, .string(let value)): initial = .text(value)
-        case (.enum, .string(let value)):
+        switch kind {
+        case .number: initial = .number(try initialDecoder.decode(Double.self, expected: "a number"))
+        case .int: initial = .int(try initialDecoder.decode(WholeNumber.self, expected: "a whole number").value)
+        case .bool: initial = .bool(try initialDecoder.decode(Bool.self, expected: "true or false"))
+        case .string: initial = .text(try initialDecoder.decode(String.self, expected: "a string"))
+        case .enum:
+            let value = try initialDecoder.decode(String.self, expected: "a string")
             guard values.contains(value) else {
-                throw initialReader.error("'\(value)' is not one of the values \(values)")
+                throw initialDecoder.error("'\(value)' is not one of the values \(values)")
             }
             initial = .text(value)
-        default:
-            let expected =
-                [Kind.number: "a number", .int: "a whole number", .bool: "true or false"][kind] ?? "a string"
-            throw initialReader.expected(expected)
         }
         self.initial = initial
         if isNumeric, let value = initial.number, !accepts(value) {
-            throw initialReader.error("the initial value \(value) is outside min…max")
+            throw initialDecoder.error("the initial value \(value) is outside min…max")
         }
         if let value = initial.number, !canShow(value) {
-            throw initialReader.error(
+            throw initialDecoder.error(
                 "the initial value \(value) cannot be shown with '\(format)'; expected a whole number within ±9.2e18")
         }
     }
@@ -213,27 +220,36 @@ struct ProfileProperty: Sendable {
         case .text(let text): text
         }
     }
+}
 
-    private static func drift(_ reader: ProfileReader) throws(ProfileError) -> Drift {
-        let object = try reader.object(keys: ["toward", "timeConstant", "rate", "wander"])
-        var toward: Reference?
-        if let target = object["toward"] {
-            switch target.value {
-            case .number(let value): toward = .value(value)
-            case .string(let name): toward = .property(name)
-            default: throw target.expected("a number or a property name")
-            }
+extension ProfileProperty.Reference: Decodable {
+    /// A number, or another property's name (checked by the profile, which knows them).
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let number = try? value.decode(Double.self) {
+            self = .value(number)
+        } else if let name = try? value.decode(String.self) {
+            self = .property(name)
+        } else {
+            throw decoder.expected("a number or a property name")
         }
-        let timeConstant = try object["timeConstant"]?.number()
+    }
+}
+
+extension ProfileProperty.Drift: Decodable {
+    /// Reads `{"toward": …, "timeConstant": s, "rate": unit/s, "wander": unit/s}`.
+    init(from decoder: any Decoder) throws {
+        let object = try decoder.profileObject(keys: ["toward", "timeConstant", "rate", "wander"])
+        toward = try object.optional(ProfileProperty.Reference.self, "toward")
+        let timeConstant = try object.number("timeConstant")
         if toward != nil, (timeConstant ?? 0) <= 0 {
-            throw object.reader.error("'toward' needs 'timeConstant', a positive number of seconds")
+            throw decoder.error("'toward' needs 'timeConstant', a positive number of seconds")
         }
-        let drift = Drift(
-            toward: toward, timeConstant: timeConstant ?? 1, rate: try object["rate"]?.number() ?? 0,
-            wander: try object["wander"]?.number() ?? 0)
-        if drift.toward == nil, drift.rate == 0, drift.wander == 0 {
-            throw reader.error("expected at least one of 'toward' (with 'timeConstant'), 'rate', 'wander'")
+        self.timeConstant = timeConstant ?? 1
+        rate = try object.number("rate") ?? 0
+        wander = try object.number("wander") ?? 0
+        if toward == nil, rate == 0, wander == 0 {
+            throw decoder.error("expected at least one of 'toward' (with 'timeConstant'), 'rate', 'wander'")
         }
-        return drift
     }
 }

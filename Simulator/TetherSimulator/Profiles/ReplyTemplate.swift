@@ -1,3 +1,5 @@
+import Foundation
+
 /// A line of text with `{…}` fields filled in when the line is sent.
 ///
 /// Fields: `{property}` (a property's value in its own format), `{property:%.3f}` (a
@@ -5,7 +7,7 @@
 /// `d f F e E g G`), `{1}`…`{9}` (a command's regular-expression captures), `{identity}`,
 /// `{serial}` (the device's serial number, see ``ProfileDevice``), `{line}` (the command line received), `{errorCount}` (entries in the error queue),
 /// and in error replies `{code}` and `{message}`. `{{` and `}}` are literal braces.
-struct ReplyTemplate: Equatable, Sendable {
+struct ReplyTemplate: Equatable, Sendable, DecodableWithConfiguration {
     /// One piece of a template.
     enum Piece: Equatable, Sendable {
         case text(String)
@@ -23,18 +25,26 @@ struct ReplyTemplate: Equatable, Sendable {
     /// Names only error replies may use.
     static let errorFields = ["code", "message"]
 
-    /// Parses and checks a template.
+    /// A template made of `pieces`, whose text is `source`.
+    init(pieces: [Piece], source: String) {
+        self.pieces = pieces
+        self.source = source
+    }
+
+    /// A template of plain text (no fields).
+    init(text: String) {
+        self.init(pieces: text.isEmpty ? [] : [.text(text)], source: text)
+    }
+
+    /// Parses and checks a template: a JSON string whose fields are the properties and
+    /// special names of `scope`.
     ///
-    /// - Parameters:
-    ///   - fields: The property and special names allowed here.
-    ///   - formattable: The names a format may be applied to.
-    ///   - captures: How many regular-expression captures `{n}` may refer to.
-    /// - Throws: ``ProfileError`` for an unclosed brace, an unknown field, a capture out of
-    ///   range or a bad format.
-    init(
-        _ reader: ProfileReader, fields: [String], formattable: Set<String>, captures: Int
-    ) throws(ProfileError) {
-        let source = try reader.string()
+    /// - Throws: ``ProfileFieldError`` for an unclosed brace, an unknown field, a capture
+    ///   out of range or a bad format.
+    init(from decoder: any Decoder, configuration scope: TemplateScope) throws {
+        let source = try decoder.decode(String.self, expected: "a string")
+        let fields = scope.fieldNames
+        let captures = scope.captures
         var pieces: [Piece] = []
         var text = ""
         var rest = Substring(source)
@@ -44,10 +54,10 @@ struct ReplyTemplate: Equatable, Sendable {
                 text.append(character)
                 rest = rest.dropFirst()
             } else if character == "}" {
-                throw reader.error("a lone '}' in '\(source)'; write '}}' for a brace")
+                throw decoder.error("a lone '}' in '\(source)'; write '}}' for a brace")
             } else if character == "{" {
                 guard let close = rest.firstIndex(of: "}") else {
-                    throw reader.error("'{' without '}' in '\(source)'; write '{{' for a brace")
+                    throw decoder.error("'{' without '}' in '\(source)'; write '{{' for a brace")
                 }
                 let body = rest[..<close]
                 rest = rest[rest.index(after: close)...]
@@ -56,22 +66,22 @@ struct ReplyTemplate: Equatable, Sendable {
                 let format = parts.count > 1 ? String(parts[1]) : nil
                 if let number = Int(name) {
                     guard number >= 1, number <= captures else {
-                        throw reader.error(
+                        throw decoder.error(
                             captures == 0
                                 ? "'{\(name)}' in '\(source)': there are no captures here (only a command's 'regex' has them)"
                                 : "'{\(name)}' in '\(source)': expected a capture from 1 to \(captures)")
                     }
                 } else if !fields.contains(name) {
-                    throw reader.error(
+                    throw decoder.error(
                         "unknown property '\(name)' in '\(source)'; expected one of: \(fields.joined(separator: ", "))")
                 }
                 if let format {
-                    guard formattable.contains(name) else {
-                        throw reader.error(
+                    guard scope.formattable.contains(name) else {
+                        throw decoder.error(
                             "'{\(body)}' in '\(source)': a format applies only to number and int properties")
                     }
                     guard Self.isValidFormat(format) else {
-                        throw reader.error(
+                        throw decoder.error(
                             "'\(format)' in '\(source)' is not a number format; expected e.g. %.2f, %d, %.3E")
                     }
                 }
@@ -85,6 +95,14 @@ struct ReplyTemplate: Equatable, Sendable {
         if !text.isEmpty { pieces.append(.text(text)) }
         self.pieces = pieces
         self.source = source
+    }
+
+    /// A template, or an array of templates (one per line).
+    static func lines(from decoder: any Decoder, scope: TemplateScope) throws -> [ReplyTemplate] {
+        if (try? decoder.singleValueContainer().decode(String.self)) != nil {
+            return [try ReplyTemplate(from: decoder, configuration: scope)]
+        }
+        return try decoder.elements { element in try ReplyTemplate(from: element, configuration: scope) }
     }
 
     /// Fills in the fields; `value` gives a field's text for its name and format.

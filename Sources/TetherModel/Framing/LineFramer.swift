@@ -9,7 +9,7 @@
 /// Memory is bounded: after ``maximumLineLength`` bytes without a terminator the
 /// bytes so far are returned as an ``Line/Ending/overlong`` line and framing goes
 /// on, so a device that never sends a terminator cannot grow the buffer without
-/// bound (shared/cases/CASE-11).
+/// bound.
 public struct LineFramer: Sendable {
     /// The default maximum line length: 64 KiB.
     public static let defaultMaximumLineLength = 65_536

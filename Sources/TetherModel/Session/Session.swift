@@ -137,7 +137,7 @@ public struct Session: Sendable {
     }
 
     /// Whether a request is in flight, queued or its reply is settling.
-    public var isBusy: Bool { inFlight != nil || !queue.isEmpty || held != nil }
+    var isBusy: Bool { inFlight != nil || !queue.isEmpty || held != nil }
 
     /// When ``expire(now:)`` next has work: the in-flight request's deadline, the end of
     /// a wait before the next request or of a settling reply, or a timed-out request's

@@ -220,7 +220,7 @@ final class LuaRun {
 
     /// `core.emit(table, file, line)`.
     private func emit(_ lua: LuaState) -> Int32 {
-        let value = lua.recordValue(at: 1)
+        let value = lua.jsonValue(at: 1)
         mediator.report(.emitted(value, location: location(file: lua.string(at: 2), line: lua.integer(at: 3))))
         return 0
     }

@@ -80,17 +80,17 @@ struct LuaState {
         return result
     }
 
-    /// The value at `index` as a record value: a table whose keys are exactly 1…n is
+    /// The value at `index` as a JSON value: a table whose keys are exactly 1…n is
     /// an array, any other table an object (non-string keys written as text);
     /// functions and other values become their type name. Tables nested deeper than
     /// `depthLimit` become `"…"`.
-    func recordValue(at index: Int32, depthLimit: Int = 16) -> RecordValue {
+    func jsonValue(at index: Int32, depthLimit: Int = 16) -> JSONValue {
         switch lua_type(pointer, index) {
         case LUA_TBOOLEAN:
             return .bool(lua_toboolean(pointer, index) != 0)
         case LUA_TNUMBER:
             return lua_isinteger(pointer, index) != 0
-                ? .integer(Int(tether_lua_tointeger(pointer, index))) : .number(tether_lua_tonumber(pointer, index))
+                ? .int(Int(tether_lua_tointeger(pointer, index))) : .double(tether_lua_tonumber(pointer, index))
         case LUA_TSTRING:
             return .string(string(at: index)!)
         case LUA_TTABLE:
@@ -103,12 +103,12 @@ struct LuaState {
         }
     }
 
-    private func table(at table: Int32, depthLimit: Int) -> RecordValue {
-        var fields: [String: RecordValue] = [:]
-        var items: [Int: RecordValue] = [:]
+    private func table(at table: Int32, depthLimit: Int) -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        var items: [Int: JSONValue] = [:]
         lua_pushnil(pointer)
         while lua_next(pointer, table) != 0 {
-            let value = recordValue(at: -1, depthLimit: depthLimit)
+            let value = jsonValue(at: -1, depthLimit: depthLimit)
             if let position = integer(at: -2), lua_isinteger(pointer, -2) != 0 {
                 items[position] = value
             } else if let name = string(at: -2) {

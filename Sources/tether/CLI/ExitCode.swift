@@ -14,6 +14,8 @@ enum ExitCode: Int32, Comparable {
     /// The port exists but cannot be used: not a serial port, permission denied, or
     /// busy (held by another process) (`EX_UNAVAILABLE`).
     case portUnavailable = 69
+    /// The `--log` file cannot be opened for writing (`EX_CANTCREAT`).
+    case cannotCreateLog = 73
     /// An I/O error, or the device disconnected (`EX_IOERR`).
     case ioError = 74
     /// A request got no reply in time (`EX_TEMPFAIL`).

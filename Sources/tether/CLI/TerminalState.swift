@@ -1,7 +1,7 @@
 import Glibc
 
 /// The terminal settings of standard input, saved so they can be put back whatever
-/// way tether ends (shared/cases/CASE-18).
+/// way tether ends.
 struct TerminalState {
     private let saved: termios
 

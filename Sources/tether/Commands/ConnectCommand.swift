@@ -45,11 +45,12 @@ enum ConnectCommand: Command {
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
-            input line is sent as a command in turn.
+            input line is sent as a command in turn; --mode raw, --escape, --echo,
+            --map-cr and --enter need the terminal, and are refused there (exit 64).
 
             EXAMPLES:
               tether connect --sim
-              tether connect /dev/ttyUSB0 --dialect prompt --prompt '=> ' --log session.log
+              tether connect /dev/ttyUSB0 --dialect prompt --prompt '=> ' --log session.jsonl
             """,
         arguments: [
             ArgumentSpec(
@@ -74,19 +75,28 @@ enum ConnectCommand: Command {
             let terminal = ConsoleTerminal(
                 mode: mode ?? .line, escape: escape, historyPath: LineEditor.historyPath())
         else {
+            let terminalOnly = [
+                Self.escape.declaration, Self.echo.declaration, Self.mapCR.declaration, Self.enter.declaration,
+            ].first { arguments.isGiven($0) }
+            if let option = mode == .raw ? "--mode raw" : terminalOnly?.key {
+                throw UsageError(
+                    "'\(option)' needs a terminal on standard input and output and text output; without them "
+                        + "connect sends each input line as a command")
+            }
             return try await runFromPipe(options)
         }
-        let log = try options.log.map { path throws(CommandFailure) in try Connection.transcript(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
-                log: log, logPath: options.log),
+                log: log?.view, logPath: options.log),
             mapsCR: arguments[Self.mapCR])
         let tap = ByteTap()
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
+        log?.whenWriteFails { [device = connection.device] in Task { await device.close() } }
         let chosen = mode ?? (connection.dialectName == "prompt" ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = arguments[Self.echo]
@@ -96,9 +106,10 @@ enum ConnectCommand: Command {
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout, escape: escape,
             enter: enter.bytes, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
-        let code = await connection.runUntilStopped { stop in await console.run(stop) }
+        let code = try await connection.runUntilStopped { stop in await console.run(stop) }
         tap.set(nil)
         terminal.stop()
+        try log?.check()
         return code
     }
 
@@ -112,7 +123,7 @@ enum ConnectCommand: Command {
         if typesOnATerminal {
             FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
         }
-        return await connection.runUntilStopped { stop in
+        return try await connection.runUntilStopped { stop in
             for await line in StandardInput.lines() where !line.isEmpty {
                 _ = try? await device.query(line, timeout: timeout)
             }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TetherCommandLine
 import TetherPresenter
 import TetherSerial
@@ -19,7 +20,7 @@ enum LinesCommand: Command {
             EXAMPLES:
               tether lines /dev/ttyUSB0
               tether lines --match 0403:6001 --dtr off --format json
-              tether lines rfc2217://lab-host:7001
+              tether lines rfc2217://lab-host:7001 --log lines.jsonl
             """,
         arguments: [
             ArgumentSpec(
@@ -31,14 +32,14 @@ enum LinesCommand: Command {
             [
                 ConnectionOptions.timeout.declaration, ConnectionOptions.timestamps.declaration,
                 ConnectionOptions.sim.declaration, ConnectionOptions.profile.declaration,
-                ConnectionOptions.log.declaration, ConnectionOptions.hex.declaration,
+                ConnectionOptions.hex.declaration,
             ] + DialectOptions.options + ConnectionOptions.faultOptions),
         usage: "tether lines (<port> | --match <id>) [<options>]"
     )
 
-    /// The lines in display order.
-    private static let named: [(String, ModemLines)] = [
-        ("dtr", .dtr), ("rts", .rts), ("cts", .cts), ("dsr", .dsr), ("dcd", .dcd), ("ri", .ri),
+    /// Each line of the view state and the transport's bit for it.
+    private static let bits: [(ModemLineStatus.Line, ModemLines)] = [
+        (.dtr, .dtr), (.rts, .rts), (.cts, .cts), (.dsr, .dsr), (.dcd, .dcd), (.ri, .ri),
     ]
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
@@ -52,10 +53,12 @@ enum LinesCommand: Command {
         if case .tcp = options.address {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
-        let view: any DeviceView = options.format == .json ? JSONView() : TextView()
+        let view: any DeviceView & ModemLineView = options.format == .json ? JSONView() : TextView()
+        let waitingView: any DeviceView = log.map { FanOutView([view, $0.view]) } ?? view
         let port = try await options.hardware.openFirst(with: opener, address: options.address) {
-            Presenter(port: $0).presentWaiting(for: $0, to: view)
+            Presenter(port: $0).presentWaiting(for: $0, to: waitingView)
         }
         defer { port.close() }
         let lines: ModemLines
@@ -68,19 +71,12 @@ enum LinesCommand: Command {
         } catch let error as SerialError {
             throw CommandFailure(error)
         }
-        let emulated = (port as? SerialPort)?.isPseudoTerminal ?? false
-        if options.format == .json {
-            var object: [String: JSONValue] = [
-                "v": .int(JSONView.schemaVersion), "type": "lines", "port": .string(port.name),
-                "emulated": .bool(emulated),
-            ]
-            for (name, line) in named { object[name] = .bool(lines.contains(line)) }
-            JSONView().write(object)
-        } else {
-            let text = named.map { "\($0.0.uppercased()) \(lines.contains($0.1) ? "on" : "off")" }
-            FileSink.standardOutput.write(
-                text.joined(separator: "  ") + (emulated ? "  (pseudo-terminal: emulated)" : "") + "\n")
-        }
+        let status = ModemLineStatus(
+            time: Date(), port: port.name, asserted: Set(bits.filter { lines.contains($0.1) }.map(\.0)),
+            isEmulated: (port as? SerialPort)?.isPseudoTerminal ?? false)
+        view.render(modemLines: status)
+        log?.view.render(modemLines: status)
+        try log?.check()
         return .success
     }
 }

@@ -28,8 +28,9 @@ enum MonitorCommand: Command {
             notifications (latest value, unit, min, max, mean, a sparkline, age), the
             last alarms and error replies, the recent exchanges and counters, redrawn
             in place at most ten times a second. With --format json, --live writes
-            "state" records instead (docs/JSON.md). When standard output is not a
-            terminal, text output stays the event log.
+            "state" records instead (docs/JSON.md). Text --live needs a terminal that can
+            redraw in place: on anything else (a pipe, a file, TERM=dumb) it is refused
+            with exit 64.
 
             EXAMPLES:
               tether monitor --sim --count 3
@@ -54,10 +55,16 @@ enum MonitorCommand: Command {
         let options = try ConnectionOptions(portOrSimulator: arguments)
         let count = arguments[Self.count]
         let duration = arguments[Self.duration]
-        let live = arguments[Self.live] ? LiveScreen(format: options.format) : nil
+        if arguments[Self.live],
+            let flag = [ConnectionOptions.timestamps, ConnectionOptions.hex].first(where: { arguments[$0] })
+        {
+            throw UsageError(
+                "'\(flag.declaration.key)' applies to the event log, and '--live' shows a dashboard instead")
+        }
+        let live = arguments[Self.live] ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
-        return await connection.runUntilStopped(
+        return try await connection.runUntilStopped(
             until: { state in count.map { state.counts.notifications >= $0 } ?? false },
             work: { stop in
                 guard let duration else { return }

@@ -95,6 +95,7 @@ enum QueryCommand: Command {
         trap.cancel()
         await connection.shutdown()
         await ended.value
+        try connection.checkLog()
         return interrupted ?? code
     }
 

@@ -60,10 +60,8 @@ enum RunCommand: Command {
             ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
         ],
         options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration]
-            // run's records have no transcript or hex rendering yet
-            + ConnectionOptions.options.excluding([
-                ConnectionOptions.log.declaration, ConnectionOptions.hex.declaration,
-            ]),
+            // run's records have no hex rendering yet
+            + ConnectionOptions.options.excluding([ConnectionOptions.hex.declaration]),
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 
@@ -76,8 +74,10 @@ enum RunCommand: Command {
         let ports = try devices(arguments)
         let options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
-        let view: any RunView =
+        let shown: any RunView =
             options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        let view: any RunView = log.map { FanOutView([shown, $0.view]) } ?? shown
         let prepared: PreparedScript
         do {
             let script = try read(path, forcingLua: arguments[Self.lua])
@@ -90,13 +90,16 @@ enum RunCommand: Command {
             }
         } catch let error as ScriptError {
             let problem = ScriptProblem(location: error.location, message: error.description)
-            render(.scriptFailed(problem), on: view, format: options.format)
+            render(.scriptFailed(problem), on: shown, format: options.format)
+            if let log { render(.scriptFailed(problem), on: log.view, format: .json) }
             throw CommandFailure(error.description, code: .scriptError)
         }
         if arguments[Self.dryRun] {
             let script = prepared.script
             let dryRun = DryRun(script: script.name, commands: prepared.stepCount, devices: ports.count)
-            render(.checkedOnly(dryRun), on: view, format: options.format)
+            render(.checkedOnly(dryRun), on: shown, format: options.format)
+            if let log { render(.checkedOnly(dryRun), on: log.view, format: .json) }
+            try log?.check()
             return .success
         }
         let settings = try ports.map { port throws(UsageError) in
@@ -118,8 +121,11 @@ enum RunCommand: Command {
         let runner = ScriptRunner(
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
+        let devices = opened.map(\.device)
+        log?.whenWriteFails { Task { for device in devices { await device.close() } } }
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
+        try log?.check()
         return exitCode(for: summary.outcome)
     }
 

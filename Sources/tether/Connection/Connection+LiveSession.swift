@@ -15,11 +15,12 @@ extension Connection {
     ///   - isDone: `true` when nothing more is to be rendered (the session then stops).
     ///   - work: what the session does meanwhile (read typed lines, sleep a duration).
     /// - Returns: the exit code of whatever stopped the session.
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
     func runUntilStopped(
         observe: @escaping @Sendable (ViewRecord, ViewState, Stop) -> Void = { _, _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false },
         work: @escaping @Sendable (Stop) async -> Void
-    ) async -> ExitCode {
+    ) async throws(CommandFailure) -> ExitCode {
         let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
         let presenting = startPresenting(
             observe: { record, state in
@@ -45,6 +46,7 @@ extension Connection {
         trap.cancel()
         await shutdown()
         _ = await presenting.value
+        try checkLog()
         return code
     }
 }

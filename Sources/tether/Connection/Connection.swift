@@ -12,11 +12,13 @@ final class Connection {
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     var displayName: String { opened.displayName }
     /// The view chosen by `--format`, or the one the command gave (with the `--log`
-    /// transcript beside it).
+    /// file's JSON view beside it).
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
     private let opened: OpenedDevice
+    /// `--log`'s file, if any.
+    private let log: LogFile?
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
@@ -32,7 +34,8 @@ final class Connection {
     init(_ options: ConnectionOptions, session: ConsoleWiring? = nil, view: (any DeviceView)? = nil)
         async throws(CommandFailure)
     {
-        let transcript = try options.log.map { path throws(CommandFailure) in try Self.transcript(at: path) }
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        self.log = log
         let target: PortTarget
         if options.usesSimulator {
             target = .simulator(profile: options.simulatorProfile ?? SimulatorProfile.defaultName)
@@ -49,12 +52,13 @@ final class Connection {
         case (nil, .text): shown = TextView(showsTimestamps: options.showsTimestamps, showsHex: options.showsHex)
         case (nil, .json): shown = JSONView()
         }
-        let chosen: any DeviceView = if let transcript { FanOutView([shown, transcript]) } else { shown }
+        let chosen: any DeviceView = if let log { FanOutView([shown, log.view]) } else { shown }
         self.view = chosen
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
             faults: options.simulatorFaults, waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             session: session)
+        log?.whenWriteFails { [device] in Task { await device.close() } }
     }
 
     /// Renders the device's events on the view in a task, from now until the device
@@ -73,15 +77,10 @@ final class Connection {
         }
     }
 
-    /// The `--log` transcript view writing to `path` (created or truncated).
-    ///
-    /// - Throws: ``CommandFailure`` (74) naming the file when it cannot be created.
-    static func transcript(at path: String) throws(CommandFailure) -> TranscriptView {
-        do {
-            return try TranscriptView(path: path)
-        } catch {
-            throw CommandFailure("cannot write the log file: \(error)", code: .ioError)
-        }
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written
+    ///   (the device was closed then, ending the session).
+    func checkLog() throws(CommandFailure) {
+        try log?.check()
     }
 
     /// Closes the device and stops the simulator, if any.

@@ -33,8 +33,8 @@ struct ConnectionOptions {
     static let log = Option<String?>(
         "--log", value: "file",
         help: """
-            Also write a transcript of the session to this file: every command sent
-            and line received, with UTC timestamps (created or truncated).
+            Also append every record to this file as JSON Lines (docs/JSON.md),
+            beside the output --format chooses; the file is created if missing.
             """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
 
     /// The options, for a command's ``CommandSpec``.
@@ -73,7 +73,7 @@ struct ConnectionOptions {
     var showsTimestamps: Bool
     /// Whether text output shows received bytes in hex.
     var showsHex: Bool
-    /// `--log`: the transcript file, if any.
+    /// `--log`: the JSON Lines file records are appended to, if any.
     var log: String?
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
@@ -125,6 +125,11 @@ struct ConnectionOptions {
         format = arguments[Self.format]
         showsTimestamps = arguments[Self.timestamps]
         showsHex = arguments[Self.hex]
+        if format == .json, let flag = [Self.timestamps, Self.hex].first(where: { arguments[$0] }) {
+            throw UsageError(
+                "'\(flag.declaration.key)' applies only to text output; JSON records always carry 'time' and exact bytes"
+            )
+        }
         log = arguments[Self.log]
         hardware = HardwareOptions(arguments)
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import TetherCommandLine
+import TetherPresenter
 import TetherSimulator
 
 /// A device description file (`--device FILE`, or `device=FILE` in a `tether run`
@@ -35,26 +36,26 @@ enum DeviceDescription {
         } catch {
             throw UsageError(error.description)
         }
-        let document: SettingValue
+        let document: JSONValue
         do {
-            document = try JSONDecoder().decode(SettingValue.self, from: data)
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             throw UsageError("\(path): not valid JSON: \(error)")
         }
         guard case .object(let fields) = document else {
             throw UsageError(
-                "\(path): expected an object of settings, e.g. {\"dialect\": \"at\"}, got \(document.kind)")
+                "\(path): expected an object of settings, e.g. {\"dialect\": \"at\"}, got \(kind(of: document))")
         }
         var layer = SettingsLayer()
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             if key == "description" {
-                guard case .text = value else {
-                    throw UsageError("\(path): description: expected a string, got \(value.kind)")
+                guard case .string = value else {
+                    throw UsageError("\(path): description: expected a string, got \(kind(of: value))")
                 }
                 continue
             }
             do throws(SettingError) {
-                try layer.set(key, to: try value.texts(at: key))
+                try layer.set(key, to: try texts(of: value, at: key))
             } catch {
                 throw UsageError("\(path): \(error.message)")
             }
@@ -62,65 +63,54 @@ enum DeviceDescription {
         return layer
     }
 
-    /// A JSON value of a description file.
-    private enum SettingValue: Decodable {
-        case text(String)
-        case number(String)
-        case flag(Bool)
-        case list([SettingValue])
-        case object([String: SettingValue])
-        case null
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let flag = try? container.decode(Bool.self) {
-                self = .flag(flag)
-            } else if let number = try? container.decode(Int.self) {
-                self = .number(String(number))
-            } else if let number = try? container.decode(Double.self) {
-                self = .number(String(number))
-            } else if let text = try? container.decode(String.self) {
-                self = .text(text)
-            } else if let items = try? container.decode([SettingValue].self) {
-                self = .list(items)
-            } else {
-                self = .object(try container.decode([String: SettingValue].self))
-            }
+    /// The name of a value's kind, for messages ("a string", "a list"…).
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .string: "a string"
+        case .int, .double: "a number"
+        case .bool: "a boolean"
+        case .array: "a list"
+        case .object: "an object"
+        case .null: "null"
         }
+    }
 
-        var kind: String {
-            switch self {
-            case .text: "a string"
-            case .number: "a number"
-            case .flag: "a boolean"
-            case .list: "a list"
-            case .object: "an object"
-            case .null: "null"
-            }
-        }
-
-        /// The value as option values: one for a string, number or boolean, one per
-        /// item of a list of those.
-        ///
-        /// - Throws: ``SettingError`` naming `path` (e.g. `urc[1]`) for anything else.
-        func texts(at path: String) throws(SettingError) -> [String] {
-            switch self {
-            case .text(let text), .number(let text): return [text]
-            case .flag(let flag): return [String(flag)]
-            case .list(let items):
-                var texts: [String] = []
-                for (index, item) in items.enumerated() {
-                    switch item {
-                    case .text(let text), .number(let text): texts.append(text)
-                    default: throw SettingError("\(path)[\(index)]: expected a string, got \(item.kind)")
-                    }
+    /// A setting's value as option values: one for a string, number or boolean, one
+    /// per item of a list of strings and numbers.
+    ///
+    /// - Throws: ``SettingError`` naming `path` (e.g. `urc[1]`) for anything else.
+    private static func texts(of value: JSONValue, at path: String) throws(SettingError) -> [String] {
+        switch value {
+        case .array(let items):
+            var texts: [String] = []
+            for (index, item) in items.enumerated() {
+                guard let text = text(of: item), !isFlag(item) else {
+                    throw SettingError("\(path)[\(index)]: expected a string, got \(kind(of: item))")
                 }
-                return texts
-            case .object, .null:
-                throw SettingError("\(path): expected a string, a number, true/false or a list, got \(kind)")
+                texts.append(text)
             }
+            return texts
+        default:
+            guard let text = text(of: value) else {
+                throw SettingError(
+                    "\(path): expected a string, a number, true/false or a list, got \(kind(of: value))")
+            }
+            return [text]
         }
+    }
+
+    /// A string, number or boolean as an option's text (`9600`, `0.5`, `true`).
+    private static func text(of value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .int(let number): String(number)
+        case .double(let number): String(number)
+        case .bool(let flag): String(flag)
+        case .array, .object, .null: nil
+        }
+    }
+
+    private static func isFlag(_ value: JSONValue) -> Bool {
+        if case .bool = value { true } else { false }
     }
 }

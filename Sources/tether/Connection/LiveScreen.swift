@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherPresenter
 import TetherViews
 
@@ -7,31 +8,33 @@ import TetherViews
 /// (``DashboardView``), `state` records with `--format json` (``JSONStateView``) — and,
 /// while the dashboard is up, the signals a full-screen program must answer.
 final class LiveScreen {
-    /// The live view; `nil` when the event log stays (text output that is not a
-    /// terminal able to redraw in place).
-    let view: (any DeviceView)?
+    /// The live view.
+    let view: any DeviceView
     private let signals: DashboardSignals?
 
-    /// Chooses the live view for `format`. Text output that is not a terminal, or a
-    /// terminal terminfo cannot redraw in place (`TERM=dumb`, unknown), keeps the event
-    /// log, saying so on standard error.
-    init(format: OutputFormat, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Chooses the live view for `format`.
+    ///
+    /// - Throws: ``UsageError`` for text output that is not a terminal, or a terminal
+    ///   terminfo cannot redraw in place (`TERM=dumb`, unknown): the dashboard cannot be
+    ///   drawn there, and the event log is not what was asked for.
+    init(format: OutputFormat, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(UsageError)
+    {
         switch format {
         case .json:
             view = JSONStateView()
             signals = nil
         case .text:
             guard FileSink.standardOutput.isTerminal else {
-                FileSink.standardError.write("note: standard output is not a terminal; --live shows the event log\n")
-                (view, signals) = (nil, nil)
-                return
+                throw UsageError(
+                    "'--live' draws a dashboard and standard output is not a terminal; "
+                        + "give '--format json' for state records, or leave out '--live' for the event log")
             }
             guard let capabilities = TerminalCapabilities.load(term: environment["TERM"]) else {
                 let term = environment["TERM"].map { "'\($0)'" } ?? "(TERM is not set)"
-                FileSink.standardError.write(
-                    "note: the terminal \(term) cannot redraw in place; --live shows the event log\n")
-                (view, signals) = (nil, nil)
-                return
+                throw UsageError(
+                    "'--live' cannot redraw the terminal \(term) in place; set TERM to your terminal's type, "
+                        + "or leave out '--live' for the event log")
             }
             let dashboard = DashboardView(
                 output: FileSink.standardOutput, capabilities: capabilities, environment: environment,

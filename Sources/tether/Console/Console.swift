@@ -198,24 +198,37 @@ struct Console {
         }
         let path = logPath ?? Self.defaultLogName(Date())
         do {
-            let log = try TranscriptView(path: path, appending: true)
+            // A write that fails later stops this log and says so: the user started it
+            // here and sees the message (a --log given on the command line ends the
+            // session instead, see LogFile).
+            let view = self.view
+            let terminal = self.terminal
+            let sink = try FileSink.appending(toFile: path) { reason in
+                view.settings.withLock { settings in
+                    guard settings.logPath == path else { return }
+                    settings.log = nil
+                    settings.logPath = nil
+                }
+                terminal.write("cannot write to \(path): \(reason); the log is stopped\n")
+            }
+            let log = JSONView(output: sink)
             view.settings.withLock { settings in
                 settings.log = log
                 settings.logPath = path
             }
             terminal.write("logging to \(path)\n")
         } catch {
-            terminal.write("cannot write the log file: \(error)\n")
+            terminal.write("cannot open the log file \(error)\n")
         }
     }
 
-    /// `tether-20261130-104117.log`, local time.
+    /// `tether-20261130-104117.jsonl`, local time.
     static func defaultLogName(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970)
         var local = tm()
         localtime_r(&seconds, &local)
         return CFormat.string(
-            "tether-%04d%02d%02d-%02d%02d%02d.log", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
+            "tether-%04d%02d%02d-%02d%02d%02d.jsonl", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
             local.tm_hour, local.tm_min, local.tm_sec)
     }
 }

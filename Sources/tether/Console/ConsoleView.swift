@@ -5,12 +5,12 @@ import TetherViews
 
 /// The view of `connect` on a terminal: the text view drawn through the
 /// ``ConsoleTerminal`` (so it never breaks into typed text), with settings the escape
-/// key's commands change during the session, and the `--log` transcript beside it.
+/// key's commands change during the session, and the `--log` file (JSON Lines) beside it.
 ///
 /// In raw mode received bytes are shown as they arrive by ``showReceived(_:)`` (fed by
 /// the port's ``ByteTap``), so the records show only connection events there; in line
 /// mode they show replies (with round trip), notifications and connection events.
-/// Keystroke commands (``ConsoleDialect``) appear in the transcript as the bytes typed
+/// Keystroke commands (``ConsoleDialect``) appear in the log as the bytes typed
 /// and nowhere else.
 final class ConsoleView: DeviceView {
     /// What the user can change during the session.
@@ -18,7 +18,7 @@ final class ConsoleView: DeviceView {
         var mode: ConsoleTerminal.Mode
         var showsHex: Bool
         var showsTimestamps: Bool
-        /// The transcript being written, if any.
+        /// The log file's view, if one is open.
         var log: (any DeviceView)?
         var logPath: String?
         /// The serial settings the port has, from the latest `connected` or

@@ -55,7 +55,7 @@ enum LocalCommand: CaseIterable {
         case .toggleHex: "toggle the hex view of received bytes"
         case .toggleTimestamps: "toggle timestamps"
         case .toggleLocalEcho: "toggle local echo of typed keys (raw mode)"
-        case .toggleLog: "start or stop the log file (--log FILE, or tether-DATE.log)"
+        case .toggleLog: "start or stop the log file (--log FILE, or tether-DATE.jsonl)"
         case .sendFile: "send a file's bytes as they are"
         case .switchMode: "switch between raw and line mode"
         }

@@ -1,5 +1,5 @@
 """Runs `tether connect --sim` on a pseudo-terminal as a user's terminal, ends it
-with a signal, and reports the terminal settings before and after (CASE-18).
+with a signal, and reports the terminal settings before and after.
 
 usage: terminal_harness.py TETHER SIGNAL
 prints: one JSON object {"status": exit status or -signal, "same": bool, "banner": bool}

@@ -1,0 +1,35 @@
+import Glibc
+
+extension FileSink {
+    /// A file that could not be opened for writing.
+    public struct OpenError: Error, Equatable, CustomStringConvertible {
+        /// The path as given.
+        public var path: String
+        /// `strerror` of `open`'s errno, e.g. `No such file or directory`.
+        public var reason: String
+
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Opens `path` for appending, creating it (mode 0644, less the umask) when it is
+    /// missing — the `--log FILE` destination.
+    ///
+    /// Appending keeps what earlier runs wrote: JSON Lines files concatenate, and each
+    /// record names its time and port. Every record is one `write(2)` on a descriptor
+    /// opened with `O_APPEND`, with nothing buffered in tether, so a record rendered
+    /// before tether crashes is in the file.
+    ///
+    /// - Parameter onFailure: called once, with `strerror` of the errno, when a write
+    ///   fails later (a full disk); the writes after it are dropped. Without it, a
+    ///   failed write ends tether with exit code 74 after `Error: cannot write to PATH: …`.
+    /// - Throws: ``OpenError`` when `open(2)` fails (no such directory, permission
+    ///   denied, a directory).
+    public static func appending(
+        toFile path: String, onFailure: (@Sendable (String) -> Void)? = nil
+    ) throws(OpenError) -> FileSink {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+        guard let onFailure else { return FileSink(descriptor: descriptor, name: path, endsOnFailure: true) }
+        return FileSink(descriptor: descriptor, name: path, onFailure: onFailure)
+    }
+}

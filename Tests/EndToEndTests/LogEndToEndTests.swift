@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import Testing
+import TetherSimulator
+
+/// `--log FILE`: the JSON Lines records of `--format json`, appended to a file beside
+/// the terminal's text, for every command that opens a device.
+@Suite struct LogEndToEndTests {
+    private func records(_ path: String) throws -> [[String: Any]] {
+        try JSONLines.parse(String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    private func types(_ records: [[String: Any]]) -> [String] { records.compactMap { $0["type"] as? String } }
+
+    /// The text view still writes to the terminal; the file gets the same records as
+    /// `--format json`, every one with `v`, `time` and `port`.
+    @Test func queryLogsTheSameRecordsAsFormatJSON() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("query.jsonl")
+        let text = try Subprocess.run("tether", ["query", "--sim", "--log", log, "*IDN?", "NOPE"])
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("*IDN? → TETHER,ENV-1,SIM0001,1.0  ("), "\(text.stdout)")
+        let logged = try records(log)
+        let json = try JSONLines.parse(
+            Subprocess.run("tether", ["query", "--sim", "--format", "json", "*IDN?", "NOPE"]).stdout)
+        #expect(types(logged) == types(json))
+        #expect(types(logged) == ["connected", "sent", "reply", "sent", "reply"])
+        #expect(logged[2]["lines"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"])
+        #expect(logged[4]["lines"] as? [String] == [#"ERR -113,"Undefined header""#])
+        #expect(logged[4]["error"] as? Bool == true)
+        for record in logged {
+            #expect(record["v"] as? Int == 1)
+            #expect((record["port"] as? String)?.hasPrefix("sim:env (/dev/pts/") == true)
+            #expect((record["time"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+        }
+    }
+
+    /// A second run appends to the file: both runs' records are there, in order.
+    @Test func aSecondRunAppends() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("runs.jsonl")
+        for command in ["*IDN?", "TEMP?"] {
+            let result = try Subprocess.run("tether", ["query", "--sim", "--log", log, command])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let logged = try records(log)
+        #expect(types(logged) == ["connected", "sent", "reply", "connected", "sent", "reply"])
+        #expect(
+            logged.compactMap { $0["type"] as? String == "sent" ? $0["command"] as? String : nil } == [
+                "*IDN?", "TEMP?",
+            ])
+    }
+
+    @Test func monitorLogsEveryNotification() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("monitor.jsonl")
+        let result = try Subprocess.run("tether", ["monitor", "--sim", "--count", "3", "--log", log])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 3)
+        let logged = try records(log)
+        #expect(types(logged) == ["connected", "notification", "notification", "notification"])
+        let readings = logged.dropFirst().compactMap { $0["readings"] as? [String: Any] }
+        #expect(readings.count == 3 && readings.allSatisfy { $0["temp"] is Double })
+    }
+
+    /// A run logs the device's traffic and its own records: the checks and the summary.
+    @Test func runLogsTrafficChecksAndTheSummary() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("run.jsonl")
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--sim", "--log", log], stdin: "*IDN? =~ ^TETHER\nTEMP? =~ ^NOPE\n")
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("PASS"), "\(result.stdout)")
+        let logged = try records(log)
+        let run = types(logged).filter { ["check", "summary"].contains($0) }
+        #expect(run == ["check", "check", "summary"])
+        #expect(
+            logged.filter { $0["type"] as? String == "check" }.map { $0["status"] as? String } == ["passed", "failed"])
+        #expect(logged.last?["outcome"] as? String == "failed")
+        #expect(types(logged).filter { $0 == "reply" }.count == 2)
+    }
+
+    /// A script error found before any port opens still reaches the log, with the
+    /// summary that always ends a run's records.
+    @Test func aScriptErrorIsLoggedToo() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("run.jsonl")
+        let result = try Subprocess.run("tether", ["run", "-", "--sim", "--lua", "--log", log], stdin: "query(\n")
+        #expect(result.status == 65, "\(result.stderr)")
+        let logged = try records(log)
+        #expect(types(logged) == ["script_error", "summary"])
+        #expect(logged.last?["outcome"] as? String == "script_error")
+    }
+
+    @Test func linesLogsItsRecord() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.path("device")
+        let simulator = try Simulator(link: link)
+        defer { simulator.stop() }
+        let log = folder.path("lines.jsonl")
+        let result = try Subprocess.run("tether", ["lines", link, "--log", log])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "DTR on  RTS on  CTS on  DSR on  DCD on  RI off  (pseudo-terminal: emulated)\n")
+        let logged = try records(log)
+        #expect(types(logged) == ["lines"])
+        #expect(logged.first?["port"] as? String == link)
+        #expect(logged.first?["dtr"] as? Bool == true && logged.first?["ri"] as? Bool == false)
+        #expect(logged.first?["time"] is String)
+    }
+
+    /// A device that stops reading holds a long command's output: the Model gives the
+    /// write up and says so — a `warning` record in the log, then the timeout.
+    @Test func aHeldWriteIsAWarningInTheLog() throws {
+        var master: Int32 = 0
+        var slave: Int32 = 0
+        var name = [CChar](repeating: 0, count: 64)
+        try #require(openpty(&master, &slave, &name, nil, nil) == 0)
+        defer { close(master) }
+        close(slave)
+        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let folder = try TemporaryFolder()
+        let log = folder.path("held.jsonl")
+        let command = String(repeating: "X", count: 60_000)
+        let result = try Subprocess.run("tether", ["query", path, "--timeout", "4000", "--log", log, command])
+        #expect(result.status == 75, "\(result.stderr)")
+        let logged = try records(log)
+        #expect(types(logged) == ["connected", "sent", "warning", "timeout"])
+        let warning = try #require(logged.first { $0["type"] as? String == "warning" })
+        let message = try #require(warning["message"] as? String)
+        #expect(message.hasPrefix("write failed: the port took "), "\(message)")
+        #expect(message.contains(" of 60001 bytes in 2000 ms"), "\(message)")
+    }
+
+    /// The file is opened before the port: a log that cannot be opened ends tether at
+    /// once with 73, and no device is touched.
+    @Test(arguments: [
+        ["query", "--sim", "*IDN?"], ["monitor", "--sim", "--count", "1"], ["run", "-", "--sim"],
+        ["connect", "--sim"],
+    ])
+    func aLogThatCannotBeOpenedIsRefusedBeforeConnecting(command: [String]) throws {
+        let folder = try TemporaryFolder()
+        let result = try Subprocess.run(
+            "tether", command + ["--log", folder.path("none/x.jsonl")], stdin: "*IDN?\n")
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "Error: cannot open the log file \(folder.path("none/x.jsonl")): No such file or directory\n")
+    }
+}
