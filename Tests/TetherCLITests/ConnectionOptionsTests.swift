@@ -57,6 +57,16 @@ import TetherSimulator
             !HardwareOptions(try ParsedArguments(["--sim", "--no-reconnect"], spec: MonitorCommand.spec)).reconnects)
     }
 
+    @Test(arguments: ["--hex", "--timestamps"])
+    func aTextOnlyOptionIsRefusedWithJSON(option: String) {
+        #expect(
+            throws: UsageError(
+                "'\(option)' applies only to text output; JSON records always carry 'time' and exact bytes")
+        ) {
+            try Self.options(["--sim", "--format", "json", option])
+        }
+    }
+
     @Test func timeoutZeroMeansNoDeadline() throws {
         #expect(try Self.options(["--sim", "-t", "0"]).timeout == nil)
     }
