@@ -8,6 +8,9 @@ public struct Presenter: Sendable {
     public private(set) var state: ViewState
     /// What was known of the device beforehand (units of its readings).
     private let facts: DeviceFacts
+    /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
+    /// (`tether query`, whose output is replies), it is only kept in the state.
+    public var showsPendingText = true
 
     /// Creates a presenter for `port` (the name the user gave); `device` is a script
     /// run's name for it, if any; `facts` give the identity shown until the
@@ -62,6 +65,10 @@ public struct Presenter: Sendable {
     }
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
+        switch event {
+        case .sent, .pendingText: break
+        case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
+        }
         switch event {
         case .sent(_, let command):
             return [ViewRecord(time: time, event: .sent(command: command))]
@@ -120,6 +127,9 @@ public struct Presenter: Sendable {
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
             return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
+        case .pendingText(let line, _):
+            state.pendingText = ViewLine(line)
+            return showsPendingText ? [ViewRecord(time: time, event: .pendingText(ViewLine(line)))] : []
         }
     }
 

@@ -32,6 +32,12 @@ public enum ViewEvent: Sendable, Equatable {
     case partialReply(command: String, lines: [ViewLine])
     /// A reply that came after its request had timed out (never given to a later one).
     case lateReply(command: String, lines: [ViewLine])
+    /// The text after the last line that has no line end yet (a progress bar, a
+    /// prompt), once the line was quiet (100 ms, the Model's
+    /// `Session.pendingTextQuietPeriod`); whole each time. The next `pendingText`
+    /// replaces it; the record that follows it otherwise — usually the line it begins,
+    /// once its terminator comes — ends it. Progress, not a line: counted nowhere.
+    case pendingText(ViewLine)
     /// The device went away.
     case disconnected(port: String, reason: String)
     /// After `disconnected`: tether waits for the port to come back and reopens it.

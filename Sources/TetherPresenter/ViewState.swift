@@ -38,6 +38,9 @@ public struct ViewState: Sendable, Equatable {
     public var recentExchanges: [Exchange] = []
     /// Counters since the connection opened.
     public var counts = Counts()
+    /// The text without a line end reported last (``ViewEvent/pendingText(_:)``),
+    /// until another event of the device's traffic ends it; `nil` when there is none.
+    public var pendingText: ViewLine?
 
     /// How many exchanges ``recentExchanges`` keeps.
     public static let maximumRecentExchanges = 20

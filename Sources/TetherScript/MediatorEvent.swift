@@ -13,6 +13,10 @@ enum MediatorEvent: Sendable {
 
     /// A line that answers no request of the script.
     case line(device: Int, line: Line, kind: LineKind)
+    /// The text after the device's last line, without a line end yet, once the line
+    /// was quiet (``SessionEvent/pendingText(_:start:)``); `start` names it for
+    /// ``RunMediator/consumePendingText(of:start:count:)``.
+    case pendingText(device: Int, line: Line, start: Int)
     /// A request ended: `.success` with the reply (error replies included), or the
     /// failure.
     case finished(device: Int, id: RequestID, outcome: Result<Reply, RequestFailure>)

@@ -41,7 +41,7 @@ public struct PreparedScript: Sendable {
         }
     }
 
-    /// How many commands a query file holds; `nil` for Lua.
+    /// How many commands a query file holds (its wait lines included); `nil` for Lua.
     public var stepCount: Int? {
         if case .queries(let file) = body { return file.steps.count }
         return nil

@@ -82,6 +82,15 @@ final class RunMediator: Sendable {
         devices[index].device.send(command, timeout: timeout)
     }
 
+    /// Consumes the first `count` bytes of device `index`'s pending text that starts
+    /// at `start`, which a wait matched (``Device/consumePendingText(start:count:)``).
+    /// Script thread only.
+    ///
+    /// - Returns: `false` when they are no longer pending (the line ended meanwhile).
+    func consumePendingText(of index: Int, start: Int, count: Int) -> Bool {
+        devices[index].device.consumePendingText(start: start, count: count)
+    }
+
     /// The next event of any device, waiting until `deadline` (`nil`: no deadline).
     /// Script thread only.
     func next(until deadline: ContinuousClock.Instant?) -> MediatorEvent? {
@@ -103,6 +112,8 @@ final class RunMediator: Sendable {
             switch event.kind {
             case .session(.notification(let line)):
                 inbox.post(.line(device: index, line: line, kind: .notification))
+            case .session(.pendingText(let line, let start)):
+                inbox.post(.pendingText(device: index, line: line, start: start))
             case .session(.lateReply(_, let reply)):
                 for line in reply.lines + [reply.finalResult].compactMap({ $0 }) {
                     inbox.post(.line(device: index, line: line, kind: .lateReply))

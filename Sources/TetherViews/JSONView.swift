@@ -62,6 +62,11 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "late_reply", "command": .string(command)]
             object.merge(linesFields("lines", lines)) { $1 }
             return object
+        case .pendingText(let line):
+            var object: [String: JSONValue] = ["type": "pending_text"]
+            object.merge(lineFields("text", line)) { $1 }
+            object["text_ending"] = nil  // always unterminated: the record type says so
+            return object
         case .disconnected(_, let reason):
             return ["type": "disconnected", "reason": .string(reason)]
         case .reconnecting:

@@ -11,10 +11,14 @@ public protocol OutputSink: Sendable {
     func write(bytes: [UInt8])
     /// Whether the sink is a terminal (colour is used only then).
     var isTerminal: Bool { get }
+    /// The terminal's width in columns, when the sink is a terminal that says; `nil`
+    /// otherwise (the default).
+    var columns: Int? { get }
 }
 
 extension OutputSink {
     public func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+    public var columns: Int? { nil }
 }
 
 /// A sink over an open file descriptor (`STDOUT_FILENO`, `STDERR_FILENO`, a file),
@@ -67,6 +71,14 @@ public struct FileSink: OutputSink {
 
     public func write(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { writeAll($0) }
+    }
+
+    /// The terminal's width (`TIOCGWINSZ`), read at each call so a resize is followed.
+    public var columns: Int? {
+        guard isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Writes all of `buffer` with `write(2)`, retrying after `EINTR` and waiting for

@@ -12,12 +12,18 @@ import TetherPresenter
 /// ```
 /// Bytes that are not printable are escaped (``ByteEscaping``). Colour is used only
 /// when the output is a terminal and `NO_COLOR` is not set (no-color.org).
+///
+/// Pending text (a line still arriving: `Erasing flash: ...`, a prompt) is drawn in
+/// place on a terminal and completed in place when its line ends
+/// (``PendingTextLine``); elsewhere each report is a line of its own ending in
+/// ` [pending]`, so a program can tell progress from lines.
 public struct TextView: DeviceView {
     let output: any OutputSink
     let diagnostics: any OutputSink
     let showsTimestamps: Bool
     let showsHex: Bool
     let style: TextStyle
+    let pendingLine = PendingTextLine()
 
     /// Creates a text view.
     ///
@@ -45,6 +51,16 @@ public struct TextView: DeviceView {
         // The stamp's width on screen (without colour codes), so a reply's further
         // lines line up under its first.
         let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
+        if case .pendingText(let line) = record.event {
+            let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(line.bytes)
+            if output.isTerminal {
+                pendingLine.draw(text, stamp: stamp, width: stampWidth, columns: output.columns ?? 80, on: output)
+            } else {
+                output.write(stamp + text + style.dim(" [pending]") + "\n")
+            }
+            return
+        }
+        if output.isTerminal { pendingLine.clear(on: output) }
         switch record.event {
         case .waiting(let port):
             diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
@@ -78,6 +94,8 @@ public struct TextView: DeviceView {
             diagnostics.write(time + "warning: \(Self.plain(message))\n")
         case .settingNotApplied(let warning):
             diagnostics.write(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
+        case .pendingText:
+            break  // drawn above
         }
     }
 

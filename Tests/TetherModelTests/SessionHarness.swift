@@ -32,6 +32,15 @@ struct SessionHarness {
 
     mutating func expire(at time: Int) { record(session.expire(now: at(time))) }
 
+    /// Consumes pending text (``Session/consumePendingText(start:count:now:)``);
+    /// whether it was still pending.
+    @discardableResult
+    mutating func consumePendingText(start: Int, count: Int, at time: Int) -> Bool {
+        guard let actions = session.consumePendingText(start: start, count: count, now: at(time)) else { return false }
+        record(actions)
+        return true
+    }
+
     private mutating func record(_ actions: [SessionAction]) {
         for action in actions {
             switch action {

@@ -1,4 +1,5 @@
 import Testing
+import TetherModel
 import TetherPresenter
 
 @testable import TetherScript
@@ -57,5 +58,44 @@ import TetherPresenter
         ) {
             try QueryFile(parsing: " == 5\n", name: "q.txt")
         }
+    }
+}
+
+/// Wait lines (`=~ REGEX` alone) and what they look at (``ReceivedText``).
+@Suite struct QueryFileWaitTests {
+    @Test func aLineStartingWithTheRegexOperatorWaits() throws {
+        let file = try QueryFile(parsing: "=~ login: $\nroot\n=~ # $\n", name: "q.txt")
+        #expect(file.steps.map(\.isWait) == [true, false, true])
+        #expect(file.steps.map(\.description) == ["=~ login: $", "root", "=~ # $"])
+        #expect(file.steps[0].command.isEmpty)
+    }
+
+    private func pending(_ text: String) -> Line { Line(Array(text.utf8), ending: .unterminated) }
+
+    /// A match in the pending text consumes it up to the end of the match, in the
+    /// device when it can; the next wait looks after it.
+    @Test func pendingTextIsConsumedUpToTheEndOfTheMatch() throws {
+        var received = ReceivedText()
+        received.append(Line("Poky (Yocto) 4.0 qemux86 ttyS0"))
+        received.setPending(pending("qemux86 login: "), start: 36)
+        var asked: [(Int, Int)] = []
+        let found = received.take(matching: try LinePattern("login: $")) { start, count in
+            asked.append((start, count))
+            return true
+        }
+        #expect(found == "qemux86 login: ")
+        #expect(asked.map(\.0) == [36] && asked.map(\.1) == [15])
+        #expect(received.take(matching: try LinePattern("Poky")) { _, _ in true } == nil, "lines before are consumed")
+    }
+
+    /// When the device's line ended first, the consumed part is dropped from that line
+    /// here instead.
+    @Test func aLineThatEndedFirstLosesTheConsumedPart() throws {
+        var received = ReceivedText()
+        received.setPending(pending("step 1; step 2"), start: 0)
+        #expect(received.take(matching: try LinePattern("step \\d")) { _, _ in false } == "step 1; step 2")
+        received.append(Line("step 1; step 2 done"))
+        #expect(received.take(matching: try LinePattern("step 1")) { _, _ in true } == nil)
+        #expect(received.take(matching: try LinePattern("step 2")) { _, _ in true } == "; step 2 done")
     }
 }

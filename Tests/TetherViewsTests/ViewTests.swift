@@ -216,3 +216,76 @@ extension Presenter {
         return presenter.handle(DeviceEvent(time: time, kind: kind))[0]
     }
 }
+
+/// Pending text in the text and JSON views: in place on a terminal, a line of its own
+/// marked `[pending]` elsewhere, a `pending_text` record in JSON.
+@Suite struct PendingTextViewTests {
+    let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+
+    static let flashing: [DeviceEvent.Kind] =
+        ["Erasing flash: ", "Erasing flash: .", "Erasing flash: .."].map {
+            .session(.pendingText(Line(Array($0.utf8), ending: .unterminated), start: 0))
+        } + [.session(.notification(Line("Erasing flash: ..done")))]
+
+    private func render(_ events: [DeviceEvent.Kind], on view: any DeviceView) {
+        var presenter = Presenter(port: "/dev/ttyUSB0")
+        for kind in events {
+            for record in presenter.handle(DeviceEvent(time: time, kind: kind)) {
+                view.render(record, state: presenter.state)
+            }
+        }
+    }
+
+    /// On a terminal each report overwrites the one before on the same line, and the
+    /// finished line replaces it there, with its line end.
+    @Test func terminalDrawsInPlaceAndCompletesInPlace() {
+        let terminal = BufferSink(isTerminal: true)
+        render(Self.flashing, on: TextView(output: terminal, diagnostics: BufferSink(), environment: ["NO_COLOR": "1"]))
+        let erase = "\r\u{1B}[K"
+        #expect(
+            terminal.text
+                == erase + "Erasing flash: " + erase + "Erasing flash: ." + erase + "Erasing flash: .." + erase
+                + "Erasing flash: ..done\n")
+    }
+
+    /// Text longer than the terminal is wide is shown by its end, so it never wraps.
+    @Test func longPendingTextKeepsItsEndOnOneRow() {
+        let terminal = BufferSink(isTerminal: true)
+        let text = String(repeating: "#", count: 100) + " 99%"
+        render(
+            [.session(.pendingText(Line(Array(text.utf8), ending: .unterminated), start: 0))],
+            on: TextView(output: terminal, diagnostics: BufferSink(), environment: ["NO_COLOR": "1"]))
+        #expect(terminal.text == "\r\u{1B}[K…" + String(repeating: "#", count: 74) + " 99%")
+    }
+
+    /// To a pipe each report is its own line, marked, and the line follows as usual.
+    @Test func pipeGetsMarkedLines() {
+        let pipe = BufferSink()
+        render(Self.flashing, on: TextView(output: pipe, diagnostics: BufferSink(), environment: [:]))
+        #expect(
+            pipe.text
+                == "Erasing flash:  [pending]\nErasing flash: . [pending]\nErasing flash: .. [pending]\n"
+                + "Erasing flash: ..done\n")
+    }
+
+    /// JSON: a `pending_text` record with `text` (and `text_hex` when it is not exact),
+    /// then the usual notification.
+    @Test func jsonHasItsOwnRecordType() throws {
+        let output = BufferSink()
+        render(
+            Self.flashing + [.session(.pendingText(Line([0x3E, 0xFF, 0x20], ending: .unterminated), start: 40))],
+            on: JSONView(output: output))
+        let objects = try output.text.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            objects.map { $0["type"] as? String } == [
+                "pending_text", "pending_text", "pending_text", "notification", "pending_text",
+            ])
+        #expect(objects[1]["text"] as? String == "Erasing flash: .")
+        #expect(objects[1]["text_ending"] == nil)
+        #expect(objects[1]["text_hex"] == nil)
+        #expect(objects[4]["text_hex"] as? String == "3eff20")
+        #expect(objects[3]["line"] as? String == "Erasing flash: ..done")
+    }
+}

@@ -188,6 +188,29 @@ public final class Device: Sendable {
         loop.update { $0.enqueue(command, timeout: timeout, waiter: nil) }
     }
 
+    /// Consumes the first `count` bytes of the pending text that starts at `start`, as
+    /// a reader that matched a prompt in them (a script's `expect`): the line they began
+    /// then starts after them, and a request in flight sent before the text began is
+    /// over, with what it took so far as its reply
+    /// (``Session/consumePendingText(start:count:now:)``).
+    ///
+    /// - Parameters:
+    ///   - start: the `start` of the ``SessionEvent/pendingText(_:start:)`` event read.
+    ///   - count: how many bytes of its text were consumed.
+    /// - Returns: `false` when they are no longer pending (their line ended meanwhile,
+    ///   the device hung up or reconnected): nothing is changed then.
+    public func consumePendingText(start: Int, count: Int) -> Bool {
+        loop.update { state in
+            guard case .connected = state.phase else { return false }
+            let now = ContinuousClock.now
+            guard let actions = state.session.consumePendingText(start: start, count: count, now: now) else {
+                return false
+            }
+            state.perform(actions, now: now)
+            return true
+        }
+    }
+
     /// Runs `body` with the port's modem lines, break and baud rate (``LineControl``),
     /// on the port loop between reads and writes, and returns its result.
     ///

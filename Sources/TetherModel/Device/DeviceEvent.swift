@@ -9,7 +9,7 @@ public struct DeviceEvent: Sendable, Equatable {
         /// port reports having (``SerialTransport/settingsReport``), else what the
         /// device was created with.
         case connected(port: String, settings: String)
-        /// A request, reply, notification or late reply (see ``SessionEvent``).
+        /// A request, reply, notification, late reply or pending text (see ``SessionEvent``).
         case session(SessionEvent)
         /// The device hung up or vanished. Requests in flight have failed. Unless
         /// `reconnecting` follows, the connection is over.

@@ -125,9 +125,11 @@ final class DeviceLoop: Sendable {
             let plan = state.withLock { state -> (any SerialTransport, Int16, Int32)? in
                 guard !state.isClosing, let transport = state.transport else { return nil }
                 var events: Int16 = 0
-                if !state.isHeldBack() { events |= Int16(POLLIN) }
-                if state.output.isPending { events |= Int16(POLLOUT) }
                 let now = ContinuousClock.now
+                let isReading = !state.isHeldBack()
+                if isReading { events |= Int16(POLLIN) }
+                state.session.noteReading(isReading, now: now)
+                if state.output.isPending { events |= Int16(POLLOUT) }
                 var wakeAt = now + Self.idleHorizon
                 if let deadline = state.session.nextDeadline { wakeAt = min(wakeAt, deadline) }
                 if let deadline = state.output.deadline { wakeAt = min(wakeAt, deadline) }

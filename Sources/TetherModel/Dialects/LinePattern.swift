@@ -31,6 +31,13 @@ public struct LinePattern: Sendable, CustomStringConvertible {
         (try? expression.value.firstMatch(in: text)) != nil
     }
 
+    /// Where the first match in `text` ends, as a count of UTF-8 bytes from the start
+    /// of `text`; `nil` when the pattern does not match.
+    public func endOfFirstMatch(in text: String) -> Int? {
+        guard let match = try? expression.value.firstMatch(in: text) else { return nil }
+        return text.utf8.distance(from: text.startIndex, to: match.range.upperBound)
+    }
+
     public var description: String { source }
 }
 

@@ -38,6 +38,24 @@ public enum ControlSequences {
         return result
     }
 
+    /// How many bytes of `bytes` hold the first `count` bytes of
+    /// ``removed(from:)``'s result, the control sequences among them: the length of the
+    /// shortest such prefix (a sequence right after them is not included); `nil` when
+    /// the result is shorter than `count`.
+    public static func length(ofPrefixKeeping count: Int, in bytes: [UInt8]) -> Int? {
+        var kept = 0
+        var index = bytes.startIndex
+        while kept < count, index < bytes.endIndex {
+            if bytes[index] == escape {
+                index = end(ofSequenceAt: index, in: bytes)
+            } else {
+                kept += 1
+                index += 1
+            }
+        }
+        return kept == count ? index : nil
+    }
+
     /// The index after the escape sequence that starts at `start` (an ESC).
     private static func end(ofSequenceAt start: Int, in bytes: [UInt8]) -> Int {
         var index = start + 1

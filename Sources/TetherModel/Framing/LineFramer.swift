@@ -91,6 +91,14 @@ public struct LineFramer: Sendable {
         return buffer
     }
 
+    /// Removes the first `count` bytes of the partial line (a reader consumed them,
+    /// ``Session/consumePendingText(start:count:now:)``); the line that follows starts after them.
+    ///
+    /// - Precondition: `count` is at most ``partial``'s count.
+    public mutating func removePartialPrefix(_ count: Int) {
+        buffer.removeFirst(count)
+    }
+
     /// Ends the stream: returns the bytes after the last terminator, if any, as an
     /// ``Line/Ending/unterminated`` line, and resets the framer.
     public mutating func finish() -> Line? {

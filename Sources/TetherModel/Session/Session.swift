@@ -47,6 +47,14 @@
 ///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
 ///   to timed-out requests whose late reply has begun, then to the request in flight —
 ///   when they arrive, and again once no byte has followed for ``partialQuietPeriod``.
+/// - **Pending text.** Once no byte has come for ``pendingTextQuietPeriod``, the
+///   unterminated bytes still there (not taken as a prompt) are reported as
+///   ``SessionEvent/pendingText(_:start:)`` — after each quiet period in which more came,
+///   never per byte; the line they begin is still reported once when it ends. A reader
+///   that matched a prompt in them may consume them
+///   (``consumePendingText(start:count:now:)``): the line then starts after what it
+///   took, and a request in flight sent before the text began is over — the console
+///   printed its prompt — with the lines it took so far as its reply.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
 ///   `SYST:ERR?`): it is written at once, within the same request and timeout.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
@@ -67,6 +75,14 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
+    /// The quiet time after which the unterminated bytes are reported as pending text
+    /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
+    /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
+    /// into pending reports, short enough that a progress dot or a prompt shows at once
+    /// to a person.
+    public static let pendingTextQuietPeriod = Duration.milliseconds(100)
+    /// The quiet time in force (``pendingTextQuietPeriod`` unless a test changes it).
+    public var pendingTextQuiet = Session.pendingTextQuietPeriod
 
     /// The dialect in use.
     public let dialect: any Dialect
@@ -88,6 +104,15 @@ public struct Session: Sendable {
     private var lastByteAt: ContinuousClock.Instant?
     /// Whether the unterminated bytes were offered as quiet since the last byte.
     private var offeredQuietPartial = false
+    /// Whether the unterminated bytes were reported as pending text since the last byte.
+    private var reportedPendingText = false
+    /// Every byte received so far, counted (pending text is named by its offset).
+    private var receivedCount = 0
+    /// Whether the port is not being read now (``noteReading(_:now:)``).
+    private var isUnread = false
+    /// When reading the port resumed: the quiet before pending text is reported counts
+    /// from the later of this and the last byte.
+    private var readingResumedAt: ContinuousClock.Instant?
     private var recentRoundTrips: [Duration] = []
     private var closedReason: String?
     private var isHoldingRequests = false
@@ -99,6 +124,8 @@ public struct Session: Sendable {
         var matcher: any ReplyMatcher
         var sentAt: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant?
+        /// The bytes received before it was sent (``Session/receivedCount``).
+        var receivedBefore = 0
     }
 
     private struct Owed {
@@ -146,6 +173,7 @@ public struct Session: Sendable {
         var candidates = owed.map(\.expiresAt)
         if let deadline = inFlight?.deadline { candidates.append(deadline) }
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
+        if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
         if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
             candidates.append(end)
         }
@@ -210,6 +238,8 @@ public struct Session: Sendable {
         if !bytes.isEmpty {
             lastByteAt = now
             offeredQuietPartial = false
+            reportedPendingText = false
+            receivedCount += bytes.count
         }
         var actions: [SessionAction] = []
         for line in framer.append(bytes) {
@@ -227,6 +257,11 @@ public struct Session: Sendable {
             offeredQuietPartial = true
             actions += offerPartial(isQuiet: true, now: now)
         }
+        if let pendingAt = pendingTextAt, pendingAt <= now {
+            reportedPendingText = true
+            let line = ControlSequences.cleaned(Line(framer.partial, ending: .unterminated))
+            actions.append(.emit(.pendingText(line, start: pendingStart)))
+        }
         for index in owed.indices.reversed() where owed[index].expiresAt <= now {
             actions += close(owedAt: index)
         }
@@ -238,6 +273,46 @@ public struct Session: Sendable {
             }
         }
         return report(actions) + sendNext(now: now)
+    }
+
+    /// Says whether the port is being read: it is not while an observer is behind
+    /// (``EventDelivery/lossless``), and bytes may then wait unread, so no quiet is
+    /// counted towards pending text until reading resumes, and the quiet counts from
+    /// then. Without this a stalled reader would look like a quiet line and cut a fast
+    /// stream's line into a pending report. Cheap enough to call before every `poll`.
+    public mutating func noteReading(_ isReading: Bool, now: ContinuousClock.Instant) {
+        guard isReading == isUnread else { return }
+        isUnread = !isReading
+        if isReading { readingResumedAt = now }
+    }
+
+    /// Removes the first `count` bytes of the pending text that starts at `start` (as
+    /// ``SessionEvent/pendingText(_:start:)`` named it), because a reader consumed them:
+    /// a script's `expect` matched a prompt in them. The line they began then starts
+    /// after them, so the old prompt is never part of what follows, and a request sent
+    /// now no longer counts them as a line begun before it.
+    ///
+    /// A request in flight that was sent before the text began is over: the console
+    /// printed its prompt. Its reply is the lines it took so far (often none: a login
+    /// prompt's `root` has only its echo, which is dropped), reported at once (or
+    /// settled, ``Dialect/repliesAreUnmarked``), and the next request is sent.
+    ///
+    /// - Parameters:
+    ///   - start: the pending text's `start`.
+    ///   - count: how many bytes of its text (control sequences removed) were consumed;
+    ///     control sequences among them go too.
+    /// - Returns: the actions to perform now; `nil`, changing nothing, when those bytes
+    ///   are no longer pending (their line ended, or the device hung up) or are fewer
+    ///   than `count`.
+    public mutating func consumePendingText(start: Int, count: Int, now: ContinuousClock.Instant)
+        -> [SessionAction]?
+    {
+        guard count > 0, closedReason == nil, start == pendingStart,
+            let length = ControlSequences.length(ofPrefixKeeping: count, in: framer.partial)
+        else { return nil }
+        framer.removePartialPrefix(length)
+        guard let flight = inFlight, flight.receivedBefore <= start, contested == nil else { return [] }
+        return report(complete(flight, with: Reply(lines: flight.matcher.linesSoFar), now: now)) + sendNext(now: now)
     }
 
     /// The device is gone: reports a settling reply, the lines the request in flight
@@ -280,6 +355,15 @@ public struct Session: Sendable {
         return lastByteAt + partialQuietPeriod
     }
 
+    /// When the unterminated bytes are to be reported as pending text, or `nil`.
+    private var pendingTextAt: ContinuousClock.Instant? {
+        guard !reportedPendingText, !isUnread, !framer.partial.isEmpty, let lastByteAt else { return nil }
+        return max(lastByteAt, readingResumedAt ?? lastByteAt) + pendingTextQuiet
+    }
+
+    /// The offset in the received stream of the first unterminated byte.
+    private var pendingStart: Int { receivedCount - framer.partial.count }
+
     /// When the current wait is over, or `nil` when there is none.
     private var waitEnd: ContinuousClock.Instant? {
         guard let wait else { return nil }
@@ -305,7 +389,7 @@ public struct Session: Sendable {
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
                     request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
-                    deadline: request.timeout.map { now + $0 })
+                    deadline: request.timeout.map { now + $0 }, receivedBefore: receivedCount)
             } else {
                 actions.append(
                     .emit(.replied(request.id, command: request.command, reply: Reply(lines: []), roundTrip: .zero)))

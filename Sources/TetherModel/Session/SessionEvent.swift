@@ -17,6 +17,16 @@ public enum SessionEvent: Sendable, Equatable {
     /// A reply that arrived after its request had timed out. It is never given to a
     /// later request.
     case lateReply(command: String, reply: Reply)
+    /// The unterminated bytes after the last line (a progress bar, a prompt), once no
+    /// byte has followed for ``Session/pendingTextQuietPeriod``; reported again, whole,
+    /// after each further quiet period in which more bytes came. Not a line: the line
+    /// they begin is still reported once, as usual, when its terminator comes.
+    ///
+    /// `line` has ``Line/Ending/unterminated`` and its control sequences removed;
+    /// `start` is the offset in the received stream of its first byte (counted from 0
+    /// since the session began), which ``Session/consumePendingText(start:count:now:)``
+    /// takes to name it.
+    case pendingText(Line, start: Int)
 }
 
 /// What the shell around a ``Session`` must do, in order.

@@ -5,8 +5,11 @@
 /// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline), or
 ///   `nil` and a message for an empty command or one holding a line break;
 /// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
-///   `"line", dev, text, kind` · `"done", dev, id, outcome, lines, message, final` ·
+///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
+///   yet, whole) · `"done", dev, id, outcome, lines, message, final` ·
 ///   `"ended", dev, reason, lost`;
+/// - `core.consume(dev, start, count)` → whether the device still had the pending
+///   text that starts at `start` and consumed its first `count` bytes;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
 ///   record; `core.emit(table, file, line)` → an `emit` record.
@@ -30,6 +33,10 @@ enum LuaPrelude {
 
         local MAX_BUFFERED = 10000
         local buffers, handlers, ended = {}, {}, {}
+        -- Per device, the text after its last line without a line end yet:
+        -- { text, start (nil once part of it was consumed in the device), skip (its
+        -- bytes an expect consumed here, to drop from the line it begins) }.
+        local pending = {}
         for dev = 1, #names do
           buffers[dev] = { head = 1, tail = 0 }
           handlers[dev] = {}
@@ -93,6 +100,13 @@ enum LuaPrelude {
         end
 
         local function push(dev, text, kind)
+          local open = pending[dev]
+          if open then
+            -- The first line after pending text is the line that text began.
+            pending[dev] = nil
+            local skip = open.skip
+            if skip > 0 and text:sub(1, skip) == open.text:sub(1, skip) then text = text:sub(skip + 1) end
+          end
           local buffer = buffers[dev]
           buffer.tail = buffer.tail + 1
           buffer[buffer.tail] = { text = text, kind = kind }
@@ -109,9 +123,13 @@ enum LuaPrelude {
               queued.tail = queued.tail + 1
               queued[queued.tail] = { dev, a }
             end
+          elseif kind == "pending" then
+            local open = pending[dev]
+            if open and open.start == b then open.text = a else pending[dev] = { text = a, start = b, skip = 0 } end
           elseif kind == "done" then
             local key = dev .. ":" .. a
             if queries[key] then
+              if c and (#c > 0 or e) then pending[dev] = nil end
               results[key] = { outcome = b, lines = c, message = d, final = e }
             elseif sends[key] ~= nil then
               sends[key] = nil
@@ -210,9 +228,32 @@ enum LuaPrelude {
           return true
         end
 
-        -- Looks for the first buffered line at or after position `from` that matches;
-        -- returns the match (consuming the lines up to it) and where to look next, so
-        -- a wait looks at each arriving line once.
+        -- Matches `pattern` in the device's pending text (after what was consumed):
+        -- consumes the buffered lines and the text up to the end of the match, in the
+        -- device too when it can (so the line that text began starts after it), and
+        -- returns the unconsumed text it was found in and the captures.
+        local function scan_pending(dev, pattern)
+          local open = pending[dev]
+          if not open then return nil end
+          local found = pack(find(open.text, pattern, open.skip + 1))
+          if not found[1] then return nil end
+          local buffer = buffers[dev]
+          for j = buffer.head, buffer.tail do buffer[j] = nil end
+          buffer.head = buffer.tail + 1
+          local text, stop = open.text:sub(open.skip + 1), found[2]
+          if open.start and stop > 0 and core.consume(dev, open.start, stop) then
+            local rest = open.text:sub(stop + 1)
+            pending[dev] = rest ~= "" and { text = rest, skip = 0 } or nil
+          elseif stop > open.skip then
+            open.skip = stop
+          end
+          return { text, unpack(found, 3, found.n) }
+        end
+
+        -- Looks for the first buffered line at or after position `from` that matches
+        -- (then, for expect, in the pending text); returns the match (consuming the
+        -- lines up to it) and where to look next, so a wait looks at each arriving
+        -- line once.
         local function scan(dev, pattern, notifications_only, from)
           local buffer = buffers[dev]
           if from < buffer.head then from = buffer.head end
@@ -226,6 +267,10 @@ enum LuaPrelude {
                 return { item.text, unpack(found, 3, found.n) }, i + 1
               end
             end
+          end
+          if not notifications_only then
+            local match = scan_pending(dev, pattern)
+            if match then return match, buffer.tail + 1 end
           end
           return nil, buffer.tail + 1
         end

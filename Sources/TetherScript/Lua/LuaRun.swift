@@ -126,6 +126,7 @@ final class LuaRun {
             ("now", { LuaRun.from($0).now(LuaState(pointer: $0!)) }),
             ("report", { LuaRun.from($0).report(LuaState(pointer: $0!)) }),
             ("emit", { LuaRun.from($0).emit(LuaState(pointer: $0!)) }),
+            ("consume", { LuaRun.from($0).consume(LuaState(pointer: $0!)) }),
         ]
         lua_createtable(lua.pointer, 0, Int32(functions.count))
         for (name, function) in functions {
@@ -167,6 +168,12 @@ final class LuaRun {
             lua.push(bytes: line.bytes)
             lua.push(kind.rawValue)
             return 4
+        case .pendingText(let index, let line, let start):
+            lua.push("pending")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            lua.push(bytes: line.bytes)
+            lua_pushinteger(pointer, lua_Integer(start))
+            return 4
         case .finished(let index, let id, let outcome):
             lua.push("done")
             lua_pushinteger(pointer, lua_Integer(index + 1))
@@ -196,6 +203,17 @@ final class LuaRun {
             lua_pushboolean(pointer, isLost ? 1 : 0)
             return 4
         }
+    }
+
+    /// `core.consume(dev, start, count)` → whether the device still had that pending
+    /// text and consumed its first `count` bytes (``RunMediator/consumePendingText(of:start:count:)``).
+    private func consume(_ lua: LuaState) -> Int32 {
+        let index = (lua.integer(at: 1) ?? 1) - 1
+        let consumed =
+            mediator.devices.indices.contains(index)
+            && mediator.consumePendingText(of: index, start: lua.integer(at: 2) ?? -1, count: lua.integer(at: 3) ?? 0)
+        lua_pushboolean(lua.pointer, consumed ? 1 : 0)
+        return 1
     }
 
     /// `core.now()` → ms since the run started.

@@ -14,6 +14,8 @@ import TetherPresenter
 ///   the command is what precedes it, trimmed, and must not be empty.
 /// - `== TEXT` wants a reply line equal to `TEXT`; `=~ REGEX` one that the regular
 ///   expression matches (see ``QueryExpectation``).
+/// - A line that starts with `=~` sends nothing: it waits for received text the
+///   expression matches (a wait line, ``QueryStep/isWait``).
 public struct QueryFile: Sendable {
     /// The commands, in file order.
     public var steps: [QueryStep]
@@ -35,8 +37,8 @@ public struct QueryFile: Sendable {
             }
             let command = Self.trimmed(line[..<operatorRange.lowerBound])
             let operand = String(Self.trimmed(line[operatorRange.upperBound...]))
-            guard !command.isEmpty else {
-                throw ScriptError(at: location, "expectation without a command before '\(isRegex ? "=~" : "==")'")
+            guard !command.isEmpty || isRegex else {
+                throw ScriptError(at: location, "expectation without a command before '=='")
             }
             let expectation: QueryExpectation
             if isRegex {

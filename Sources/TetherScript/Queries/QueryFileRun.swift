@@ -9,59 +9,132 @@ import TetherPresenter
 /// sent (the device resynchronises first, see `Session`); nothing in a query file
 /// handles a timeout, so each counts as unhandled. Once the device is gone, the
 /// remaining lines are reported as `not_run` and never sent.
+///
+/// A wait line (`=~ REGEX` alone) sends nothing: it waits up to the timeout for a line
+/// no reply took, or for text without a line end (a prompt), that the expression
+/// matches (``ReceivedText``). A command right before a wait line is sent without
+/// waiting for its reply: the wait stands for it, as `send` and `expect` in Lua (a
+/// console prompts instead of answering), and its own result is reported once its
+/// reply is in — a prompt the wait consumed ends it.
 struct QueryFileRun {
     let file: QueryFile
     let name: String
     let mediator: RunMediator
-    /// Each line's reply timeout; `nil` for none.
+    /// Each line's reply timeout, and each wait's; `nil` for none.
     let timeout: Duration?
+
+    /// What the device sent so far, as the run reads it from the mediator.
+    private struct Progress {
+        var received = ReceivedText()
+        var outcomes: [RequestID: Result<Reply, RequestFailure>] = [:]
+        var goneReason: String?
+    }
 
     func run() -> ScriptOutcome {
         var outcome = ScriptOutcome(ending: .completed)
-        var goneReason: String?
-        for step in file.steps {
+        var progress = Progress()
+        var deferred: (step: QueryStep, id: RequestID)?
+        for (index, step) in file.steps.enumerated() {
             let location = SourceLocation(file: name, line: step.line)
-            if let reason = goneReason {
+            if let reason = progress.goneReason, deferred == nil {
                 report(.notRun, step, location, detail: "device disconnected (\(reason))")
                 continue
             }
-            switch awaitOutcome(of: mediator.submit(step.command, to: 0, timeout: timeout)) {
-            case .success(let reply):
-                let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(\.text)
-                let holds = step.expectation?.holds(for: lines) ?? !reply.isError
-                let detail = holds || step.expectation != nil ? nil : "error reply"
-                report(holds ? .passed : .failed, step, location, actual: lines, detail: detail)
-            case .failure(.timedOut(let limit)):
+            if step.isWait {
+                if wait(for: step, at: location, &progress) { outcome.unhandledTimeouts += 1 }
+                if let (command, id) = deferred {
+                    deferred = nil
+                    if finish(command, outcomeOf: id, &progress) { outcome.unhandledTimeouts += 1 }
+                }
+                continue
+            }
+            let id = mediator.submit(step.command, to: 0, timeout: timeout)
+            if file.steps.indices.contains(index + 1), file.steps[index + 1].isWait {
+                deferred = (step, id)
+            } else if finish(step, outcomeOf: id, &progress) {
                 outcome.unhandledTimeouts += 1
-                report(.timedOut, step, location, detail: RequestFailure.timedOut(limit).description)
-            case .failure(.disconnected(let reason)):
-                goneReason = reason
-                report(.failed, step, location, detail: RequestFailure.disconnected(reason: reason).description)
-            case .failure(.notSent(let reason)):
-                goneReason = reason
-                report(.notRun, step, location, detail: "device disconnected (\(reason))")
-            case .failure(.cancelled):
-                report(.failed, step, location, detail: RequestFailure.cancelled.description)
             }
         }
-        if goneReason != nil { outcome.ending = .deviceLost }
+        if progress.goneReason != nil { outcome.ending = .deviceLost }
         return outcome
     }
 
-    /// Waits for request `id` of the first device to end. A device that ends first
-    /// never sent it (requests queued before a hang-up fail before the end is
-    /// reported).
-    private func awaitOutcome(of id: RequestID) -> Result<Reply, RequestFailure> {
+    /// Waits for request `id` to end and reports the line's result.
+    ///
+    /// - Returns: whether it timed out.
+    private func finish(_ step: QueryStep, outcomeOf id: RequestID, _ progress: inout Progress) -> Bool {
+        let location = SourceLocation(file: name, line: step.line)
+        while progress.outcomes[id] == nil, progress.goneReason == nil { pump(until: nil, &progress) }
+        let result = progress.outcomes.removeValue(forKey: id) ?? .failure(.notSent(reason: progress.goneReason ?? ""))
+        switch result {
+        case .success(let reply):
+            let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(\.text)
+            let holds = step.expectation?.holds(for: lines) ?? !reply.isError
+            let detail = holds || step.expectation != nil ? nil : "error reply"
+            report(holds ? .passed : .failed, step, location, actual: lines, detail: detail)
+        case .failure(.timedOut(let limit)):
+            report(.timedOut, step, location, detail: RequestFailure.timedOut(limit).description)
+            return true
+        case .failure(.disconnected(let reason)):
+            progress.goneReason = progress.goneReason ?? reason
+            report(.failed, step, location, detail: RequestFailure.disconnected(reason: reason).description)
+        case .failure(.notSent(let reason)):
+            progress.goneReason = progress.goneReason ?? reason
+            report(.notRun, step, location, detail: "device disconnected (\(reason))")
+        case .failure(.cancelled):
+            report(.failed, step, location, detail: RequestFailure.cancelled.description)
+        }
+        return false
+    }
+
+    /// Runs a wait line and reports its result.
+    ///
+    /// - Returns: whether it timed out.
+    private func wait(for step: QueryStep, at location: SourceLocation, _ progress: inout Progress) -> Bool {
+        guard case .matches(let pattern) = step.expectation else { return false }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
-            switch mediator.next(until: nil) {
-            case .finished(0, id, let outcome)?:
-                return outcome
-            case .ended(0, let reason, _)?:
-                return .failure(.notSent(reason: reason))
-            default:
-                continue
+            let found = progress.received.take(matching: pattern) { start, count in
+                mediator.consumePendingText(of: 0, start: start, count: count)
+            }
+            if let found {
+                report(.passed, step, location, actual: [found])
+                return false
+            }
+            if let reason = progress.goneReason {
+                report(.failed, step, location, detail: "device disconnected (\(reason))")
+                return false
+            }
+            if !pump(until: deadline, &progress) {
+                let limit = timeout.map { " within \($0.milliseconds) ms" } ?? ""
+                report(.timedOut, step, location, detail: "nothing received matched\(limit)")
+                return true
             }
         }
+    }
+
+    /// Takes the first device's next event into `progress`, waiting until `deadline`.
+    ///
+    /// - Returns: `false` when the deadline passed first.
+    @discardableResult
+    private func pump(until deadline: ContinuousClock.Instant?, _ progress: inout Progress) -> Bool {
+        guard let event = mediator.next(until: deadline) else { return false }
+        switch event {
+        case .line(0, let line, _):
+            progress.received.append(line)
+        case .pendingText(0, let line, let start):
+            progress.received.setPending(line, start: start)
+        case .finished(0, let id, let outcome):
+            if case .success(let reply) = outcome, !reply.lines.isEmpty || reply.finalResult != nil {
+                progress.received.replyTookLines()
+            }
+            progress.outcomes[id] = outcome
+        case .ended(0, let reason, _):
+            progress.goneReason = progress.goneReason ?? reason
+        default:
+            break
+        }
+        return true
     }
 
     private func report(

@@ -2,13 +2,20 @@
 public struct QueryStep: Sendable {
     /// The line number, from 1.
     public var line: Int
-    /// The command to send, without terminator.
+    /// The command to send, without terminator; empty for a wait line.
     public var command: String
-    /// What the reply must hold; `nil`: any reply that is not an error reply.
+    /// What the reply must hold; `nil`: any reply that is not an error reply. For a
+    /// wait line, what the received text must match.
     public var expectation: QueryExpectation?
 
-    /// The step in the file's words, e.g. `*IDN? =~ ^TETHER`.
+    /// Whether the line sends nothing and waits for received text — a line, or text
+    /// without a line end yet such as a prompt — that its expectation matches
+    /// (`=~ login: $` alone on a line).
+    public var isWait: Bool { command.isEmpty }
+
+    /// The step in the file's words, e.g. `*IDN? =~ ^TETHER`, or `=~ login: $`.
     public var description: String {
-        expectation.map { "\(command) \($0)" } ?? command
+        guard let expectation else { return command }
+        return isWait ? expectation.description : "\(command) \(expectation)"
     }
 }

@@ -23,6 +23,11 @@ enum MonitorCommand: Command {
             stopped) monitor says so, waits for it to come back at the same path and
             goes on; with --no-reconnect it exits 74 instead.
 
+            Text without a line end (a progress bar, a prompt) is shown once the line
+            has been quiet for 100 ms: in place on a terminal, completed there when the
+            line ends; elsewhere as a line ending in "[pending]"; in JSON as
+            "pending_text" records (docs/JSON.md).
+
             With --live, a dashboard replaces the event log on the terminal: the device's
             identity, the connection and its settings, one row per reading seen in
             notifications (latest value, unit, min, max, mean, a sparkline, age), the

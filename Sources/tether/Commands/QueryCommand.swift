@@ -58,7 +58,8 @@ enum QueryCommand: Command {
         // flight and each one not sent, so the output accounts for every command.
         let (outcomes, outcome) = AsyncStream.makeStream(of: ExitCode.self)
         let lastRecord = LastRecord()
-        let presenting = connection.startPresenting { record, _ in
+        // Text without a line end is part of a reply on its way: query shows replies.
+        let presenting = connection.startPresenting(showsPendingText: false) { record, _ in
             lastRecord.touch()
             if case .exchanged(let exchange) = record.event { outcome.yield(Self.exitCode(for: exchange.outcome)) }
         }

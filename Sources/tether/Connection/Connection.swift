@@ -64,6 +64,7 @@ final class Connection {
     /// Renders the device's events on the view in a task, from now until the device
     /// closes or `isDone` says so; `observe` sees each record after it is rendered.
     func startPresenting(
+        showsPendingText: Bool = true,
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false }
     ) -> Task<ViewState, Never> {
@@ -73,6 +74,7 @@ final class Connection {
         let facts = opened.facts
         return Task {
             var presenter = Presenter(port: name, facts: facts)
+            presenter.showsPendingText = showsPendingText
             return await presenter.present(events, to: view, observe: observe, until: isDone)
         }
     }

@@ -55,6 +55,8 @@ final class ConsoleView: DeviceView {
         settings.log?.render(record, state: state)
         if settings.mode == .raw && !Self.isConnectionEvent(record.event) { return }
         if case .sent = record.event { return }
+        // Line mode shows the bytes after the last line end its own way (showReceived).
+        if case .pendingText = record.event { return }
         TextView(
             output: terminal, diagnostics: terminal, showsTimestamps: settings.showsTimestamps,
             showsHex: settings.showsHex, environment: environment
@@ -109,7 +111,7 @@ final class ConsoleView: DeviceView {
         switch event {
         case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied:
             true
-        case .sent, .exchanged, .notification, .partialReply, .lateReply: false
+        case .sent, .exchanged, .notification, .partialReply, .lateReply, .pendingText: false
         }
     }
 }

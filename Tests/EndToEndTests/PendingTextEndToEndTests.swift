@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TetherSimulator
+
+/// Text without a line end, through the built CLI and libserialport against a pty:
+/// `monitor` reports it as it grows (docs/JSON.md, "Pending text").
+@Suite struct PendingTextEndToEndTests {
+    typealias Chunk = ScriptedDevice.Chunk
+
+    /// A flashing tool: `Erasing flash: `, a `.` every 300 ms ten times, `done\r\n`.
+    static func flashingTool() -> ScriptedDevice {
+        ScriptedDevice(
+            onOpen: [Chunk("Erasing flash: ", after: .milliseconds(300))]
+                + (1...10).map { _ in Chunk(".", after: .milliseconds(300)) }
+                + [Chunk("done\r\n", after: .milliseconds(300))])
+    }
+
+    /// `monitor --format json`: `pending_text` records that grow by the dots, then the
+    /// whole line once as a notification.
+    @Test func monitorWritesPendingTextRecords() throws {
+        let simulator = try Simulator(device: Self.flashingTool())
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["monitor", simulator.devicePath, "--count", "1", "--format", "json"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try JSONLines.parse(result.stdout)
+        let pending = objects.filter { $0["type"] as? String == "pending_text" }.compactMap { $0["text"] as? String }
+        let notifications = objects.filter { $0["type"] as? String == "notification" }.compactMap {
+            $0["line"] as? String
+        }
+        #expect(notifications == ["Erasing flash: ..........done"])
+        // A loaded machine may merge two dots into one report, never reorder them.
+        #expect(pending.first == "Erasing flash: ", "\(pending)")
+        #expect(pending.last == "Erasing flash: ..........", "\(pending)")
+        #expect(pending.count >= 6, "\(pending)")
+        #expect(zip(pending, pending.dropFirst()).allSatisfy { $1.hasPrefix($0) && $1.count > $0.count })
+        let types = objects.compactMap { $0["type"] as? String }
+        #expect(types.last == "notification", "nothing is pending after the line: \(types)")
+    }
+
+    /// The text view to a pipe: each report is a line ending in `[pending]`.
+    @Test func monitorToAPipeMarksPendingLines() throws {
+        let simulator = try Simulator(device: Self.flashingTool())
+        defer { simulator.stop() }
+        let result = try Subprocess.run("tether", ["monitor", simulator.devicePath, "--count", "1"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Erasing flash:  [pending]", "\(lines)")
+        #expect(lines.dropLast().allSatisfy { $0.hasSuffix(" [pending]") }, "\(lines)")
+        #expect(lines.last == "Erasing flash: ..........done", "\(lines)")
+    }
+}
+
+/// `expect` and query-file waits on prompts without a line end, through `tether run`
+/// against a board's serial console on a pty (docs/SCRIPTING.md).
+@Suite struct PromptWaitEndToEndTests {
+    typealias Chunk = ScriptedDevice.Chunk
+
+    /// A Yocto board: the login prompt, `Password: `, then a shell whose `uname`
+    /// prints `Linux`.
+    static func board() -> ScriptedDevice {
+        ScriptedDevice(
+            onOpen: [Chunk("\r\nPoky (Yocto) 4.0 qemux86 ttyS0\r\n\r\nqemux86 login: ", after: .milliseconds(300))],
+            rules: [
+                .init(on: "root\n", send: [Chunk("root\r\n"), Chunk("Password: ", after: .milliseconds(50))]),
+                .init(on: "secret\n", send: [Chunk("\r\n"), Chunk("root@qemux86:~# ", after: .milliseconds(50))]),
+                .init(on: "uname\n", send: [Chunk("uname\r\nLinux\r\nroot@qemux86:~# ")]),
+            ])
+    }
+
+    private func run(_ name: String, _ script: String) throws -> (Subprocess.Result, [[String: Any]]) {
+        let folder = try TemporaryFolder()
+        let path = folder.path(name)
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let simulator = try Simulator(device: Self.board())
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["run", path, "--port", simulator.devicePath, "--format", "json", "--timeout", "5000"],
+            timeout: 120)
+        return (result, try JSONLines.parse(result.stdout))
+    }
+
+    private func checks(_ objects: [[String: Any]]) -> [(String, String, [String])] {
+        objects.filter { $0["type"] as? String == "check" }.map {
+            ($0["description"] as? String ?? "", $0["status"] as? String ?? "", $0["actual"] as? [String] ?? [])
+        }
+    }
+
+    /// No line a run reports holds a prompt a wait consumed.
+    private func linesHoldNoOldPrompt(_ objects: [[String: Any]]) -> Bool {
+        let lines = objects.flatMap { object -> [String] in
+            [object["line"] as? String].compactMap { $0 } + (object["lines"] as? [String] ?? [])
+        }
+        return !lines.contains { $0.contains("login:") || $0.contains("Password:") }
+    }
+
+    @Test func luaLogsInOnAPromptWithoutALineEnd() throws {
+        let (result, objects) = try run(
+            "login.lua",
+            """
+            device.expect("login: ")
+            device.send("root")
+            device.expect("Password: ")
+            device.send("secret")
+            device.expect("# $")
+            device.send("uname")
+            device.expect("^Linux$")
+            """)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let checks = checks(objects)
+        #expect(checks.map(\.1) == ["passed", "passed", "passed", "passed"], "\(checks)")
+        #expect(checks.map(\.2) == [["qemux86 login: "], ["Password: "], ["root@qemux86:~# "], ["Linux"]])
+        #expect(linesHoldNoOldPrompt(objects), "\(result.stdout)")
+        #expect(objects.filter { $0["type"] as? String == "timeout" }.isEmpty, "\(result.stdout)")
+        #expect(objects.contains { $0["type"] as? String == "pending_text" && $0["text"] as? String == "Password: " })
+    }
+
+    @Test func queryFileLogsInWithWaitLines() throws {
+        let (result, objects) = try run(
+            "login.txt",
+            """
+            =~ login: $
+            root
+            =~ Password: $
+            secret
+            =~ # $
+            uname =~ ^Linux$
+            """)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let checks = checks(objects)
+        #expect(
+            checks.map(\.0) == ["=~ login: $", "=~ Password: $", "root", "=~ # $", "secret", "uname =~ ^Linux$"],
+            "\(checks)")
+        #expect(checks.allSatisfy { $0.1 == "passed" }, "\(checks)")
+        #expect(checks.first?.2 == ["qemux86 login: "])
+        #expect(checks.last?.2 == ["Linux"])
+        #expect(linesHoldNoOldPrompt(objects), "\(result.stdout)")
+    }
+
+    /// A wait that nothing matches times out like a line without a reply (exit 75).
+    @Test func queryFileWaitTimesOut() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("wait.txt")
+        try "=~ ^never$\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let simulator = try Simulator(device: Self.board())
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["run", path, "--port", simulator.devicePath, "--timeout", "800"], timeout: 120)
+        #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("TIMEOUT") && result.stdout.contains("=~ ^never$"), "\(result.stdout)")
+        #expect(result.stdout.contains("nothing received matched within 800 ms"), "\(result.stdout)")
+    }
+}
