@@ -23,6 +23,8 @@ let package = Package(
         // What a thread that waits in poll(2) needs (a wake-up pipe, the timeout until a
         // deadline): the port loop, a port's blocking calls, the simulator's serving thread.
         .target(name: "TetherPoll"),
+        // Typed command-line options, parsing and `--help`, for both executables.
+        .target(name: "TetherCommandLine"),
         // Transport: SerialPort over libserialport.
         .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
         // Model: framing, dialects, request queue, events.
@@ -46,16 +48,16 @@ let package = Package(
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Simulator: pty device simulator, usable in-process.
         .target(
-            name: "TetherSimulator", dependencies: ["TetherPoll"], path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
             resources: [.copy("Profiles/BuiltIn")]),
         .executableTarget(
-            name: "tether-sim", dependencies: ["TetherSimulator"], path: "Simulator/tether-sim"),
+            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim"),
         // Composition root.
         .executableTarget(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
-                "CEditLine",
+                "CEditLine", "TetherCommandLine",
             ]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.
@@ -64,6 +66,11 @@ let package = Package(
         .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial"]),
+        .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
+        // The tether executable's option declarations and parsing (`@testable import tether`).
+        .testTarget(
+            name: "TetherCLITests",
+            dependencies: ["tether", "TetherCommandLine", "TetherSerial", "TetherModel", "TetherSimulator"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(
             name: "TetherScriptTests",
@@ -71,7 +78,9 @@ let package = Package(
         .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         // Fault tests drive the simulator through tether's Model and libserialport.
-        .testTarget(name: "TetherSimulatorTests", dependencies: ["TetherSimulator", "TetherModel", "TetherSerial"]),
+        .testTarget(
+            name: "TetherSimulatorTests",
+            dependencies: ["TetherSimulator", "TetherModel", "TetherSerial", "TetherCommandLine", "tether-sim"]),
     ],
     swiftLanguageModes: [.v6]
 )

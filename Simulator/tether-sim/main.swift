@@ -5,6 +5,7 @@
 // pty, a link or a log file cannot be created.
 import Foundation
 import Glibc
+import TetherCommandLine
 import TetherSimulator
 
 func write(_ text: String, to handle: FileHandle) {
@@ -21,7 +22,7 @@ do {
 
 switch command {
 case .help:
-    write(SimCommandLine.helpText, to: .standardOutput)
+    write(HelpFormatter.help(SimCommandLine.spec), to: .standardOutput)
     exit(0)
 case .version:
     write(SimCommandLine.versionText + "\n", to: .standardOutput)
@@ -65,7 +66,7 @@ case .serve(let request):
                 serialNumber: ProfileDevice.serialNumber(ofDevice: index))
             let simulator = try Simulator(
                 device: device, link: request.link(ofDevice: index),
-                faults: try request.faults.plan(seed: seed), transcript: transcript)
+                faults: request.faults(ofDevice: index), transcript: transcript)
             simulators.append(simulator)
             write("device: \(simulator.devicePath)\n", to: .standardOutput)
             if let linkPath = simulator.linkPath {
@@ -73,7 +74,7 @@ case .serve(let request):
             }
         }
         if let device = simulators.first?.device as? ProfileDevice {
-            let noisy = (try request.faults.plan(seed: 0)).garbageProbability > 0
+            let noisy = request.faults.garbageProbability > 0
             write(
                 "tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n",
                 to: .standardOutput)
@@ -83,9 +84,10 @@ case .serve(let request):
         write("Error: \(error)\n", to: .standardError)
         exit(69)
     } catch {
-        // `plan(seed:)` was checked while parsing.
+        // The profile loaded above failed this time: its file changed meanwhile.
+        simulators.forEach { $0.stop() }
         write("Error: \(error)\n", to: .standardError)
-        exit(64)
+        exit(65)
     }
     // A device that hangs up for good (a disconnect fault without --reappear-after)
     // stops its simulator; once all have stopped, end as if signalled. One that comes

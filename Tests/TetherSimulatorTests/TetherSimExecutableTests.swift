@@ -107,7 +107,7 @@ struct TetherSimProcess {
         #expect(sim.waitForExit() == 64)
         let (output, errors) = sim.drain()
         #expect(output.isEmpty)
-        #expect(errors == "Error: Unknown option '--bogus' (see 'tether-sim --help')\n")
+        #expect(errors == "Error: Unknown option '--bogus'. (see 'tether-sim --help')\n")
     }
 
     @Test(arguments: [["--seed", "-3"], ["--seed"], ["--link"], ["extra"]])

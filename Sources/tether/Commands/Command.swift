@@ -1,3 +1,5 @@
+import TetherCommandLine
+
 /// One `tether` subcommand.
 protocol Command {
     /// Its name, arguments, options and help.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import TetherCommandLine
 import TetherModel
 import TetherPresenter
 import TetherSerial
@@ -8,8 +9,29 @@ import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
 enum ConnectCommand: Command {
+    static let mode = Option<ConsoleTerminal.Mode?>(
+        "--mode", value: "mode", help: "raw (keys as typed) or line (editing, history).",
+        defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleTerminal.Mode.self))
+    static let escape = Option<UInt8>(
+        "--escape", value: "key", help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A).",
+        default: 0x14, defaultHelp: "ctrl-t"
+    ) { text throws(InvalidValue) in
+        guard let key = EscapeKeyFilter.key(parsing: text) else {
+            throw InvalidValue("Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'.")
+        }
+        return key
+    }
+    static let echo = Flag("--echo", help: "Raw mode: show the keys you type (for a device that does not echo).")
+    static let mapCR = Flag(
+        "--map-cr",
+        help:
+            "Raw mode: show a received CR as a line end (for devices that end lines\nwith CR only; a CR LF stays one).")
+    static let enter = Option<EnterKey>(
+        "--enter", value: "eol", help: "Raw mode: what the Enter key sends: cr, lf or crlf.", default: .cr,
+        defaultHelp: "cr, as typed", parse: Parse.choice(EnterKey.self))
+
     static let spec = CommandSpec(
-        name: "connect",
+        program: "tether", name: "connect",
         abstract: "Work with a device interactively.",
         discussion: """
             Two modes, switched during the session with Ctrl-T m:
@@ -38,44 +60,28 @@ enum ConnectCommand: Command {
                 name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
-        options: ConnectionOptions.specs + HardwareOptions.reconnectSpecs + [
-            .value(
-                "--mode", name: "mode",
-                help: "raw (keys as typed) or line (editing, history).\n(default: raw for --dialect prompt, else line)"),
-            .value(
-                "--escape", name: "key",
-                help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A). (default: ctrl-t)"),
-            .flag("--echo", help: "Raw mode: show the keys you type (for a device that does not echo)."),
-            .flag(
-                "--map-cr",
-                help:
-                    "Raw mode: show a received CR as a line end (for devices that end lines\nwith CR only; a CR LF stays one)."
-            ),
-            .value(
-                "--enter", name: "eol",
-                help: "Raw mode: what the Enter key sends: cr, lf or crlf. (default: cr, as typed)"),
+        options: ConnectionOptions.options + [
+            HardwareOptions.noReconnect.declaration, mode.declaration, escape.declaration, echo.declaration,
+            mapCR.declaration, enter.declaration,
         ],
         usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         let options = try ConnectionOptions(portOrSimulator: arguments)
-        let mode = try arguments.choice("--mode", as: ConsoleTerminal.Mode.self)
-        let escape =
-            try arguments.value(
-                "--escape", expected: "Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'.",
-                EscapeKeyFilter.key(parsing:)) ?? 0x14
-        let enter = try arguments.choice("--enter", as: EnterKey.self) ?? .cr
+        let mode = arguments[Self.mode]
+        let escape = arguments[Self.escape]
+        let enter = arguments[Self.enter]
         let savedTerminal = TerminalState.save()
         defer { savedTerminal?.restore() }
         guard options.format == .text,
             let terminal = ConsoleTerminal(
                 mode: mode ?? .line, escape: escape, historyPath: LineEditor.historyPath())
         else {
-            let terminalOnly = ["--escape", "--echo", "--map-cr", "--enter"].filter {
-                arguments.has($0) || arguments.value($0) != nil
-            }
-            if let option = mode == .raw ? "--mode raw" : terminalOnly.first {
+            let terminalOnly = [
+                Self.escape.declaration, Self.echo.declaration, Self.mapCR.declaration, Self.enter.declaration,
+            ].first { arguments.isGiven($0) }
+            if let option = mode == .raw ? "--mode raw" : terminalOnly?.key {
                 throw UsageError(
                     "'\(option)' needs a terminal on standard input and output and text output; without them "
                         + "connect sends each input line as a command")
@@ -88,7 +94,7 @@ enum ConnectCommand: Command {
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
                 log: log?.view, logPath: options.log),
-            mapsCR: arguments.has("--map-cr"))
+            mapsCR: arguments[Self.mapCR])
         let tap = ByteTap()
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
@@ -96,7 +102,7 @@ enum ConnectCommand: Command {
         log?.whenWriteFails { [device = connection.device] in Task { await device.close() } }
         let chosen = mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
-        terminal.echoesLocally = arguments.has("--echo")
+        terminal.echoesLocally = arguments[Self.echo]
         view.settings.withLock { $0.mode = chosen }
         tap.set { bytes in view.showReceived(bytes) }
         let console = Console(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherCommandLine
 import TetherPresenter
 import TetherSerial
 import TetherViews
@@ -6,7 +7,7 @@ import TetherViews
 /// `tether lines`: the modem control lines of a port.
 enum LinesCommand: Command {
     static let spec = CommandSpec(
-        name: "lines",
+        program: "tether", name: "lines",
         abstract: "Show a port's modem control lines (DTR RTS CTS DSR DCD RI).",
         discussion: """
             Opens the port (with --dtr/--rts applied, if given), prints whether each line
@@ -27,11 +28,12 @@ enum LinesCommand: Command {
                 help: "The serial port: a device path or symlink, or rfc2217://HOST:PORT\n(or give --match).",
                 isOptional: true)
         ],
-        options: ConnectionOptions.specs.filter { option in
-            !["--timeout", "--timestamps", "--sim", "--profile", "--hex"].contains(option.key)
-                && !DialectOptions.specs.contains { $0.key == option.key }
-                && !ConnectionOptions.faultSpecs.contains { $0.key == option.key }
-        },
+        options: ConnectionOptions.options.excluding(
+            [
+                ConnectionOptions.timeout.declaration, ConnectionOptions.timestamps.declaration,
+                ConnectionOptions.sim.declaration, ConnectionOptions.profile.declaration,
+                ConnectionOptions.hex.declaration,
+            ] + DialectOptions.options + ConnectionOptions.faultOptions),
         usage: "tether lines (<port> | --match <id>) [<options>]"
     )
 

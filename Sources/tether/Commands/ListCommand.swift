@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherPresenter
 import TetherSerial
 import TetherViews
@@ -5,21 +6,19 @@ import TetherViews
 /// `tether list`: the serial ports on this machine.
 enum ListCommand: Command {
     static let spec = CommandSpec(
-        name: "list",
+        program: "tether", name: "list",
         abstract: "List serial ports with their USB identity and stable links.",
         discussion: """
             Shows each port's node, description, USB vendor and product ID, manufacturer,
             product, serial number and its /dev/serial/by-id links: what you need to
             open it by a stable name.
             """,
-        options: [
-            .value("--format", "-f", name: "format", help: "Output: text or json (JSON Lines). (default: text)")
-        ]
+        options: [ConnectionOptions.format.declaration]
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         if let extra = arguments.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
-        let format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
+        let format = arguments[ConnectionOptions.format]
         let ports: [SerialPortInfo]
         do {
             ports = try SerialPortInfo.list()

@@ -1,10 +1,22 @@
 import FoundationEssentials
+import TetherCommandLine
 import TetherPresenter
 
 /// `tether monitor`: print notifications as they arrive.
 enum MonitorCommand: Command {
+    static let count = Option<Int?>(
+        "--count", "-n", value: "n", help: "Stop after this many notifications.",
+        parse: Parse.integer(1..., InvalidValue("Please provide a whole number, 1 or more.")))
+    static let duration = Option<Duration?>(
+        "--duration", "-d", value: "seconds", help: "Stop after this many seconds (decimals allowed).",
+        parse: Parse.seconds)
+    static let live = Flag(
+        "--live",
+        help: "Show a dashboard of the device, redrawn in place (text on a terminal),\n"
+            + "or write its state as \"state\" records (json).")
+
     static let spec = CommandSpec(
-        name: "monitor",
+        program: "tether", name: "monitor",
         abstract: "Print a device's notifications as they arrive.",
         discussion: """
             Runs until --count notifications were printed, --duration has passed, or
@@ -37,29 +49,25 @@ enum MonitorCommand: Command {
                 isOptional: true)
         ],
         // Monitor sends nothing: the options about commands and their replies do not apply.
-        options: ConnectionOptions.specs.filter {
-            !["--timeout", "--eol", "--error-pattern", "--check-errors", "--no-unsolicited"].contains($0.key)
-        } + HardwareOptions.reconnectSpecs + [
-            .value("--count", "-n", name: "n", help: "Stop after this many notifications."),
-            .value("--duration", "-d", name: "seconds", help: "Stop after this many seconds (decimals allowed)."),
-            .flag(
-                "--live",
-                help: "Show a dashboard of the device, redrawn in place (text on a terminal),\n"
-                    + "or write its state as \"state\" records (json)."),
-        ],
+        options: ConnectionOptions.options.excluding([
+            ConnectionOptions.timeout.declaration, DialectOptions.eol.declaration,
+            DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
+            DialectOptions.noUnsolicited.declaration,
+        ]) + [HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, live.declaration],
         usage: "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         let options = try ConnectionOptions(portOrSimulator: arguments)
-        let count = try arguments.value(
-            "--count", expected: "Please provide a whole number, 1 or more.", { Int($0).flatMap { $0 > 0 ? $0 : nil } })
-        let duration = try arguments.duration("--duration")
-
-        if arguments.has("--live"), let flag = ["--timestamps", "--hex"].first(where: arguments.has) {
-            throw UsageError("'\(flag)' applies to the event log, and '--live' shows a dashboard instead")
+        let count = arguments[Self.count]
+        let duration = arguments[Self.duration]
+        if arguments[Self.live],
+            let flag = [ConnectionOptions.timestamps, ConnectionOptions.hex].first(where: { arguments[$0] })
+        {
+            throw UsageError(
+                "'\(flag.declaration.key)' applies to the event log, and '--live' shows a dashboard instead")
         }
-        let live = arguments.has("--live") ? try LiveScreen(format: options.format) : nil
+        let live = arguments[Self.live] ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
         return try await connection.runUntilStopped(

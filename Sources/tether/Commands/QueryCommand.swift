@@ -1,12 +1,20 @@
 import FoundationEssentials
 import Synchronization
+import TetherCommandLine
 import TetherModel
 import TetherPresenter
 
 /// `tether query`: send each command, print each reply.
 enum QueryCommand: Command {
+    static let linger = Option<Int>(
+        "--linger", value: "ms",
+        help: "After the last reply, go on showing lines until none has come for this many ms\n"
+            + "(at most 5 times as long in all).", default: 0, defaultHelp: "0, exit at once",
+        parse: Parse.integer(
+            0...60_000, InvalidValue("Please provide a whole number of milliseconds, 0 or more, at most 60000.")))
+
     static let spec = CommandSpec(
-        name: "query",
+        program: "tether", name: "query",
         abstract: "Send commands to a device and print each reply.",
         discussion: """
             Each <command> is sent in turn (the dialect adds the line terminator) and its
@@ -25,18 +33,13 @@ enum QueryCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
-        options: ConnectionOptions.specs + [
-            .value(
-                "--linger", name: "ms",
-                help: "After the last reply, go on showing lines until none has come for this many ms "
-                    + "(at most 5 times as long in all). (default: 0, exit at once)")
-        ],
+        options: ConnectionOptions.options + [linger.declaration],
         usage: "tether query (<port> | --sim) <command> ... [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         var commands = arguments.positionals
-        let namesPortByOption = arguments.has("--sim") || arguments.value("--match") != nil
+        let namesPortByOption = arguments[ConnectionOptions.sim] || arguments[HardwareOptions.match] != nil
         let port = namesPortByOption || commands.isEmpty ? nil : commands.removeFirst()
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort {
@@ -48,9 +51,7 @@ enum QueryCommand: Command {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
         }
         for command in commands { try validate(command) }
-        let linger = try arguments.value(
-            "--linger", expected: "Please provide a whole number of milliseconds, 0 or more, at most 60000."
-        ) { Int($0).flatMap { (0...60_000).contains($0) ? Duration.milliseconds($0) : nil } }
+        let linger = Duration.milliseconds(arguments[Self.linger])
         let connection = try await Connection(options)
         // Every command's outcome arrives as an `exchanged` record, in order: replies,
         // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
@@ -89,7 +90,7 @@ enum QueryCommand: Command {
             }
             code = max(code, result)
         }
-        if let linger, linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
+        if linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
         interruption.cancel()
         let interrupted = await interruption.value
         trap.cancel()

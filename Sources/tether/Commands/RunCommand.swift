@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherModel
 import TetherPresenter
 import TetherScript
@@ -8,8 +9,24 @@ import TetherViews
 
 /// `tether run`: run a query file or a Lua script against one or more devices.
 enum RunCommand: Command {
+    static let port = Option<[String]>(
+        "--port", "-p", value: "port",
+        help: """
+            A device: PATH (or rfc2217://HOST:PORT, tcp://HOST:PORT), or NAME=PATH,
+            NAME=sim, NAME=sim:PROFILE for a named one,
+            then its own settings: ,KEY=VALUE… (e.g. ,dialect=at,baud=9600 or
+            ,device=FILE). Repeat for several devices.
+            """, each: Parse.text)
+    static let dryRun = Flag("--dry-run", help: "Check the script (syntax, device names) and open no port.")
+    static let lua = Flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input).")
+    static let luaMemory = Option<Int>(
+        "--lua-memory", value: "MiB",
+        help: "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line.",
+        default: ScriptRunner.defaultLuaMemoryLimit >> 20,
+        parse: Parse.integer(1...65536, InvalidValue("Please provide a whole number of MiB from 1 to 65536.")))
+
     static let spec = CommandSpec(
-        name: "run",
+        program: "tether", name: "run",
         abstract: "Run a query file or a Lua script against devices, with expectations.",
         discussion: """
             A query file has one command per line, each optionally followed by an
@@ -44,25 +61,9 @@ enum RunCommand: Command {
         arguments: [
             ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
         ],
-        options: [
-            .value(
-                "--port", "-p", name: "port",
-                help:
-                    "A device: PATH (or rfc2217://HOST:PORT, tcp://HOST:PORT), or NAME=PATH,\n"
-                    + "NAME=sim, NAME=sim:PROFILE for a named one,\n"
-                    + "then its own settings: ,KEY=VALUE… (e.g. ,dialect=at,baud=9600 or\n"
-                    + ",device=FILE). Repeat for several devices.",
-                repeatable: true),
-            .flag("--dry-run", help: "Check the script (syntax, device names) and open no port."),
-            .flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input)."),
-            .value(
-                "--lua-memory", name: "MiB",
-                help:
-                    "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line. (default: \(ScriptRunner.defaultLuaMemoryLimit >> 20))"
-            ),
-        ]
+        options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration]
             // run's records have no hex rendering yet
-            + ConnectionOptions.specs.filter { $0.key != "--hex" },
+            + ConnectionOptions.options.excluding([ConnectionOptions.hex.declaration]),
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 
@@ -72,20 +73,16 @@ enum RunCommand: Command {
             let extra = arguments.positionals[1]
             throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
         }
-        let options = try ConnectionOptions(arguments, port: nil)
-        let ports = try devices(arguments, simulator: options.usesSimulator ? options.simulatorProfile ?? "" : nil)
-        let luaMemory = try arguments.value(
-            "--lua-memory", expected: "Please provide a whole number of MiB from 1 to 65536."
-        ) {
-            Int($0).flatMap { (1...65536).contains($0) ? $0 << 20 : nil }
-        }
+        let ports = try devices(arguments)
+        let options = try ConnectionOptions(
+            arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
         let shown: any RunView =
             options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
         let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         let view: any RunView = log.map { FanOutView([shown, $0.view]) } ?? shown
         let prepared: PreparedScript
         do {
-            let script = try read(path, forcingLua: arguments.has("--lua"))
+            let script = try read(path, forcingLua: arguments[Self.lua])
             if script.language == .queries, ports.count > 1 {
                 throw UsageError("A query file drives one device; give one '--port' or '--sim' (or write a Lua script)")
             }
@@ -99,7 +96,7 @@ enum RunCommand: Command {
             if let log { render(.scriptFailed(problem), on: log.view, format: .json) }
             throw CommandFailure(error.description, code: .scriptError)
         }
-        if arguments.has("--dry-run") {
+        if arguments[Self.dryRun] {
             let script = prepared.script
             let dryRun = DryRun(script: script.name, commands: prepared.stepCount, devices: ports.count)
             render(.checkedOnly(dryRun), on: shown, format: options.format)
@@ -125,7 +122,7 @@ enum RunCommand: Command {
         }
         let runner = ScriptRunner(
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
-            defaultTimeout: options.timeout, luaMemoryLimit: luaMemory ?? ScriptRunner.defaultLuaMemoryLimit)
+            defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
         let devices = opened.map(\.device)
         log?.whenWriteFails { Task { for device in devices { await device.close() } } }
         let summary = await runner.run(prepared)
@@ -160,11 +157,12 @@ enum RunCommand: Command {
         }
     }
 
-    /// The run's devices: with `simulator` (the `--profile`, `""` for the default),
-    /// the unnamed simulator first, then each `--port` in order.
-    private static func devices(_ arguments: ParsedArguments, simulator: String?) throws(UsageError) -> [NamedPort] {
-        var ports = simulator.map { [NamedPort(simulatorProfile: $0.isEmpty ? nil : $0)] } ?? []
-        for value in arguments.allValues("--port") { ports.append(try NamedPort(parsing: value)) }
+    /// The run's devices: with `--sim`, the unnamed simulator (running `--profile`)
+    /// first, then each `--port` in order.
+    private static func devices(_ arguments: ParsedArguments) throws(UsageError) -> [NamedPort] {
+        let profile = arguments[ConnectionOptions.profile].flatMap { $0.isEmpty ? nil : $0 }
+        var ports = arguments[ConnectionOptions.sim] ? [NamedPort(simulatorProfile: profile)] : []
+        for value in arguments[Self.port] { ports.append(try NamedPort(parsing: value)) }
         guard !ports.isEmpty else { throw UsageError("Missing a device: give '--port <port>' or '--sim'") }
         if ports.filter({ $0.name == nil }).count > 1 {
             throw UsageError(

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherViews
 
 /// The `tether` command: dispatches to subcommands and turns failures into messages
@@ -16,8 +17,10 @@ enum Tether {
         ]
     }
 
+    static let versionFlag = Flag("--version", help: "Show the version.")
+
     static let spec = CommandSpec(
-        name: "",
+        program: "tether",
         abstract: "Control embedded devices over a serial port.",
         discussion: """
             Query a device, watch its notifications, or work with it interactively, over
@@ -36,7 +39,7 @@ enum Tether {
               75 timeout, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM, 141 output
               closed early (SIGPIPE).
             """,
-        options: [.flag("--version", help: "Show the version.")],
+        options: [versionFlag.declaration],
         usage: "tether <subcommand> [<arguments>] [<options>]"
     )
 
@@ -51,7 +54,7 @@ enum Tether {
         case "-h", "--help":
             FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .success
-        case "--version":
+        case versionFlag.declaration.key:
             FileSink.standardOutput.write(version + "\n")
             return .success
         case "help":
@@ -68,19 +71,18 @@ enum Tether {
             break
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            let names = commands.map { $0.spec.name }
-            let suggestion =
-                names.min { EditDistance.between($0, first) < EditDistance.between($1, first) }
-                .flatMap { EditDistance.between($0, first) <= 2 ? " Did you mean '\($0)'?" : nil } ?? ""
-            return fail(UsageError("Unknown subcommand '\(first)'.\(suggestion)"), spec: spec)
+            let suggestion = Suggestion.nearest(to: first, among: commands.map { $0.spec.name })
+            return fail(
+                UsageError("Unknown subcommand '\(first)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
+                spec: spec)
         }
         let rest = Array(arguments.dropFirst())
-        if rest.contains("-h") || rest.contains("--help") {
+        if ParsedArguments.asksForHelp(rest) {
             FileSink.standardOutput.write(HelpFormatter.help(command.spec))
             return .success
         }
         do {
-            let parsed = try ParsedArguments(rest, spec: command.spec)
+            let parsed = try ParsedArguments(rest, spec: parsingSpec(command.spec))
             return try await command.run(parsed)
         } catch let error as UsageError {
             return fail(error, spec: command.spec)
@@ -108,9 +110,17 @@ enum Tether {
         return nil
     }
 
+    /// `spec` with the message for `--port` on a command whose port is an argument.
+    static func parsingSpec(_ spec: CommandSpec) -> CommandSpec {
+        guard spec.arguments.contains(where: { $0.name == "port" }) else { return spec }
+        var spec = spec
+        spec.unknownOptionMessages["--port"] =
+            "Unknown option '--port'. The port is an argument here: 'tether \(spec.name) <port> …' (or '--sim')"
+        return spec
+    }
+
     private static func fail(_ error: UsageError, spec: CommandSpec) -> ExitCode {
-        let help = spec.name.isEmpty ? "tether --help" : "tether \(spec.name) --help"
-        FileSink.standardError.write("Error: \(error.message) (see '\(help)')\n")
+        FileSink.standardError.write("Error: \(error.message) (see '\(spec.commandName) --help')\n")
         return .usage
     }
 }

@@ -1,13 +1,18 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherModel
 import TetherSerial
 import TetherViews
 
 /// `tether udev-rule`: a udev rule giving a connected USB adapter a stable name.
 enum UdevRuleCommand: Command {
+    static let name = Option<String?>(
+        "--name", value: "name", help: "The link to create under /dev, e.g. bench-psu.", parse: Parse.text)
+    static let match = HardwareOptions.match.withHelp("Pick the adapter by VID:PID[:SERIAL] or product name.")
+
     static let spec = CommandSpec(
-        name: "udev-rule",
+        program: "tether", name: "udev-rule",
         abstract: "Print a udev rule that names a connected USB serial adapter /dev/<name>.",
         discussion: """
             The rule matches the adapter by USB vendor ID, product ID and serial number
@@ -21,10 +26,7 @@ enum UdevRuleCommand: Command {
               tether udev-rule /dev/ttyUSB0 --name bench-psu > 99-bench-psu.rules
             """,
         arguments: [ArgumentSpec(name: "port", help: "The adapter's port (or give --match).", isOptional: true)],
-        options: [
-            .value("--name", name: "name", help: "The link to create under /dev, e.g. bench-psu."),
-            .value("--match", "-m", name: "id", help: "Pick the adapter by VID:PID[:SERIAL] or product name."),
-        ],
+        options: [name.declaration, match.declaration],
         usage: "tether udev-rule (<port> | --match <id>) --name <name>"
     )
 
@@ -32,7 +34,7 @@ enum UdevRuleCommand: Command {
         guard arguments.positionals.count <= 1 else {
             throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
         }
-        guard let name = arguments.value("--name") else { throw UsageError("Missing expected option '--name <name>'") }
+        guard let name = arguments[Self.name] else { throw UsageError("Missing expected option '--name <name>'") }
         do {
             try UdevRule.validate(name: name)
         } catch {
@@ -55,7 +57,7 @@ enum UdevRuleCommand: Command {
         } catch {
             throw CommandFailure(error)
         }
-        if let match = try HardwareOptions.match(in: arguments) {
+        if let match = arguments[Self.match] {
             guard arguments.positionals.isEmpty else { throw UsageError("Give either <port> or '--match', not both") }
             if case .selected(let port) = PortSelection(match, among: ports) { return port }
             throw HardwareOptions.selectionFailure(match) ?? CommandFailure("the port went away", code: .portNotFound)

@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherModel
 import TetherSerial
 import TetherSimulator
@@ -5,54 +6,54 @@ import TetherSimulator
 /// The options every device command shares: which port (or `--sim`), serial
 /// settings, dialect, timeout and output format.
 struct ConnectionOptions {
-    /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = serialSpecs + HardwareOptions.specs + faultSpecs
+    static let sim = Flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>.")
+    static let profile = Option<String?>(
+        "--profile", value: "name|file",
+        help: """
+            With --sim: the simulated device, a built-in profile (env, at-modem,
+            scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also
+            sets the default --dialect.
+            """, defaultHelp: SimulatorProfile.defaultName, parse: Parse.text)
+    static let device = Option<String?>(
+        "--device", value: "file",
+        help: """
+            A device description file (docs/DIALECTS.md): dialect, line end,
+            patterns and serial settings; options given here override it.
+            """, parse: Parse.text)
+    static let timeout = Option<Int>(
+        "--timeout", "-t", value: "ms",
+        help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",
+        default: 1000,
+        parse: Parse.integer(0..., InvalidValue("Please provide a whole number of milliseconds, 0 or more.")))
+    static let format = Option<OutputFormat>(
+        "--format", "-f", value: "format", help: "Output: text (for people) or json (JSON Lines).", default: .text,
+        parse: Parse.choice(OutputFormat.self))
+    static let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
+    static let hex = Flag("--hex", help: "Text output shows received bytes as hex pairs (0d 0a) instead of text.")
+    static let log = Option<String?>(
+        "--log", value: "file",
+        help: """
+            Also append every record to this file as JSON Lines (docs/JSON.md),
+            beside the output --format chooses; the file is created if missing.
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
+
+    /// The options, for a command's ``CommandSpec``.
+    static let options: [OptionDeclaration] =
+        [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
+        + [timeout.declaration, format.declaration, timestamps.declaration, hex.declaration, log.declaration]
+        + DialectOptions.options + HardwareOptions.options + faultOptions
 
     /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`),
     /// but `--reappear-after`: a simulator of `--sim` ends with tether, and so does its
     /// device, so it cannot come back.
-    static let faultSpecs: [OptionSpec] = FaultOptions.all.filter { $0.name != "--reappear-after" }.map { option in
-        OptionSpec(
-            names: [option.name], valueName: option.value, help: "With --sim (fault): " + option.help.lowercasedFirst)
-    }
-
-    private static let serialSpecs: [OptionSpec] =
-        [
-            .flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>."),
-            .value(
-                "--profile", name: "name|file",
-                help: "With --sim: the simulated device, a built-in profile (env, at-modem,\n"
-                    + "scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also\n"
-                    + "sets the default --dialect. (default: env)"),
-            .value(
-                "--device", name: "file",
-                help: "A device description file (docs/DIALECTS.md): dialect, line end,\n"
-                    + "patterns and serial settings; options given here override it."),
-        ] + DeviceSettings.serialSpecs + [
-            .value(
-                "--timeout", "-t", name: "ms",
-                help:
-                    "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait). (default: \(defaultTimeout))"
-            ),
-            .value(
-                "--format", "-f", name: "format",
-                help: "Output: text (for people) or json (JSON Lines). (default: text)"),
-            .flag("--timestamps", help: "Prefix text output with the time of each event."),
-            .flag("--hex", help: "Text output shows received bytes as hex pairs (0d 0a) instead of text."),
-            .value(
-                "--log", name: "file",
-                help: "Also append every record to this file as JSON Lines (docs/JSON.md),\n"
-                    + "beside the output --format chooses; the file is created if missing."),
-        ] + DialectOptions.specs
+    static let faultOptions: [OptionDeclaration] = FaultOptions.all.excluding([FaultOptions.reappearAfter.declaration])
+        .map { $0.withHelp("With --sim (fault): " + $0.help.prefix(1).lowercased() + $0.help.dropFirst()) }
 
     /// The help of the `<port>` argument.
     static let portHelp = """
         The serial port: a device path or symlink, or a port exported over the
         network, rfc2217://HOST:PORT or tcp://HOST:PORT (omit with --sim or --match).
         """
-
-    /// The reply timeout when `--timeout` is not given, in ms.
-    static let defaultTimeout = 1000
 
     /// The port as typed; `nil` with `--sim`.
     var port: String?
@@ -100,40 +101,37 @@ struct ConnectionOptions {
         if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
     }
 
-    /// Reads the shared options; `port` is the positional port argument, if any.
+    /// Reads the shared options; `port` is the positional port argument, if any;
+    /// `simulatesNamedPorts` says whether `tether run` has a `--port NAME=sim`.
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.
-    init(_ arguments: ParsedArguments, port: String?) throws(UsageError) {
+    init(_ arguments: ParsedArguments, port: String?, simulatesNamedPorts: Bool = false) throws(UsageError) {
         self.port = port
-        usesSimulator = arguments.has("--sim")
-        simulatorProfile = arguments.value("--profile")
+        usesSimulator = arguments[Self.sim]
+        simulatorProfile = arguments[Self.profile]
         if simulatorProfile != nil, !usesSimulator {
             throw UsageError("'--profile' applies only to '--sim'")
         }
-        simulatorFaults = try Self.faults(arguments, usesSimulator: usesSimulator)
-        let description = try arguments.value("--device").map { path throws(UsageError) in
+        simulatorFaults = try Self.faults(arguments, simulates: usesSimulator || simulatesNamedPorts)
+        let description = try arguments[Self.device].map { path throws(UsageError) in
             try DeviceDescription.load(path)
         }
         deviceDescription = description
         let settings = try DeviceSettings(arguments, below: description.map { [$0] } ?? [])
         configuration = settings.configuration
         dialect = settings.dialect
-        let milliseconds =
-            try arguments.value(
-                "--timeout", expected: "Please provide a whole number of milliseconds, 0 or more.",
-                { Int($0).flatMap { $0 >= 0 ? $0 : nil } }) ?? Self.defaultTimeout
+        let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
-        format = try arguments.choice("--format", as: OutputFormat.self) ?? .text
-        showsTimestamps = arguments.has("--timestamps")
-        showsHex = arguments.has("--hex")
-        if format == .json, let flag = ["--timestamps", "--hex"].first(where: arguments.has) {
-            throw UsageError("'\(flag)' applies only to text output; JSON records always carry 'time' and exact bytes")
+        format = arguments[Self.format]
+        showsTimestamps = arguments[Self.timestamps]
+        showsHex = arguments[Self.hex]
+        if format == .json, let flag = [Self.timestamps, Self.hex].first(where: { arguments[$0] }) {
+            throw UsageError(
+                "'\(flag.declaration.key)' applies only to text output; JSON records always carry 'time' and exact bytes"
+            )
         }
-        log = arguments.value("--log")
-        if log?.isEmpty == true {
-            throw UsageError("The value '' is invalid for '--log <file>'. Please provide a path.")
-        }
-        hardware = try HardwareOptions(arguments)
+        log = arguments[Self.log]
+        hardware = HardwareOptions(arguments)
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         address = try port.map(Self.address)
         if usesSimulator, let port {
@@ -159,41 +157,15 @@ extension ConnectionOptions {
 
     /// The fault plan of the fault options given.
     ///
-    /// - Throws: ``UsageError`` for a bad value, or a fault option without a simulator
-    ///   (`--sim`, or `NAME=sim` in `run`).
-    fileprivate static func faults(_ arguments: ParsedArguments, usesSimulator: Bool) throws(UsageError) -> FaultPlan {
-        var faults = FaultOptions()
-        for option in FaultOptions.all where arguments.spec.option(named: option.name) != nil {
-            let given: [String?] =
-                option.value == nil ? (arguments.has(option.name) ? [nil] : []) : arguments.allValues(option.name)
-            for value in given {
-                do throws(FaultOptions.Mistake) {
-                    try faults.apply(option, value: value)
-                } catch {
-                    throw UsageError(error.message)
-                }
-            }
-        }
-        if faults.isEmpty { return FaultPlan() }
-        let simulates =
-            usesSimulator
-            || arguments.allValues("--port").contains { (try? NamedPort(parsing: $0))?.target.isSimulator == true }
+    /// - Throws: ``UsageError`` for options that do not go together, or a fault
+    ///   option without a simulator (`--sim`, or `NAME=sim` in `run`).
+    fileprivate static func faults(_ arguments: ParsedArguments, simulates: Bool) throws(UsageError) -> FaultPlan {
+        guard let given = FaultOptions.firstGiven(in: arguments) else { return FaultPlan() }
         guard simulates else {
-            let names = FaultOptions.all.map(\.name).filter { arguments.has($0) || arguments.value($0) != nil }
-            throw UsageError(
-                "'\(names.first ?? "--latency")' applies only to '--sim' (a fault of the built-in simulator)")
+            throw UsageError("'\(given.key)' applies only to '--sim' (a fault of the built-in simulator)")
         }
-        do throws(FaultOptions.Mistake) {
-            return try faults.plan(seed: ProfileDevice.defaultSeed)
-        } catch {
-            throw UsageError(error.message)
-        }
+        return try FaultOptions.plan(arguments, seed: ProfileDevice.defaultSeed)
     }
-}
-
-extension String {
-    /// The text with its first letter in lower case (`Delay …` → `delay …`).
-    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }
 
 /// The output format (`--format`).

@@ -1,11 +1,12 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherPresenter
 import TetherSimulator
 
 /// A device description file (`--device FILE`, or `device=FILE` in a `tether run`
 /// port's settings): a strict JSON object whose keys are the device options' long
-/// names without `--` (``DeviceSettings/specs``) and whose values are what those
+/// names without `--` (``DeviceSettings/options``) and whose values are what those
 /// options take, e.g.
 ///
 /// ```json

@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherModel
 import TetherSimulator
 
@@ -10,62 +11,78 @@ struct DialectOptions {
     /// The dialect without `--dialect` (and without a simulator profile that names one).
     static let defaultKind = LineDialect.kind
 
-    /// The options' specs, for a command's ``CommandSpec``.
-    static let specs: [OptionSpec] = [
-        .value("--dialect", name: "name", help: dialectHelp),
-        .value(
-            "--eol", name: "eol",
-            help: "Terminator sent after each command: lf, cr or crlf.\n(default: \(defaultTerminators))"),
-        .value(
-            "--notify-pattern", name: "regex",
-            help: "Received lines matching this regular expression are always notifications."),
-        .flag(
-            "--no-unsolicited",
-            help: """
-                \(dialects(taking: .sendsNothingUnsolicited)): the device sends nothing unsolicited, so each reply is shown as
-                soon as it is complete. Without it (and without --notify-pattern) replies
-                settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
-                """),
-        .value(
-            "--error-pattern", name: "regex",
-            help: """
-                \(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.
-                (default for line: ^ERR)
-                """),
-        .value(
-            "--urc", name: "prefix",
-            help: """
-                \(dialects(taking: .unsolicitedPrefixes)): lines starting with this text (plain text, not a regular expression) are
-                unsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.
-                """,
-            repeatable: true),
-        .value(
-            "--final-ok", name: "text",
-            help: """
-                \(dialects(taking: .extraSuccessCodes)): a vendor final result code that ends a reply successfully (repeatable),
-                e.g. 'SEND OK'; a code ending in ':' matches any line starting with it.
-                """,
-            repeatable: true),
-        .value(
-            "--final-error", name: "text",
-            help: """
-                \(dialects(taking: .extraErrorCodes)): a vendor final result code that ends a reply with an error (repeatable),
-                e.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.
-                """,
-            repeatable: true),
-        .flag(
-            "--check-errors",
-            help: """
-                \(dialects(taking: .checksErrors)): after each command read SYST:ERR? until an entry with code 0
-                (0,"No error", 0 No Error); any error fails the command (exit 1).
-                """
-        ),
-        .value(
-            "--prompt", name: "text",
-            help: """
-                \(dialects(taking: .prompt)): the console's prompt, exactly. (default: '\(PromptDialect.defaultPrompt)')
-                """),
+    static let dialect = Option<DialectKind?>(
+        "--dialect", value: "name", help: dialectHelp, defaultHelp: defaultKind.name,
+        parse: { text throws(InvalidValue) in
+            guard let kind = registry[text.lowercased()] else {
+                let names = registry.names.map { "'\($0)'" }.joined(separator: ", ")
+                throw InvalidValue("Please provide one of \(names).")
+            }
+            return kind
+        })
+    static let eol = Option<Terminator?>(
+        "--eol", value: "eol", help: "Terminator sent after each command: lf, cr or crlf.",
+        defaultHelp: defaultTerminators, parse: Parse.choice(Terminator.self))
+    static let notifyPattern = Option<LinePattern?>(
+        "--notify-pattern", value: "regex",
+        help: "Received lines matching this regular expression are always notifications.", parse: pattern)
+    static let noUnsolicited = Flag(
+        "--no-unsolicited",
+        help: """
+            \(dialects(taking: .sendsNothingUnsolicited)): the device sends nothing unsolicited, so each reply is shown as
+            soon as it is complete. Without it (and without --notify-pattern) replies
+            settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
+            """)
+    static let errorPattern = Option<LinePattern?>(
+        "--error-pattern", value: "regex",
+        help: "\(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.",
+        defaultHelp: "^ERR for line", parse: pattern)
+    static let urc = Option<[String]>(
+        "--urc", value: "prefix",
+        help: """
+            \(dialects(taking: .unsolicitedPrefixes)): lines starting with this text (plain text, not a regular expression) are
+            unsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.
+            """, each: Parse.nonEmpty(InvalidValue("Please provide a non-empty prefix.")))
+    static let finalOK = Option<[String]>(
+        "--final-ok", value: "text",
+        help: """
+            \(dialects(taking: .extraSuccessCodes)): a vendor final result code that ends a reply successfully (repeatable),
+            e.g. 'SEND OK'; a code ending in ':' matches any line starting with it.
+            """, each: codeText)
+    static let finalError = Option<[String]>(
+        "--final-error", value: "text",
+        help: """
+            \(dialects(taking: .extraErrorCodes)): a vendor final result code that ends a reply with an error (repeatable),
+            e.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.
+            """, each: codeText)
+    static let checkErrors = Flag(
+        "--check-errors",
+        help: """
+            \(dialects(taking: .checksErrors)): after each command read SYST:ERR? until an entry with code 0
+            (0,"No error", 0 No Error); any error fails the command (exit 1).
+            """)
+    static let prompt = Option<String?>(
+        "--prompt", value: "text", help: "\(dialects(taking: .prompt)): the console's prompt, exactly.",
+        defaultHelp: "'\(PromptDialect.defaultPrompt)'",
+        parse: Parse.nonEmpty(InvalidValue("Please provide the prompt's text, e.g. '=> '.")))
+
+    /// The options, for a command's ``CommandSpec``.
+    static let options: [OptionDeclaration] = [
+        dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
+        errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
+        checkErrors.declaration, prompt.declaration,
     ]
+
+    private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
+
+    private static let pattern: @Sendable (String) throws(InvalidValue) -> LinePattern = {
+        source throws(InvalidValue) in
+        do {
+            return try LinePattern(source)
+        } catch {
+            throw InvalidValue("Please provide a valid regular expression.")
+        }
+    }
 
     /// `--dialect`, or `nil` when not given.
     var kind: DialectKind?
@@ -74,34 +91,14 @@ struct DialectOptions {
     var settings: DialectSettings
 
     /// Reads the options.
-    ///
-    /// - Throws: ``UsageError`` naming the option for a bad value.
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let names = Self.registry.names.map { "'\($0)'" }.joined(separator: ", ")
-        kind = try arguments.value("--dialect", expected: "Please provide one of \(names).") {
-            Self.registry[$0.lowercased()]
-        }
+    init(_ arguments: ParsedArguments) {
+        kind = arguments[Self.dialect]
         settings = DialectSettings(
-            terminator: try arguments.choice("--eol", as: Terminator.self),
-            notificationPattern: try Self.pattern("--notify-pattern", in: arguments),
-            errorPattern: try Self.pattern("--error-pattern", in: arguments),
-            unsolicitedPrefixes: arguments.allValues("--urc"), extraSuccessCodes: arguments.allValues("--final-ok"),
-            extraErrorCodes: arguments.allValues("--final-error"), checksErrors: arguments.has("--check-errors"),
-            sendsNothingUnsolicited: arguments.has("--no-unsolicited"), prompt: arguments.value("--prompt"))
-        if settings.unsolicitedPrefixes.contains("") {
-            throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: "--urc")!, expected: "Please provide a non-empty prefix.")
-        }
-        for option in ["--final-ok", "--final-error"] where arguments.allValues(option).contains("") {
-            throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: option)!, expected: "Please provide the code's text, e.g. 'FAIL'."
-            )
-        }
-        if settings.prompt == "" {
-            throw UsageError.invalidValue(
-                "", for: arguments.spec.option(named: "--prompt")!,
-                expected: "Please provide the prompt's text, e.g. '=> '.")
-        }
+            terminator: arguments[Self.eol], notificationPattern: arguments[Self.notifyPattern],
+            errorPattern: arguments[Self.errorPattern], unsolicitedPrefixes: arguments[Self.urc],
+            extraSuccessCodes: arguments[Self.finalOK], extraErrorCodes: arguments[Self.finalError],
+            checksErrors: arguments[Self.checkErrors], sendsNothingUnsolicited: arguments[Self.noUnsolicited],
+            prompt: arguments[Self.prompt])
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
@@ -164,8 +161,7 @@ struct DialectOptions {
         let rows = registry.kinds.map { kind in
             "  " + kind.name + String(repeating: " ", count: max(1, 8 - kind.name.count)) + kind.summary
         }
-        return (["How commands and replies are framed (docs/DIALECTS.md):"] + rows + ["(default: \(defaultKind.name))"])
-            .joined(separator: "\n")
+        return (["How commands and replies are framed (docs/DIALECTS.md):"] + rows).joined(separator: "\n")
     }
 
     /// The dialects that take `setting`, for help: `line and prompt`.
@@ -191,16 +187,5 @@ struct DialectOptions {
             }
         }
         return groups.map { terminator, names in "\(terminator.rawValue) for \(list(names))" }.joined(separator: ", ")
-    }
-
-    private static func pattern(_ option: String, in arguments: ParsedArguments) throws(UsageError) -> LinePattern? {
-        guard let source = arguments.value(option) else { return nil }
-        do {
-            return try LinePattern(source)
-        } catch {
-            throw UsageError.invalidValue(
-                source, for: arguments.spec.option(named: option)!,
-                expected: "Please provide a valid regular expression.")
-        }
     }
 }

@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherModel
 import TetherSerial
 
@@ -6,35 +7,53 @@ import TetherSerial
 /// pulse or break after open, and reconnecting (`--no-reconnect`, only for commands
 /// that reconnect). See docs/HARDWARE.md.
 struct HardwareOptions {
-    /// The specs every device command takes.
-    static let specs: [OptionSpec] = [
-        .value(
-            "--match", "-m", name: "id",
-            help: "Open the one port with this identity instead of <port>: VID:PID[:SERIAL]\n"
-                + "in hex, e.g. 0403:6001:A1B2C3, or part of its product or manufacturer\n"
-                + "name (see 'tether list'). Looked up again when reconnecting."),
-        .flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none)."),
-        .value(
-            "--wait-timeout", name: "seconds",
-            help: "Wait at most this many seconds for the port (implies --wait); then exit 66."),
-        .value(
-            "--dtr", name: "mode",
-            help: "DTR on open: keep (leave it, and keep it on close: no board reset), on\nor off. (default: keep)"),
-        .value("--rts", name: "mode", help: "RTS on open: keep, on or off. (default: keep)"),
-        .value(
-            "--pulse-dtr", name: "ms",
-            help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards)."
-        ),
-        .value("--break", name: "ms", help: "After each open, send a break of this many ms."),
-        .flag("--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked."),
+    static let match = Option<PortMatch?>(
+        "--match", "-m", value: "id",
+        help: """
+            Open the one port with this identity instead of <port>: VID:PID[:SERIAL]
+            in hex, e.g. 0403:6001:A1B2C3, or part of its product or manufacturer
+            name (see 'tether list'). Looked up again when reconnecting.
+            """
+    ) { text throws(InvalidValue) in
+        do throws(PortMatch.ParseError) {
+            return try PortMatch(parsing: text)
+        } catch {
+            throw .message(error.description)
+        }
+    }
+    static let wait = Flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none).")
+    static let waitTimeout = Option<Duration?>(
+        "--wait-timeout", value: "seconds",
+        help: "Wait at most this many seconds for the port (implies --wait); then exit 66.", parse: Parse.seconds)
+    static let dtr = Option<SerialPort.LineControl>(
+        "--dtr", value: "mode",
+        help: "DTR on open: keep (leave it, and keep it on close: no board reset), on\nor off.", default: .keep,
+        parse: Parse.choice(SerialPort.LineControl.self))
+    static let rts = Option<SerialPort.LineControl>(
+        "--rts", value: "mode", help: "RTS on open: keep, on or off.", default: .keep,
+        parse: Parse.choice(SerialPort.LineControl.self))
+    static let pulseDTR = Option<Int?>(
+        "--pulse-dtr", value: "ms",
+        help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards).",
+        parse: milliseconds)
+    static let breakLength = Option<Int?>(
+        "--break", value: "ms", help: "After each open, send a break of this many ms.", parse: milliseconds)
+    static let strictSettings = Flag(
+        "--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked.")
+
+    /// The options every device command takes.
+    static let options: [OptionDeclaration] = [
+        match.declaration, wait.declaration, waitTimeout.declaration, dtr.declaration, rts.declaration,
+        pulseDTR.declaration, breakLength.declaration, strictSettings.declaration,
     ]
 
-    /// The spec of commands that reconnect (`monitor`, `connect`).
-    static let reconnectSpecs: [OptionSpec] = [
-        .flag(
-            "--no-reconnect",
-            help: "When the device goes away, exit (74) instead of waiting for it to come\nback and reopening it.")
-    ]
+    /// The option of commands that reconnect (`monitor`, `connect`).
+    static let noReconnect = Flag(
+        "--no-reconnect",
+        help: "When the device goes away, exit (74) instead of waiting for it to come\nback and reopening it.")
+
+    private static let milliseconds = Parse.integer(
+        1..., InvalidValue("Please provide a whole number of milliseconds, 1 or more."))
 
     /// The port's identity, when `--match` replaces the path.
     var match: PortMatch?
@@ -52,44 +71,27 @@ struct HardwareOptions {
     /// open instead of being a warning.
     var requiresSettings: Bool
     /// Whether a disconnect is followed by waiting and reopening: true for commands
-    /// that take ``reconnectSpecs`` unless `--no-reconnect` was given.
+    /// that take ``noReconnect`` unless `--no-reconnect` was given.
     var reconnects: Bool
 
-    /// The `--match` value, parsed.
-    ///
-    /// - Throws: ``UsageError`` saying what is wrong with it.
-    static func match(in arguments: ParsedArguments) throws(UsageError) -> PortMatch? {
-        guard let raw = arguments.value("--match") else { return nil }
-        do throws(PortMatch.ParseError) {
-            return try PortMatch(parsing: raw)
-        } catch {
-            throw UsageError(error.description)
-        }
-    }
-
     /// Reads the options.
-    ///
-    /// - Throws: ``UsageError`` for a bad value, naming the option.
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        match = try Self.match(in: arguments)
-        waitTimeout = try arguments.duration("--wait-timeout")
-        waits = arguments.has("--wait") || waitTimeout != nil
-        openOptions = SerialPort.OpenOptions(
-            dtr: try arguments.choice("--dtr", as: SerialPort.LineControl.self) ?? .keep,
-            rts: try arguments.choice("--rts", as: SerialPort.LineControl.self) ?? .keep)
-        let milliseconds = "Please provide a whole number of milliseconds, 1 or more."
-        pulseDTR = try arguments.value("--pulse-dtr", expected: milliseconds) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        breakLength = try arguments.value("--break", expected: milliseconds) { Int($0).flatMap { $0 > 0 ? $0 : nil } }
-        reconnects = arguments.spec.option(named: "--no-reconnect") != nil && !arguments.has("--no-reconnect")
-        requiresSettings = arguments.has("--strict-settings")
+    init(_ arguments: ParsedArguments) {
+        match = arguments[Self.match]
+        waitTimeout = arguments[Self.waitTimeout]
+        waits = arguments[Self.wait] || waitTimeout != nil
+        openOptions = SerialPort.OpenOptions(dtr: arguments[Self.dtr], rts: arguments[Self.rts])
+        pulseDTR = arguments[Self.pulseDTR]
+        breakLength = arguments[Self.breakLength]
+        reconnects = arguments.spec.takes(Self.noReconnect.declaration) && !arguments[Self.noReconnect]
+        requiresSettings = arguments[Self.strictSettings]
     }
 
     /// The DTR/RTS, pulse or break option given, if any: raw TCP cannot carry them.
     var lineOptionGiven: String? {
-        if openOptions.dtr != .keep { return "--dtr" }
-        if openOptions.rts != .keep { return "--rts" }
-        if pulseDTR != nil { return "--pulse-dtr" }
-        if breakLength != nil { return "--break" }
+        if openOptions.dtr != .keep { return Self.dtr.declaration.key }
+        if openOptions.rts != .keep { return Self.rts.declaration.key }
+        if pulseDTR != nil { return Self.pulseDTR.declaration.key }
+        if breakLength != nil { return Self.breakLength.declaration.key }
         return nil
     }
 

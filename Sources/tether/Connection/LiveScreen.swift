@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherCommandLine
 import TetherPresenter
 import TetherViews
 

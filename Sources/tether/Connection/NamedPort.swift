@@ -1,8 +1,10 @@
+import TetherCommandLine
+
 /// A device of `tether run`, from a `--port` value: `PATH`, `NAME=PATH`, `NAME=sim` or
 /// `NAME=sim:PROFILE`, optionally followed by its own settings,
 /// `,KEY=VALUE,KEY=VALUE…`; or from `--sim` (unnamed, default profile).
 ///
-/// A key is a device option's long name without `--` (``DeviceSettings/specs``:
+/// A key is a device option's long name without `--` (``DeviceSettings/options``:
 /// `baud`, `parity`, `dialect`, `eol`, `urc`…), or `device` for a device description
 /// file. A repeatable option is repeated (`urc=^A,urc=^B`); a flag takes `true` or
 /// `false`. Values cannot hold a comma: put such a setting in a description file.

@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherModel
 import TetherPresenter
 import TetherSerial

@@ -1,9 +1,9 @@
-import FoundationEssentials
+import TetherCommandLine
 
-/// Values of the device options (``DeviceSettings/specs``) from one source: the command
-/// line, a device description file, or a `tether run` port's inline settings. A layer
-/// overrides the ones before it key by key: a repeatable option it gives replaces the
-/// earlier values, a flag it sets to `false` is off.
+/// Values of the device options (``DeviceSettings/options``) from one source: the
+/// command line, a device description file, or a `tether run` port's inline settings.
+/// A layer overrides the ones before it key by key: a repeatable option it gives
+/// replaces the earlier values, a flag it sets to `false` is off.
 struct SettingsLayer {
     /// Option values by long name (`--baud`), in order.
     var values: [String: [String]] = [:]
@@ -12,11 +12,11 @@ struct SettingsLayer {
 
     /// The device options given on a command line.
     init(_ arguments: ParsedArguments) {
-        for spec in DeviceSettings.specs {
-            if spec.valueName == nil {
-                if arguments.has(spec.key) { flags[spec.key] = true }
-            } else if !arguments.allValues(spec.key).isEmpty {
-                values[spec.key] = arguments.allValues(spec.key)
+        for option in DeviceSettings.options where arguments.isGiven(option) {
+            if option.isFlag {
+                flags[option.key] = true
+            } else {
+                values[option.key] = arguments.rawValues(of: option)
             }
         }
     }
@@ -25,19 +25,18 @@ struct SettingsLayer {
     init() {}
 
     /// The device option spelled `key` (a long name without `--`, e.g. `baud`).
-    static func option(_ key: String) -> OptionSpec? {
-        DeviceSettings.specs.first { $0.key == "--" + key }
+    static func option(_ key: String) -> OptionDeclaration? {
+        DeviceSettings.options.first { $0.key == "--" + key }
     }
 
     /// The keys a layer may give, for messages.
-    static var keys: [String] { DeviceSettings.specs.map { String($0.key.dropFirst(2)) } }
+    static var keys: [String] { DeviceSettings.options.map { String($0.key.dropFirst(2)) } }
 
     /// `bud: unknown setting; did you mean 'baud'?` for a key that is no option.
     static func unknownKey(_ key: String) -> String {
-        let suggestion = keys.map { ($0, EditDistance.between($0, key)) }
-            .filter { $0.1 <= max(2, key.count / 3) }.min { $0.1 < $1.1 }?.0
-        return "\(key): unknown setting"
-            + (suggestion.map { "; did you mean '\($0)'?" } ?? "; expected one of \(keys.joined(separator: ", "))")
+        "\(key): unknown setting"
+            + (Suggestion.nearest(to: key, among: keys).map { "; did you mean '\($0)'?" }
+                ?? "; expected one of \(keys.joined(separator: ", "))")
     }
 
     /// Sets `key` to `values` (a flag: `["true"]` or `["false"]`), checking them as the
@@ -47,7 +46,7 @@ struct SettingsLayer {
     ///   invalid …`); the caller adds where it was given.
     mutating func set(_ key: String, to given: [String]) throws(SettingError) {
         guard let option = Self.option(key) else { throw SettingError(Self.unknownKey(key)) }
-        if option.valueName == nil {
+        if option.isFlag {
             guard given.count == 1, let flag = Bool(given[0]) else {
                 throw SettingError("\(key): expected true or false")
             }
@@ -57,14 +56,12 @@ struct SettingsLayer {
         if given.count != 1, !option.isRepeatable {
             throw SettingError("\(key): expected one value, got \(given.count)")
         }
-        var single = SettingsLayer()
-        single.values[option.key] = given
-        var arguments = ParsedArguments(spec: CommandSpec(name: "", abstract: "", options: DeviceSettings.specs))
-        arguments.override(with: single)
-        do {
-            _ = try DeviceSettings(arguments)
-        } catch {
-            throw SettingError("\(key): \(error.message)")
+        for value in given {
+            do throws(UsageError) {
+                try option.validate(value)
+            } catch {
+                throw SettingError("\(key): \(error.message)")
+            }
         }
         values[option.key] = given
     }

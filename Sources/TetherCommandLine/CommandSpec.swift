@@ -1,0 +1,89 @@
+/// The shape of one command: its arguments and options, for parsing and `--help`, in
+/// the style of swift-argument-parser (the same help sections and error wording).
+public struct CommandSpec: Sendable {
+    /// The program, e.g. `tether` or `tether-sim`.
+    public var program: String
+    /// The subcommand as typed after the program; empty for the program itself.
+    public var name: String
+    /// One line for `OVERVIEW:` and a parent's `SUBCOMMANDS:` list.
+    public var abstract: String
+    /// Paragraphs under the overview (examples, notes); may be empty.
+    public var discussion: String
+    /// Positional arguments, in order.
+    public var arguments: [ArgumentSpec]
+    /// Options and flags, under `OPTIONS:`.
+    public var options: [OptionDeclaration]
+    /// Further option sections after `OPTIONS:`, e.g. `FAULT OPTIONS`.
+    public var groups: [OptionGroup]
+    /// A usage line to show instead of the generated one, e.g. when `--sim` replaces
+    /// the port.
+    public var usage: String?
+    /// Text after the options (examples); may be empty.
+    public var epilogue: String
+    /// Messages for unknown options that users are known to try, by name, e.g.
+    /// `--port` where the port is an argument.
+    public var unknownOptionMessages: [String: String]
+
+    public init(
+        program: String, name: String = "", abstract: String, discussion: String = "",
+        arguments: [ArgumentSpec] = [], options: [OptionDeclaration] = [], groups: [OptionGroup] = [],
+        usage: String? = nil, epilogue: String = "", unknownOptionMessages: [String: String] = [:]
+    ) {
+        self.program = program
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.groups = groups
+        self.usage = usage
+        self.epilogue = epilogue
+        self.unknownOptionMessages = unknownOptionMessages
+    }
+
+    /// The command as typed, e.g. `tether query`.
+    public var commandName: String { name.isEmpty ? program : "\(program) \(name)" }
+
+    /// Every option of every section.
+    public var allOptions: [OptionDeclaration] { options + groups.flatMap(\.options) }
+
+    /// The option spelled `name` (`--baud` or `-b`).
+    public func option(named name: String) -> OptionDeclaration? {
+        allOptions.first { $0.names.contains(name) }
+    }
+
+    /// Whether the command takes `option`.
+    public func takes(_ declaration: OptionDeclaration) -> Bool { option(named: declaration.key) != nil }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable {
+    /// As shown in usage, e.g. `port`.
+    public var name: String
+    /// Help text.
+    public var help: String
+    /// Whether it takes every remaining argument.
+    public var isVariadic: Bool
+    /// Whether it may be left out.
+    public var isOptional: Bool
+
+    public init(name: String, help: String, isVariadic: Bool = false, isOptional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isVariadic = isVariadic
+        self.isOptional = isOptional
+    }
+}
+
+/// A section of options in `--help` after `OPTIONS:`.
+public struct OptionGroup: Sendable {
+    /// The heading without its colon, e.g. `FAULT OPTIONS (seeded by --seed)`.
+    public var title: String
+    /// Its options.
+    public var options: [OptionDeclaration]
+
+    public init(title: String, options: [OptionDeclaration]) {
+        self.title = title
+        self.options = options
+    }
+}

@@ -1,0 +1,35 @@
+/// Why an option's parser refused a value; ``ParsedArguments`` turns it into a
+/// ``UsageError`` naming the value and the option.
+public struct InvalidValue: Error, Equatable, Sendable {
+    private enum Wording: Equatable, Sendable {
+        case pleaseProvide(String)
+        case expected(String)
+        case whole(String)
+    }
+
+    private let wording: Wording
+
+    /// `The value 'x' is invalid for '--baud <rate>'. <advice>`, e.g. advice
+    /// `Please provide a positive whole number of baud.`
+    public init(_ advice: String) { wording = .pleaseProvide(advice) }
+
+    /// `The value 'x' is invalid for '--latency <ms>': expected <what>`, e.g. what
+    /// `a whole number, 0 or more`.
+    public static func expected(_ what: String) -> InvalidValue { InvalidValue(wording: .expected(what)) }
+
+    /// A message of its own that does not follow the pattern, e.g. a parser's
+    /// description of what is wrong with an address.
+    public static func message(_ text: String) -> InvalidValue { InvalidValue(wording: .whole(text)) }
+
+    private init(wording: Wording) { self.wording = wording }
+
+    /// The usage error for `value` given to `option`.
+    func usageError(_ value: String, for option: OptionDeclaration) -> UsageError {
+        let start = "The value '\(value)' is invalid for '\(option.display)'"
+        switch wording {
+        case .pleaseProvide(let advice): return UsageError("\(start). \(advice)")
+        case .expected(let what): return UsageError("\(start): expected \(what)")
+        case .whole(let text): return UsageError(text)
+        }
+    }
+}

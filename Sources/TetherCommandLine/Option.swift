@@ -1,0 +1,106 @@
+/// An option that takes a value, declared once: its names, its value's placeholder,
+/// its help, its default and its parser. Read it from ``ParsedArguments`` by
+/// subscript, typed: `arguments[Self.baud]`.
+///
+/// ```swift
+/// static let baud = Option<Int>(
+///     "--baud", "-b", value: "rate", help: "Baud rate in bit/s.", default: 115_200,
+///     parse: Parse.integer(1..., InvalidValue("Please provide a positive whole number of baud.")))
+/// ```
+///
+/// Three shapes, by the type read: `Option<T>` has a default (shown by `--help`);
+/// `Option<T?>` reads `nil` when not given; `Option<[T]>` is repeatable and reads
+/// every value given, in order. Given twice, a non-repeatable option is a usage error.
+public struct Option<Value: Sendable>: Sendable {
+    /// Its names, placeholder, help and check, for the parser and `--help`.
+    public let declaration: OptionDeclaration
+    /// What it reads as when not given.
+    let defaultValue: Value
+    /// The value of the raw values given (at least one), in order.
+    let read: @Sendable ([String]) throws(InvalidValue) -> Value
+
+    /// An option with a default.
+    ///
+    /// - Parameters:
+    ///   - names: long name first, e.g. `"--timeout", "-t"`.
+    ///   - value: the value's placeholder in help and errors, e.g. `ms`.
+    ///   - help: what it does; lines broken by hand.
+    ///   - defaultValue: the value when not given; `--help` shows it (a string raw
+    ///     value for an enumeration) unless `defaultHelp` says it otherwise.
+    ///   - parse: the value of the text given; throws ``InvalidValue`` for a bad one.
+    public init(
+        _ names: String..., value: String, help: String, default defaultValue: Value, defaultHelp: String? = nil,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
+    ) {
+        declaration = OptionDeclaration(
+            names: names, valueName: value, help: help, defaultText: defaultHelp ?? Self.describe(defaultValue),
+            isRepeatable: false, check: { text throws(InvalidValue) in _ = try parse(text) })
+        self.defaultValue = defaultValue
+        read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
+    }
+
+    /// An option without a default: it reads `nil` when not given.
+    ///
+    /// - Parameter defaultHelp: what happens when it is not given, for `--help`
+    ///   (e.g. `lf for line and scpi, cr for at and prompt`); `nil` to say nothing.
+    public init<Wrapped>(
+        _ names: String..., value: String, help: String, defaultHelp: String? = nil,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
+    ) where Value == Wrapped? {
+        declaration = OptionDeclaration(
+            names: names, valueName: value, help: help, defaultText: defaultHelp, isRepeatable: false,
+            check: { text throws(InvalidValue) in _ = try parse(text) })
+        defaultValue = nil
+        read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
+    }
+
+    /// A repeatable option: it reads every value given, in order (none: `[]`).
+    public init<Element>(
+        _ names: String..., value: String, help: String,
+        each parse: @escaping @Sendable (String) throws(InvalidValue) -> Element
+    ) where Value == [Element] {
+        declaration = OptionDeclaration(
+            names: names, valueName: value, help: help, defaultText: nil, isRepeatable: true,
+            check: { text throws(InvalidValue) in _ = try parse(text) })
+        defaultValue = []
+        read = { values throws(InvalidValue) in
+            var parsed: [Element] = []
+            for value in values { parsed.append(try parse(value)) }
+            return parsed
+        }
+    }
+
+    private init(
+        declaration: OptionDeclaration, defaultValue: Value,
+        read: @escaping @Sendable ([String]) throws(InvalidValue) -> Value
+    ) {
+        self.declaration = declaration
+        self.defaultValue = defaultValue
+        self.read = read
+    }
+
+    /// The same option with other help (e.g. narrower on one command).
+    public func withHelp(_ help: String) -> Option {
+        Option(declaration: declaration.withHelp(help), defaultValue: defaultValue, read: read)
+    }
+
+    private static func describe(_ value: Value) -> String {
+        if let choice = value as? any RawRepresentable<String> { return choice.rawValue }
+        return "\(value)"
+    }
+}
+
+/// An option that takes no value (`--sim`): on when given. Read it from
+/// ``ParsedArguments`` by subscript: `arguments[Self.sim]`.
+public struct Flag: Sendable {
+    /// Its names and help, for the parser and `--help`.
+    public let declaration: OptionDeclaration
+
+    /// - Parameters:
+    ///   - names: long name first, e.g. `"--echo"`.
+    ///   - help: what it does; lines broken by hand.
+    public init(_ names: String..., help: String) {
+        declaration = OptionDeclaration(
+            names: names, valueName: nil, help: help, defaultText: nil, isRepeatable: false, check: { _ in })
+    }
+}

@@ -1,0 +1,75 @@
+/// What the parser and `--help` know of an option, whatever its value's type: its
+/// spellings, its value's placeholder, its help and default, and a check of one value.
+///
+/// Made by ``Option`` and ``Flag``; a command's ``CommandSpec`` lists these.
+public struct OptionDeclaration: Sendable {
+    /// Its spellings, long first, e.g. `["--format", "-f"]`.
+    public let names: [String]
+    /// The value's placeholder, e.g. `rate`; `nil` for a flag.
+    public let valueName: String?
+    /// Help text; lines broken by hand.
+    public let help: String
+    /// The default as `--help` shows it (`(default: 115200)`); `nil` for none.
+    public let defaultText: String?
+    /// Whether it may be given several times (its values accumulate).
+    public let isRepeatable: Bool
+    /// Parses one value, to refuse a bad one as soon as the command line is read.
+    let check: @Sendable (String) throws(InvalidValue) -> Void
+
+    init(
+        names: [String], valueName: String?, help: String, defaultText: String?, isRepeatable: Bool,
+        check: @escaping @Sendable (String) throws(InvalidValue) -> Void
+    ) {
+        precondition(names.first?.hasPrefix("--") == true, "an option's first name is its long name")
+        self.names = names
+        self.valueName = valueName
+        self.help = help
+        self.defaultText = defaultText
+        self.isRepeatable = isRepeatable
+        self.check = check
+    }
+
+    /// The long name, e.g. `--baud`: the key of its values in ``ParsedArguments``.
+    public var key: String { names[0] }
+
+    /// Whether it takes no value.
+    public var isFlag: Bool { valueName == nil }
+
+    /// How it reads in usage and errors, e.g. `--baud <rate>`.
+    public var display: String { valueName.map { "\(key) <\($0)>" } ?? key }
+
+    /// The help with its default, as `--help` shows it: `(default: …)` after the last
+    /// line, or on a line of its own when that line is long.
+    public var fullHelp: String {
+        guard let defaultText else { return help }
+        let lastLine = help.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+        let separator = lastLine.count + defaultText.count > 70 ? "\n" : " "
+        return help + separator + "(default: \(defaultText))"
+    }
+
+    /// Checks `value` as the command line would.
+    ///
+    /// - Throws: ``UsageError`` naming the value and the option.
+    public func validate(_ value: String) throws(UsageError) {
+        do throws(InvalidValue) {
+            try check(value)
+        } catch {
+            throw error.usageError(value, for: self)
+        }
+    }
+
+    /// The same option with other help, e.g. for a command where it means something
+    /// narrower.
+    public func withHelp(_ help: String) -> OptionDeclaration {
+        OptionDeclaration(
+            names: names, valueName: valueName, help: help, defaultText: defaultText, isRepeatable: isRepeatable,
+            check: check)
+    }
+}
+
+extension Array where Element == OptionDeclaration {
+    /// These declarations but `excluded` (matched by long name).
+    public func excluding(_ excluded: [OptionDeclaration]) -> [OptionDeclaration] {
+        filter { option in !excluded.contains { $0.key == option.key } }
+    }
+}

@@ -1,0 +1,72 @@
+import Testing
+import TetherCommandLine
+import TetherSimulator
+
+@testable import tether
+
+/// The shape of every `tether` command line: what each command takes and shows.
+@Suite struct CommandSpecTests {
+    static let specs = Tether.commands.map { $0.spec }
+
+    @Test(arguments: specs.map(\.name))
+    func noTwoOptionsOfACommandShareAName(command: String) throws {
+        let spec = try #require(Self.specs.first { $0.name == command })
+        let names = spec.allOptions.flatMap(\.names) + ["-h", "--help"]
+        #expect(names.count == Set(names).count, "\(names.filter { name in names.filter { $0 == name }.count > 1 })")
+    }
+
+    @Test(arguments: specs.map(\.name))
+    func everyOptionHasHelp(command: String) throws {
+        let spec = try #require(Self.specs.first { $0.name == command })
+        for option in spec.allOptions { #expect(!option.help.isEmpty, "\(option.key)") }
+    }
+
+    @Test func monitorTakesNoOptionAboutReplies() {
+        for option in ["--timeout", "--eol", "--error-pattern", "--check-errors", "--no-unsolicited"] {
+            #expect(MonitorCommand.spec.option(named: option) == nil, "\(option)")
+        }
+        #expect(MonitorCommand.spec.takes(HardwareOptions.noReconnect.declaration))
+        #expect(!QueryCommand.spec.takes(HardwareOptions.noReconnect.declaration))
+    }
+
+    @Test func linesTakesTheSerialAndHardwareOptionsOnly() {
+        let keys = Set(LinesCommand.spec.allOptions.map(\.key))
+        #expect(keys.isSuperset(of: DeviceSettings.serialOptions.map(\.key)))
+        #expect(keys.isSuperset(of: HardwareOptions.options.map(\.key)))
+        #expect(keys.isDisjoint(with: DialectOptions.options.map(\.key)))
+        #expect(keys.isDisjoint(with: FaultOptions.all.map(\.key)))
+        #expect(!keys.contains("--sim"))
+    }
+
+    @Test func theSimulatorOfSimCannotReappear() {
+        #expect(QueryCommand.spec.option(named: "--latency") != nil)
+        #expect(QueryCommand.spec.option(named: "--reappear-after") == nil)
+        #expect(QueryCommand.spec.option(named: "--latency")?.help.hasPrefix("With --sim (fault): delay") == true)
+    }
+
+    @Test func helpShowsTheDefaultsFromTheDeclarations() {
+        let help = HelpFormatter.help(QueryCommand.spec)
+        #expect(help.contains("(default: 1000)"))
+        #expect(help.contains("Baud rate in bit/s. (default: 115200)"))
+        #expect(help.contains("Parity: none, odd, even, mark or space. (default: none)"))
+        #expect(help.contains("(default: '=> ')"))
+        #expect(HelpFormatter.help(RunCommand.spec).contains("(default: \(RunCommand.luaMemory.defaultMiB))"))
+    }
+
+    @Test func thePortOptionOfACommandWithAPortArgumentSaysWhereThePortGoes() {
+        let spec = Tether.parsingSpec(QueryCommand.spec)
+        #expect(
+            throws: UsageError(
+                "Unknown option '--port'. The port is an argument here: 'tether query <port> …' (or '--sim')")
+        ) {
+            try ParsedArguments(["--port", "/dev/ttyS0", "X"], spec: spec)
+        }
+        // run takes --port.
+        #expect(Tether.parsingSpec(RunCommand.spec).takes(RunCommand.port.declaration))
+    }
+}
+
+extension Option where Value == Int {
+    /// The default of `--lua-memory`, for the help test.
+    fileprivate var defaultMiB: Int { ParsedArguments(spec: RunCommand.spec)[self] }
+}

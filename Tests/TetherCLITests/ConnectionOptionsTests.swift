@@ -1,0 +1,179 @@
+import Testing
+import TetherCommandLine
+import TetherModel
+import TetherSerial
+import TetherSimulator
+
+@testable import tether
+
+/// The device commands' shared options, parsed as `tether query` parses them.
+@Suite struct ConnectionOptionsTests {
+    static func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        try ParsedArguments(arguments, spec: QueryCommand.spec)
+    }
+
+    static func options(_ arguments: [String], port: String? = nil) throws(UsageError) -> ConnectionOptions {
+        try ConnectionOptions(parse(arguments), port: port)
+    }
+
+    @Test func defaultsAreSerialConfigurationsAndASecondTimeout() throws {
+        let options = try Self.options(["--sim"])
+        #expect(options.configuration == SerialConfiguration())
+        #expect(options.timeout == .milliseconds(1000))
+        #expect(options.format == .text)
+        #expect(options.usesSimulator)
+        #expect(options.hardware.openOptions.dtr == .keep)
+        #expect(options.simulatorFaults == FaultPlan())
+    }
+
+    @Test func everySerialSettingIsRead() throws {
+        let options = try Self.options(
+            ["-b", "9600", "--data-bits=7", "--parity", "EVEN", "--stop-bits", "2", "--flow-control", "rtscts"],
+            port: "/dev/ttyUSB0")
+        #expect(
+            options.configuration
+                == SerialConfiguration(baudRate: 9600, dataBits: 7, parity: .even, stopBits: 2, flowControl: .rtsCts))
+        #expect(options.address == .device("/dev/ttyUSB0"))
+    }
+
+    @Test func theHardwareOptionsAreRead() throws {
+        let options = try Self.options(
+            [
+                "--dtr", "off", "--rts=on", "--pulse-dtr", "50", "--break", "250", "--wait-timeout", "2.5",
+                "--strict-settings",
+            ],
+            port: "/dev/ttyUSB0")
+        #expect(options.hardware.openOptions.dtr == .off)
+        #expect(options.hardware.openOptions.rts == .on)
+        #expect(options.hardware.pulseDTR == 50)
+        #expect(options.hardware.breakLength == 250)
+        #expect(options.hardware.waits)
+        #expect(options.hardware.waitTimeout == .milliseconds(2500))
+        #expect(options.hardware.requiresSettings)
+        #expect(!options.hardware.reconnects)
+        let monitor = try ParsedArguments(["--sim"], spec: MonitorCommand.spec)
+        #expect(HardwareOptions(monitor).reconnects)
+        #expect(
+            !HardwareOptions(try ParsedArguments(["--sim", "--no-reconnect"], spec: MonitorCommand.spec)).reconnects)
+    }
+
+    @Test(arguments: ["--hex", "--timestamps"])
+    func aTextOnlyOptionIsRefusedWithJSON(option: String) {
+        #expect(
+            throws: UsageError(
+                "'\(option)' applies only to text output; JSON records always carry 'time' and exact bytes")
+        ) {
+            try Self.options(["--sim", "--format", "json", option])
+        }
+    }
+
+    @Test func timeoutZeroMeansNoDeadline() throws {
+        #expect(try Self.options(["--sim", "-t", "0"]).timeout == nil)
+    }
+
+    /// The range of each serial setting is SerialConfiguration's: the command line
+    /// refuses what `validate()` refuses, with the option's name.
+    @Test(arguments: [
+        (
+            "--baud", "0",
+            "The value '0' is invalid for '--baud <rate>'. Please provide a positive whole number of baud, e.g. 9600 or 115200."
+        ),
+        (
+            "--data-bits", "9",
+            "The value '9' is invalid for '--data-bits <bits>'. Please provide one of '5', '6', '7', '8'."
+        ),
+        (
+            "--data-bits", "4",
+            "The value '4' is invalid for '--data-bits <bits>'. Please provide one of '5', '6', '7', '8'."
+        ),
+        ("--stop-bits", "3", "The value '3' is invalid for '--stop-bits <bits>'. Please provide one of '1', '2'."),
+        (
+            "--parity", "purple",
+            "The value 'purple' is invalid for '--parity <parity>'. Please provide one of 'none', 'odd', 'even', 'mark', 'space'."
+        ),
+    ])
+    func aSerialSettingOutOfRangeIsAUsageError(option: String, value: String, message: String) throws {
+        #expect(throws: UsageError(message)) { try Self.parse(["--sim", option, value]) }
+        var configuration = SerialConfiguration()
+        switch option {
+        case "--baud": configuration.baudRate = Int(value)!
+        case "--data-bits": configuration.dataBits = Int(value)!
+        case "--stop-bits": configuration.stopBits = Int(value)!
+        default: return
+        }
+        #expect(throws: SerialError.self) { try configuration.validate() }
+    }
+
+    @Test(arguments: [
+        (
+            ["--timeout", "-1"],
+            "The value '-1' is invalid for '--timeout <ms>'. Please provide a whole number of milliseconds, 0 or more."
+        ),
+        (["--log="], "The value '' is invalid for '--log <file>'. Please provide a path."),
+        (["--urc", ""], "The value '' is invalid for '--urc <prefix>'. Please provide a non-empty prefix."),
+        (
+            ["--final-ok="],
+            "The value '' is invalid for '--final-ok <text>'. Please provide the code's text, e.g. 'FAIL'."
+        ),
+        (
+            ["--notify-pattern", "("],
+            "The value '(' is invalid for '--notify-pattern <regex>'. Please provide a valid regular expression."
+        ),
+        (
+            ["--pulse-dtr", "0"],
+            "The value '0' is invalid for '--pulse-dtr <ms>'. Please provide a whole number of milliseconds, 1 or more."
+        ),
+        (["--drop", "2"], "The value '2' is invalid for '--drop <p>': expected a probability from 0 to 1, e.g. 0.1"),
+        (
+            ["--linger", "60001"],
+            "The value '60001' is invalid for '--linger <ms>'. Please provide a whole number of milliseconds, 0 or more, at most 60000."
+        ),
+    ])
+    func aBadValueNamesItsOption(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try Self.parse(["--sim"] + arguments) }
+    }
+
+    @Test func aFaultWithoutTheSimulatorIsRefused() {
+        #expect(throws: UsageError("'--drop' applies only to '--sim' (a fault of the built-in simulator)")) {
+            try Self.options(["--drop", "0.5"], port: "/dev/ttyUSB0")
+        }
+    }
+
+    @Test func faultsMakeThePlanOfTheSimulator() throws {
+        let faults = try Self.options(["--sim", "--latency", "20", "--drop=0.5", "--disconnect-after-lines", "3"])
+            .simulatorFaults
+        #expect(faults.latency == .milliseconds(20))
+        #expect(faults.dropProbability == 0.5)
+        #expect(faults.disconnect == .init(trigger: .afterLines(3)))
+    }
+
+    @Test func bothDisconnectFaultsAreRefused() {
+        #expect(throws: UsageError("Give only one of '--disconnect-after' and '--disconnect-after-lines'")) {
+            try Self.options(["--sim", "--disconnect-after", "5", "--disconnect-after-lines", "3"])
+        }
+    }
+
+    @Test func aDialectOptionForAnotherDialectIsRefusedWhenTheDialectIsMade() throws {
+        let options = try Self.options(["--sim", "--urc", "^SYSSTART"])
+        #expect(throws: UsageError("'--urc' applies only to '--dialect at' (the dialect is 'line')")) {
+            try options.dialect.makeDialect()
+        }
+        #expect(throws: Never.self) {
+            try Self.options(["--sim", "--urc", "^X", "--dialect", "at"]).dialect.makeDialect()
+        }
+    }
+
+    @Test func profileNeedsTheSimulator() {
+        #expect(throws: UsageError("'--profile' applies only to '--sim'")) {
+            try Self.options(["--profile", "at-modem"], port: "/dev/ttyUSB0")
+        }
+    }
+
+    /// `tether query --sim -- -h` sends `-h`: `--` ends options.
+    @Test func aDoubleDashEndsOptionsSoADashCommandIsSent() throws {
+        #expect(!ParsedArguments.asksForHelp(["--sim", "--", "-h"]))
+        let arguments = try Self.parse(["--sim", "--", "-h", "--baud"])
+        #expect(arguments.positionals == ["-h", "--baud"])
+        #expect(arguments[DeviceSettings.baud] == 115_200)
+    }
+}
