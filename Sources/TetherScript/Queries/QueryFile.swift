@@ -25,7 +25,7 @@ public struct QueryFile: Sendable {
     /// Parses `text`; `name` is used in error locations.
     ///
     /// - Throws: ``ScriptError`` at the first bad line: an operator without a
-    ///   command, an empty or invalid regular expression.
+    ///   command, `==` without a text, an empty or invalid regular expression.
     public init(parsing text: String, name: String) throws(ScriptError) {
         var steps: [QueryStep] = []
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -51,6 +51,9 @@ public struct QueryFile: Sendable {
                     throw ScriptError(at: location, "\(error)")
                 }
             } else {
+                guard !operand.isEmpty else {
+                    throw ScriptError(at: location, "'==' needs the text of a reply line (for an empty line: '=~ ^$')")
+                }
                 expectation = .equals(operand)
             }
             steps.append(QueryStep(line: number, command: String(command), expectation: expectation))
