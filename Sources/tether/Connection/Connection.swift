@@ -58,7 +58,7 @@ final class Connection {
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
             faults: options.simulatorFaults, waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             session: session)
-        log?.whenWriteFails { [device] in Task { await device.close() } }
+        log?.whenWriteFails { [device] in device.stop(reason: LogFile.stopReason) }
     }
 
     /// Renders the device's events on the view in a task, from now until the device
@@ -85,8 +85,9 @@ final class Connection {
         try log?.check()
     }
 
-    /// Closes the device and stops the simulator, if any.
-    func shutdown() async {
-        await opened.shutdown()
+    /// Closes the device (for `reason`, see ``Device/close(reason:)``) and stops the
+    /// simulator, if any.
+    func shutdown(reason: String? = nil) async {
+        await opened.shutdown(reason: reason)
     }
 }
