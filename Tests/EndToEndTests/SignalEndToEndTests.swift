@@ -54,12 +54,18 @@ import Testing
         #expect(result.status == 143, "\(result.stderr)")
     }
 
-    @Test(arguments: commands)
-    func sigintEndsEveryCommandWith130(arguments: [String], underWay: String?) throws {
+    /// Starts `arguments` with the default actions, sends `signal` once it is under way
+    /// and waits for the end.
+    private func end(_ arguments: [String], underWay: String?, with signal: Int32) throws -> Subprocess.Result {
         let process = try start(arguments, trap: "")
         waitUntilUnderWay(process, showing: underWay)
-        process.send(SIGINT)
-        let result = process.wait(timeout: 30)
+        process.send(signal)
+        return process.wait(timeout: 30)
+    }
+
+    @Test(arguments: commands)
+    func sigintEndsEveryCommandWith130(arguments: [String], underWay: String?) throws {
+        let result = try end(arguments, underWay: underWay, with: SIGINT)
         #expect(result.status == 130, "\(result.stderr)")
     }
 
@@ -72,10 +78,7 @@ import Testing
         let resolved = arguments.map {
             $0 == "LOG" ? log.path : $0.hasPrefix("examples/") ? root.appendingPathComponent($0).path : $0
         }
-        let process = try start(resolved, trap: "")
-        waitUntilUnderWay(process, showing: underWay)
-        process.send(SIGQUIT)
-        let result = process.wait(timeout: 30)
+        let result = try end(resolved, underWay: underWay, with: SIGQUIT)
         #expect(result.status == 131, "\(result.stderr)")
         #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
     }
@@ -85,10 +88,7 @@ import Testing
     /// `abort()` would still be a crash report.
     @Test(arguments: commands)
     func anAbortSentFromOutsideEndsEveryCommandWith134(arguments: [String], underWay: String?) throws {
-        let process = try start(arguments, trap: "")
-        waitUntilUnderWay(process, showing: underWay)
-        process.send(SIGABRT)
-        let result = process.wait(timeout: 30)
+        let result = try end(arguments, underWay: underWay, with: SIGABRT)
         #expect(result.status == 134, "\(result.stderr)")
         #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
     }
