@@ -101,14 +101,17 @@ struct HardwareOptions {
     /// the DTR pulse and the break; over `rfc2217://` through RFC 2217 (a server that
     /// refuses it is a warning of the port's ``SettingsReport``, and the port carries on
     /// raw), over `tcp://` not at all (the server's settings apply). With
-    /// `--strict-settings` a port that does not have every setting asked for is closed
-    /// and the open fails (``checked(_:requiresSettings:)``).
-    func opener(address: PortAddress?, configuration: SerialConfiguration) -> PortOpener {
+    /// `requiresSettings` (by default `--strict-settings`) a port that does not have
+    /// every setting asked for is closed and the open fails
+    /// (``checked(_:requiresSettings:)``).
+    func opener(address: PortAddress?, configuration: SerialConfiguration, requiresSettings: Bool? = nil)
+        -> PortOpener
+    {
         let match = self.match
         let options = openOptions
         let pulse = pulseDTR
         let breakLength = breakLength
-        let requiresSettings = requiresSettings
+        let requiresSettings = requiresSettings ?? self.requiresSettings
         return PortOpener { () throws(SerialError) -> any SerialTransport in
             try Self.checked(
                 try Self.open(
