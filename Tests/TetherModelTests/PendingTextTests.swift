@@ -122,6 +122,35 @@ import Testing
         #expect(harness.timedOut.isEmpty)
     }
 
+    /// A trial's query file (`=~ # $` then `uname =~ ^Linux$`): `uname` was answered at
+    /// once but its reply reported 300 ms later. The replies settle (the banner was a
+    /// stray line) for 1.5 times the longest round trip, and the round trips of `root`
+    /// and `secret` ran to the moment the wait consumed the next prompt, 100 ms of
+    /// pending-text quiet and more after its last byte. They run to that byte.
+    @Test func consumedPromptEndsTheRoundTripAtItsLastByte() throws {
+        let session = try reported("\r\nPoky (Yocto) 4.0 qemux86 ttyS0\r\n\r\nqemux86 login: ")
+        var harness = session.harness
+        let login = session.start
+        let loginConsumed = harness.consumePendingText(start: login, count: "qemux86 login: ".utf8.count, at: 150)
+        #expect(loginConsumed)
+        harness.enqueue("secret", at: 150)
+        harness.receive("\r\n", at: 151)
+        harness.receive("root@qemux86:~# ", at: 160)
+        harness.expire(at: 260)
+        let prompt = try #require(lastStart(harness))
+        let promptConsumed = harness.consumePendingText(start: prompt, count: "root@qemux86:~# ".utf8.count, at: 300)
+        #expect(promptConsumed)
+        harness.expire(at: 315)  // 1.5 × 10 ms of settling
+        harness.enqueue("uname", at: 320)
+        harness.receive("uname\r\nLinux\r\nroot@qemux86:~# ", at: 320)
+        harness.expire(at: 350)  // at most twice the settling, with a prompt pending
+        let roundTrips = harness.events.compactMap {
+            if case .replied(_, let command, _, let roundTrip) = $0 { (command, roundTrip) } else { nil }
+        }
+        #expect(roundTrips.map(\.0) == ["secret", "uname"], "\(harness.events)")
+        #expect(roundTrips.first?.1 == .milliseconds(10))
+    }
+
     /// Without the consumption, the prompt's line began before the command: never its
     /// reply (the rule for `line` and `scpi`), a notification.
     @Test func unconsumedPromptLineIsANotification() {
