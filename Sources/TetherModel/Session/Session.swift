@@ -320,6 +320,17 @@ public struct Session: Sendable {
             + sendNext(now: now)
     }
 
+    /// Consumes the whole pending text when it was reported and nothing came since — a
+    /// person typed a command at the prompt shown to them (`connect`) — as
+    /// ``consumePendingText(start:count:now:)`` does.
+    ///
+    /// - Returns: the actions to perform now; none when there was no such text.
+    public mutating func consumeShownPendingText(now: ContinuousClock.Instant) -> [SessionAction] {
+        guard reportedPendingText, !framer.partial.isEmpty else { return [] }
+        let count = ControlSequences.cleaned(Line(framer.partial, ending: .unterminated)).bytes.count
+        return consumePendingText(start: pendingStart, count: count, now: now) ?? []
+    }
+
     /// The device is gone: reports a settling reply, the lines the request in flight
     /// took (as a partial reply) and the unterminated tail, fails the request in flight
     /// and every queued one, and refuses new ones.
