@@ -7,7 +7,8 @@ import TetherScript
 /// test every expectation against. Checked:
 /// - parsing never traps: a file gives steps, or a ``ScriptError`` at a line of the
 ///   file ("fuzz.txt:N");
-/// - steps keep file order, each command is non-empty, trimmed and part of its line;
+/// - steps keep file order, each command is trimmed and part of its line, and
+///   non-empty unless the step is a wait line (`=~ REGEX` alone);
 /// - `==` and `=~` expectations evaluate on any reply without trapping, and `==`
 ///   holds exactly when a line equals its text.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -32,7 +33,10 @@ public func fuzzQueryFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for step in file.steps {
         require(step.line > previous && step.line <= sourceLines.count, "step at line \(step.line) out of order")
         previous = step.line
-        require(!step.command.isEmpty, "an empty command at line \(step.line)")
+        // A wait line (`=~ REGEX` at the start of a line) sends nothing: its command is empty.
+        var isWaitLine = false
+        if case .matches? = step.expectation { isWaitLine = step.command.isEmpty }
+        require(!step.command.isEmpty || isWaitLine, "an empty command at line \(step.line)")
         require(step.command.first?.isWhitespace != true && step.command.last?.isWhitespace != true, "untrimmed")
         require(sourceLines[step.line - 1].contains(step.command), "the command is not in its line")
         switch step.expectation {

@@ -16,6 +16,34 @@ import Testing
         #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
     }
 
+    /// Every command times out (`--latency 300 --timeout 100`); the echo `AT+CSQ` arrived
+    /// while `AT` was in flight and was taken as AT's reply ("incomplete reply to AT:
+    /// AT+CSQ", then "late reply to AT: AT+CSQ | OK"). Whether a reply is on time or
+    /// late depends on the machine's load, so only the pairing is asserted.
+    @Test func lateEchoIsNotTheNextCommandsReply() throws {
+        let arguments = ["query", "--sim", "--profile", "at-modem", "--latency", "300", "--timeout", "100"]
+        let commands = ["AT+CSQ", "AT", "AT+CREG?"]
+        let text = try Subprocess.run("tether", arguments + commands)
+        #expect(!text.stdout.contains("incomplete reply"), "\(text.stdout)")
+        #expect(!text.stdout.contains("reply to AT: AT+CSQ"), "\(text.stdout)")
+        let json = try Subprocess.run("tether", arguments + ["--format", "json"] + commands)
+        let records = try JSONLines.parse(json.stdout)
+        var answers: [String: [String]] = [:]
+        for record in records {
+            guard ["reply", "late_reply"].contains(record["type"] as? String),
+                let command = record["command"] as? String
+            else { continue }
+            var lines = record["lines"] as? [String] ?? []
+            if let final = record["final"] as? String { lines.append(final) }
+            #expect(answers[command] == nil, "two replies to \(command): \(json.stdout)")
+            answers[command] = lines
+        }
+        #expect(answers["AT+CSQ"] == ["+CSQ: 20,99", "OK"], "\(json.stdout)")
+        #expect(answers["AT"] == ["OK"], "\(json.stdout)")
+        let stray = records.filter { ["partial_reply", "notification"].contains($0["type"] as? String) }
+        #expect(stray.isEmpty, "\(json.stdout)")
+    }
+
     /// A device that disconnects during a Lua script gave no message naming it.
     @Test func disconnectDuringALuaScriptNamesTheDevice() throws {
         let script = "devices.env:query('*IDN?')\nsleep(2000)\n"

@@ -114,6 +114,70 @@ import Testing
         #expect(harness.notifications.isEmpty)
     }
 
+    /// The bytes of `tether-sim --profile at-modem --latency 300` for `AT+CSQ` (timed
+    /// out at 100 ms) and `AT` (sent at 250 ms, once the line was quiet): the echo
+    /// `AT+CSQ` arrives while `AT` is in flight and begins AT+CSQ's late reply; it was
+    /// taken as AT's reply ("incomplete reply to AT: AT+CSQ").
+    @Test(arguments: [1000, 100])
+    func lateEchoBeginsTheTimedOutCommandsLateReply(atTimeout: Int) {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CSQ", timeout: 100, at: 0)
+        harness.enqueue("AT", timeout: atTimeout, at: 0)
+        harness.expire(at: 100)
+        harness.expire(at: 250)
+        #expect(harness.writtenText == "AT+CSQ\rAT\r")
+        harness.receive("AT+CSQ\r\r\n+CSQ: 20,99\r\n\r\nOK\r\n", at: 300)
+        if atTimeout == 100 { harness.expire(at: 350) }
+        harness.receive("AT\r\r\nOK\r\n", at: 550)
+        #expect(harness.lateReplies.first?.command == "AT+CSQ")
+        #expect(harness.lateReplies.first?.reply.lines == [Line("+CSQ: 20,99")])
+        #expect(harness.lateReplies.first?.reply.finalResult == Line("OK"))
+        let atReply = atTimeout == 100 ? harness.lateReplies.last : harness.replies.first
+        #expect(atReply?.command == "AT")
+        #expect(atReply?.reply.lines == [])
+        #expect(atReply?.reply.finalResult == Line("OK"))
+        #expect(harness.timedOut == (atTimeout == 100 ? ["AT+CSQ", "AT"] : ["AT+CSQ"]))
+        #expect(!harness.events.contains { if case .partialReply = $0 { true } else { false } })
+        #expect(harness.notifications.isEmpty)
+    }
+
+    /// `AT` timed out, then `AT` again: the device answers in order, so the first echo
+    /// and `OK` are the timed-out command's late reply, the second the new command's.
+    @Test func sameCommandAgainGetsTheSecondEchoAndOK() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT", timeout: 100, at: 0)
+        harness.enqueue("AT", timeout: 1000, at: 0)
+        harness.expire(at: 100)
+        harness.expire(at: 250)
+        #expect(harness.writtenText == "AT\rAT\r")
+        harness.receive("AT\r\r\nOK\r\n", at: 300)
+        harness.receive("AT\r\r\nOK\r\n", at: 550)
+        #expect(harness.timedOut == ["AT"])
+        #expect(harness.lateReplies.map(\.reply.finalResult) == [Line("OK")])
+        #expect(harness.replies.map(\.reply.finalResult) == [Line("OK")])
+        #expect(harness.notifications.isEmpty)
+    }
+
+    /// A slow modem: `ATI`'s echo came before its timeout, the rest after the next
+    /// command was sent but before that command's echo; it is ATI's late reply, not
+    /// AT+CGMI's reply.
+    @Test func linesBeforeTheNextEchoFinishTheEchoedCommand() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("ATI", timeout: 200, at: 0)
+        harness.enqueue("AT+CGMI", timeout: 1000, at: 0)
+        harness.receive("ATI\r", at: 50)
+        harness.expire(at: 200)
+        harness.expire(at: 300)
+        #expect(harness.writtenText == "ATI\rAT+CGMI\r")
+        harness.receive("\r\nQuectel\r\nBG96\r\n\r\nOK\r\n", at: 400)
+        harness.receive("AT+CGMI\r\r\nQuectel\r\n\r\nOK\r\n", at: 500)
+        #expect(harness.lateReplies.map(\.command) == ["ATI"])
+        #expect(harness.lateReplies.first?.reply.lines == [Line("Quectel"), Line("BG96")])
+        #expect(harness.replies.map(\.command) == ["AT+CGMI"])
+        #expect(harness.replyLines == [["Quectel"]])
+        #expect(harness.notifications.isEmpty)
+    }
+
     @Test(
         arguments: [
             ("+CME ERROR: 10", "SIM not inserted"), ("+CMS ERROR: 330", "SMSC address unknown"),

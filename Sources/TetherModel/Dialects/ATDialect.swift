@@ -10,7 +10,9 @@ import FoundationEssentials
 ///   `--final-error`). All but `OK`, `CONNECT…` and the extra success codes are error
 ///   replies; a numeric `+CME`/`+CMS` code gets its meaning from ``ATErrorCatalog``.
 /// - Echo (`ATE1`): a line equal to the command (letter case and surrounding blanks
-///   ignored) is dropped, so echo on and echo off read the same. Empty lines are ignored.
+///   ignored) is dropped, so echo on and echo off read the same. The echo begins the
+///   reply (``ReplyMatcher/hasStarted``): the echo of a timed-out command begins its late
+///   reply, whichever command is in flight. Empty lines are ignored.
 /// - Line noise: bytes at the start of a line that are not printable ASCII (a stray
 ///   `0xFF` or NUL, e.g. from a modem waking up) are not part of the line: the session
 ///   reports them as a notification of their own (``leadingNoiseLength(in:)``).
@@ -140,7 +142,10 @@ public struct ATDialect: Dialect {
         let shape: CommandShape
         let dialect: ATDialect
         var lines: [Line] = []
-        var hasStarted: Bool { !lines.isEmpty }
+        /// Whether the echo came: it begins the reply (``Session`` then gives the lines
+        /// after it to this command first, also once it has timed out).
+        var sawEcho = false
+        var hasStarted: Bool { sawEcho || !lines.isEmpty }
         var linesSoFar: [Line] { lines }
 
         init(command: String, dialect: ATDialect) {
@@ -152,7 +157,10 @@ public struct ATDialect: Dialect {
         mutating func offer(_ line: Line) -> MatchStep {
             let text = line.text.trimmingWhitespace()
             if text.isEmpty { return .notMine }
-            if text.uppercased() == command { return .echo }
+            if text.uppercased() == command {
+                sawEcho = true
+                return .echo
+            }
             if let isError = dialect.finalResultIsError(text) {
                 let reply = Reply(
                     lines: lines, finalResult: line, isError: isError,

@@ -9,9 +9,12 @@
 ///   ``Line/receivedBytes``. Leading line noise the dialect names
 ///   (``Dialect/leadingNoiseLength(in:)``) is a notification of its own. A line the
 ///   dialect calls unsolicited is a notification.
-/// - Any other line is offered in this order: the request in flight, when the line is
-///   its echo (the echo of a new command closes whatever earlier, timed-out commands
-///   were still owed); timed-out requests whose late reply has begun; the request in
+/// - Any other line is offered in this order: the oldest timed-out request whose late
+///   reply has not begun, when the line is its echo and its echo begins a reply
+///   (``ATDialect``), whichever request is in flight — the earlier timed-out requests
+///   are then closed; the request in flight, when the line is its echo (the echo of a
+///   new command closes whatever earlier, timed-out commands were still owed);
+///   timed-out requests whose late reply has begun; the request in
 ///   flight; other timed-out requests. A line nobody takes is a notification (empty
 ///   lines are dropped).
 /// - **Contested line.** When the request in flight has taken nothing yet and the
@@ -536,6 +539,10 @@ public struct Session: Sendable {
     /// Offers a line that is not unsolicited to the matchers, in the session's order.
     private mutating func offerTaken(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
+        if let index = beginLateReply(withEcho: line) {
+            for older in (0..<index).reversed() { actions += close(owedAt: older) }
+            return actions
+        }
         if let flight = inFlight, !owed.isEmpty {
             var trial = flight.matcher
             if trial.offer(line) == .echo {
@@ -577,6 +584,22 @@ public struct Session: Sendable {
         settlesReplies = true
         if held != nil { held!.reply.isInDoubt = true }
         return [.emit(.notification(line))]
+    }
+
+    /// Gives `line` to the oldest timed-out request whose late reply has not begun, when
+    /// it is that request's echo and the echo begins a reply (a device that echoes,
+    /// ``ATDialect``); returns its index, or `nil` when there is none. The device answers
+    /// in order, so the echo of a command sent again (`AT` timed out, then `AT`) is the
+    /// earlier one's.
+    private mutating func beginLateReply(withEcho line: Line) -> Int? {
+        for index in owed.indices where !owed[index].matcher.hasStarted {
+            var trial = owed[index].matcher
+            if trial.offer(line) == .echo && trial.hasStarted {
+                owed[index].matcher = trial
+                return index
+            }
+        }
+        return nil
     }
 
     /// A line that began before the request in flight was sent: a late reply of a
