@@ -41,4 +41,14 @@ extension Presenter {
         view.finish(state)
         return state
     }
+
+    /// Renders `events` on `view` as they come, without finishing it: the records of a
+    /// port that was opened and closed again before the device started
+    /// (`--strict-settings`, see ``DeviceEvent/opened(_:settings:as:)``).
+    public mutating func present(_ events: [DeviceEvent], to view: any DeviceView) {
+        for event in events {
+            for record in handle(event) { view.render(record, state: state) }
+        }
+        view.stateDidChange(state)
+    }
 }

@@ -38,6 +38,9 @@ public struct SerialConfiguration: Sendable, Equatable {
         guard baudRate > 0 else {
             throw .invalidConfiguration("baud rate must be a positive number of baud, got \(baudRate)")
         }
+        guard baudRate <= Int(Int32.max) else {
+            throw .invalidConfiguration("baud rate \(baudRate) is too large")
+        }
         guard (5...8).contains(dataBits) else {
             throw .invalidConfiguration("data bits must be 5, 6, 7 or 8, got \(dataBits)")
         }

@@ -85,9 +85,6 @@ public final class SerialPort: SerialTransport {
         _ name: String, configuration: SerialConfiguration, options: OpenOptions = .init()
     ) throws(SerialError) -> SerialPort {
         try configuration.validate()
-        guard configuration.baudRate <= Int(Int32.max) else {
-            throw .invalidConfiguration("baud rate \(configuration.baudRate) is too large")
-        }
         let (node, nodeDescriptor) = try DeviceNode.open(name)
 
         var succeeded = false

@@ -151,6 +151,27 @@ import TetherSimulator
         #expect(result.stderr.hasPrefix("Error: The argument 'caf\\xe9' is not valid UTF-8"))
     }
 
+    /// `tether query $'/tmp/\xff' x` said only that commands are sent as UTF-8 text.
+    @Test func portPathThatIsNotUTF8IsRefusedAsAPath() throws {
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let result = try Subprocess.run(path: "/bin/sh", ["-c", #"exec "$0" query "$(printf '/tmp/\377')" x"#, tether])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: The argument '/tmp/\\xff' is not valid UTF-8; port paths and commands must be UTF-8 text"))
+    }
+
+    /// `--baud 4294967296` was `invalid serial configuration: baud rate 4294967296 is
+    /// too large`, unlike every other bad baud rate.
+    @Test func baudRateTooLargeIsAnInvalidValue() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--baud", "4294967296", "x"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: The value '4294967296' is invalid for '--baud <rate>'. Please provide a positive whole number of baud"
+            ))
+    }
+
     /// `query` exits as soon as the last reply is in, so a notification sent right
     /// after it (`ALARM:TEST` → `OK`, then `!ALARM test`) is shown with `--linger`.
     @Test func notificationRightAfterTheLastReplyIsShownWithLinger() throws {

@@ -33,15 +33,43 @@ import TetherSimulator
     }
 
     /// `--strict-settings` makes the difference an error with its own exit code, for
-    /// every parity alike, before anything is sent.
+    /// every parity alike, before anything is sent. The open's `connected` and
+    /// `warning` records still reach JSON and the log (they used to be lost, and the
+    /// error named `/dev/pts/N` where the warning names `sim:env (/dev/pts/N)`).
     @Test(arguments: ["odd", "even", "mark", "space"])
     func strictSettingsExits78(parity: String) throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("s.jsonl")
         let result = try Subprocess.run(
-            "tether", ["query", "--sim", "--parity", parity, "--strict-settings", "--format", "json", "*IDN?"])
+            "tether",
+            ["query", "--sim", "--parity", parity, "--strict-settings", "--format", "json", "--log", log, "*IDN?"])
         #expect(result.status == 78, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("Error: /dev/pts/"))
-        #expect(result.stderr.hasSuffix(": settings not applied: parity \(parity) was asked for, the port has none\n"))
+        #expect(result.stderr.hasPrefix("Error: sim:env (/dev/pts/"))
+        #expect(result.stderr.hasSuffix("): settings not applied: parity \(parity) was asked for, the port has none\n"))
+        for output in [result.stdout, try String(contentsOfFile: log, encoding: .utf8)] {
+            let objects = try JSONLines.parse(output)
+            #expect(objects.map { $0["type"] as? String } == ["connected", "warning"])
+            #expect(objects.last?["setting"] as? String == "parity")
+            #expect((objects.last?["port"] as? String)?.hasPrefix("sim:env (/dev/pts/") == true)
+        }
+    }
+
+    /// `tether run examples/chamber.txt --port env=sim,parity=mark --strict-settings
+    /// --format json` wrote nothing: now the open's records, then the summary, as for a
+    /// port that does not exist.
+    @Test func strictSettingsInARunEndsWithTheSummary() throws {
+        let chamber = RunEndToEndTests.root.appendingPathComponent("examples/chamber.txt").path
+        let result = try Subprocess.run(
+            "tether", ["run", chamber, "--port", "env=sim,parity=mark", "--strict-settings", "--format", "json"])
+        #expect(result.status == 78, "\(result.stdout)\(result.stderr)")
+        let objects = try JSONLines.parse(result.stdout)
+        #expect(objects.map { $0["type"] as? String } == ["connected", "warning", "summary"])
+        #expect(objects.last?["outcome"] as? String == "device_error")
+
+        let missing = try Subprocess.run(
+            "tether", ["run", chamber, "--port", "env=/dev/tether-no-such-port", "--format", "json"])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(try JSONLines.parse(missing.stdout).map { $0["type"] as? String } == ["summary"])
     }
 
     /// Settings the pty keeps pass `--strict-settings`: a non-standard baud rate reads

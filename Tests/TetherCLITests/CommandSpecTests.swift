@@ -64,6 +64,16 @@ import TetherSimulator
         // run takes --port.
         #expect(Tether.parsingSpec(RunCommand.spec).takes(RunCommand.port.declaration))
     }
+
+    /// `tether --help`'s EXIT CODES left out 73 and 78, which the README lists: every
+    /// code tether exits with is in it.
+    @Test(arguments: ExitCode.allCases)
+    func helpListsEveryExitCode(code: ExitCode) throws {
+        let discussion = Tether.spec.discussion
+        let exitCodes = try #require(discussion.firstRange(of: "EXIT CODES:"))
+        let listed = discussion[exitCodes.upperBound...].split { !$0.isNumber }.compactMap { Int32($0) }
+        #expect(listed.contains(code.rawValue))
+    }
 }
 
 extension Option where Value == Int {

@@ -282,19 +282,11 @@ final class DeviceLoop: Sendable {
         }
     }
 
-    /// The events that say the port is open: the one `opened` makes from the settings
-    /// `transport` reports having (else ``settings``), then a `settingMismatch` for each
-    /// requested setting it does not have and an `error` for each other problem of the
-    /// open (``SettingsReport``).
+    /// The events that say `transport` is open (see ``DeviceEvent/opened(_:settings:as:)``).
     func openedEvents(
         of transport: (any SerialTransport)?, _ opened: (String) -> DeviceEvent.Kind
     ) -> [DeviceEvent] {
-        let report = transport?.settingsReport ?? SettingsReport()
-        return [DeviceEvent(kind: opened(report.actual?.summary ?? settings))]
-            + report.mismatches.map {
-                DeviceEvent(kind: .settingMismatch(setting: $0.setting, requested: $0.requested, actual: $0.actual))
-            }
-            + report.warnings.map { DeviceEvent(kind: .error($0)) }
+        DeviceEvent.opened(transport?.settingsReport ?? SettingsReport(), settings: settings, as: opened)
     }
 
     /// Ends the device (see ``LoopState/end(reason:)``), closes the port and resumes

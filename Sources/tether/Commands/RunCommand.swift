@@ -107,6 +107,8 @@ enum RunCommand: Command {
         let settings = try ports.map { port throws(UsageError) in
             try DeviceSettings(arguments, below: options.deviceDescription.map { [$0] } ?? [], above: port.settings)
         }
+        // What JSON and the log get when a port cannot be opened (text has the error).
+        let records = FanOutView((options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
         var opened: [OpenedDevice] = []
         do {
             for (port, settings) in zip(ports, settings) {
@@ -114,10 +116,16 @@ enum RunCommand: Command {
                     try await OpenedDevice(
                         port.target, configuration: settings.configuration, hardware: options.hardware,
                         dialect: settings.dialect, faults: options.simulatorFaults,
-                        waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) }))
+                        waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
+                        refused: { name, events in
+                            var presenter = Presenter(port: name, device: port.name)
+                            presenter.present(events, to: records)
+                        }))
             }
         } catch {
             for device in opened { await device.shutdown() }
+            var presenter = RunPresenter(devices: [])
+            records.render(presenter.finish(outcome: .deviceError, unhandled: 0, duration: .zero, at: Date()))
             throw error
         }
         let runner = ScriptRunner(

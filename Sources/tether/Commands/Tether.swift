@@ -35,9 +35,10 @@ enum Tether {
             EXIT CODES:
               0 success, 1 error reply or failed expectation, 64 usage error,
               65 script error, 66 port not found, 69 port unavailable (not a serial
-              port, permission denied, busy), 74 I/O error or disconnected,
-              75 timeout, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM, 141 output
-              closed early (SIGPIPE).
+              port, permission denied, busy), 73 --log file cannot be opened,
+              74 I/O error or disconnected, 75 timeout, 78 a serial setting not
+              applied (--strict-settings), 129/130/143 ended by SIGHUP/SIGINT/SIGTERM,
+              141 output closed early (SIGPIPE).
             """,
         options: [versionFlag.declaration],
         usage: "tether <subcommand> [<arguments>] [<options>]"
@@ -105,7 +106,8 @@ enum Tether {
             let bytes = UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) }
             let shown = ByteEscaping.escaped(bytes)
             return fail(
-                UsageError("The argument '\(shown)' is not valid UTF-8; commands are sent as UTF-8 text"), spec: spec)
+                UsageError("The argument '\(shown)' is not valid UTF-8; port paths and commands must be UTF-8 text"),
+                spec: spec)
         }
         return nil
     }

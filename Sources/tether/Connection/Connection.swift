@@ -57,7 +57,13 @@ final class Connection {
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
             faults: options.simulatorFaults, waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
-            session: session)
+            refused: { name, events in
+                // The records JSON and the log would have had; text has the error's message.
+                let records = FanOutView(
+                    (view == nil && options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
+                var presenter = Presenter(port: name)
+                presenter.present(events, to: records)
+            }, session: session)
         log?.whenWriteFails { [device] in Task { await device.close() } }
     }
 

@@ -73,6 +73,9 @@ struct HardwareOptions {
     /// Whether a disconnect is followed by waiting and reopening: true for commands
     /// that take ``noReconnect`` unless `--no-reconnect` was given.
     var reconnects: Bool
+    /// The pty link of the last open, shared by the openers made here: a reconnect
+    /// does not reopen a link to a pty that was not made again.
+    let links = PseudoTerminalLinkWatch()
 
     /// Reads the options.
     init(_ arguments: ParsedArguments) {
@@ -101,19 +104,23 @@ struct HardwareOptions {
     /// the DTR pulse and the break; over `rfc2217://` through RFC 2217 (a server that
     /// refuses it is a warning of the port's ``SettingsReport``, and the port carries on
     /// raw), over `tcp://` not at all (the server's settings apply). With
-    /// `--strict-settings` a port that does not have every setting asked for is closed
-    /// and the open fails (``checked(_:requiresSettings:)``).
-    func opener(address: PortAddress?, configuration: SerialConfiguration) -> PortOpener {
+    /// `requiresSettings` (by default `--strict-settings`) a port that does not have
+    /// every setting asked for is closed and the open fails
+    /// (``checked(_:requiresSettings:)``).
+    func opener(address: PortAddress?, configuration: SerialConfiguration, requiresSettings: Bool? = nil)
+        -> PortOpener
+    {
         let match = self.match
         let options = openOptions
         let pulse = pulseDTR
         let breakLength = breakLength
-        let requiresSettings = requiresSettings
+        let requiresSettings = requiresSettings ?? self.requiresSettings
+        let links = links
         return PortOpener { () throws(SerialError) -> any SerialTransport in
             try Self.checked(
                 try Self.open(
                     address, match: match, configuration: configuration, options: options, pulse: pulse,
-                    breakLength: breakLength),
+                    breakLength: breakLength, links: links),
                 requiresSettings: requiresSettings)
         }
     }
@@ -134,7 +141,7 @@ struct HardwareOptions {
     /// Opens the port at `address` or the one `match` selects, applying the settings.
     private static func open(
         _ address: PortAddress?, match: PortMatch?, configuration: SerialConfiguration,
-        options: SerialPort.OpenOptions, pulse: Int?, breakLength: Int?
+        options: SerialPort.OpenOptions, pulse: Int?, breakLength: Int?, links: PseudoTerminalLinkWatch
     ) throws(SerialError) -> any SerialTransport {
         switch address {
         case .tcp(let host, let port)?:
@@ -145,8 +152,10 @@ struct HardwareOptions {
                 breakLength: breakLength)
             return try RFC2217Port.open(address!.description, host: host, port: port, setup: setup)
         case .device(let path)?:
-            return try Self.open(
-                path, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
+            return try links.open(path) { () throws(SerialError) in
+                try Self.open(
+                    path, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
+            }
         case nil:
             var name = ""
             if let match { name = try Self.locate(match) }

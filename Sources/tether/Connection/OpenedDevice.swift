@@ -47,16 +47,20 @@ final class OpenedDevice {
     /// - Parameters:
     ///   - waiting: told what `--wait` waits for, before it starts to wait (see
     ///     ``Presenter/presentWaiting(for:at:to:)``).
+    ///   - refused: with `--strict-settings`, given the port's name and the events of its
+    ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
+    ///     for, before the port is closed and this throws (78).
     ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
     ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
-    ///   unavailable (69), I/O error (74).
+    ///   unavailable (69), I/O error (74), a setting the port lacks with
+    ///   `--strict-settings` (78).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), waiting: (String) -> Void,
-        session: ConsoleWiring? = nil
+        refused: (String, [DeviceEvent]) -> Void = { _, _ in }, session: ConsoleWiring? = nil
     ) async throws(CommandFailure) {
         var dialect: any Dialect
         var port: any SerialTransport
@@ -73,9 +77,7 @@ final class OpenedDevice {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
             do {
-                port = try HardwareOptions.checked(
-                    SerialPort.open(started.devicePath, configuration: configuration),
-                    requiresSettings: hardware.requiresSettings)
+                port = try SerialPort.open(started.devicePath, configuration: configuration)
             } catch {
                 started.stop()
                 throw CommandFailure(error)
@@ -90,20 +92,34 @@ final class OpenedDevice {
                 throw CommandFailure(
                     usage: "'\(option)' needs a serial port or an rfc2217:// address; tcp:// carries only data")
             }
-            var opener = hardware.opener(address: address, configuration: configuration)
-            if let tap = session?.tap { opener = opener.tapped(by: tap) }
+            var opener = hardware.opener(address: address, configuration: configuration, requiresSettings: false)
+            var strictOpener = hardware.opener(address: address, configuration: configuration)
+            if let tap = session?.tap {
+                opener = opener.tapped(by: tap)
+                strictOpener = strictOpener.tapped(by: tap)
+            }
             let path = address?.description
             do {
                 port = try await hardware.openFirst(with: opener, address: address, waiting: waiting)
             } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
                 throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
             }
-            reopener = hardware.reconnects ? opener : nil
+            reopener = hardware.reconnects ? strictOpener : nil
             simulator = nil
             displayName = path ?? port.name
             facts = DeviceFacts()
         }
         dialectName = dialect.name
+        let report = port.settingsReport
+        if hardware.requiresSettings, !report.mismatches.isEmpty {
+            let name = displayName
+            refused(
+                name, DeviceEvent.opened(report, settings: Self.serverSettings) { .connected(port: name, settings: $0) }
+            )
+            port.close()
+            simulator?.stop()
+            throw CommandFailure(SerialError.settingsNotApplied(path: name, report.mismatches))
+        }
         if let session {
             dialect = ConsoleDialect(base: dialect)
             if !(port is TappedTransport) { port = TappedTransport(port, tap: session.tap) }
