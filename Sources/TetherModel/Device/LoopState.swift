@@ -77,9 +77,10 @@ struct LoopState {
     /// - Returns: the request's identity.
     mutating func enqueue(
         _ command: String, timeout: Duration?,
-        waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>?
+        waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>?, answersShownPrompt: Bool = false
     ) -> RequestID {
         let now = ContinuousClock.now
+        if answersShownPrompt { perform(session.consumeShownPendingText(now: now), now: now) }
         let (id, actions) = session.enqueue(command, timeout: timeout, now: now)
         if let waiter { waiters[id] = waiter }
         perform(actions, now: now)
