@@ -58,8 +58,8 @@ public enum FaultOptions {
     /// The plan the fault options in `arguments` describe, its random choices seeded by
     /// `seed`.
     ///
-    /// - Throws: ``UsageError`` for both disconnect options, or `--reappear-after`
-    ///   without one.
+    /// - Throws: ``UsageError`` for both disconnect options, `--reappear-after`
+    ///   without one, or `--split-gap` without `--split`.
     public static func plan(_ arguments: ParsedArguments, seed: UInt64) throws(UsageError) -> FaultPlan {
         var plan = FaultPlan()
         plan.seed = seed
@@ -68,6 +68,9 @@ public enum FaultOptions {
         plan.paceBaud = arguments[paceBaud]
         plan.splitMaximum = arguments[split]
         plan.splitGap = .milliseconds(arguments[splitGap])
+        if arguments.isGiven(splitGap.declaration), plan.splitMaximum == nil {
+            throw UsageError("'--split-gap' needs '--split <n>' (the gap is between the pieces of a split reply)")
+        }
         plan.garbageProbability = arguments[garbage] ?? 0
         plan.dropProbability = arguments[drop] ?? 0
         plan.duplicateProbability = arguments[duplicate] ?? 0

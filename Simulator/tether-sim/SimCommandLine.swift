@@ -153,6 +153,10 @@ enum SimCommandLine {
                 "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device"
             )
         }
+        var seen: Set<String> = []
+        if let repeated = request.links.first(where: { !seen.insert($0).inserted }) {
+            throw UsageError("'--link \(repeated)' is given twice: each device needs a link of its own")
+        }
         return .serve(request)
     }
 }

@@ -4,8 +4,16 @@ import TetherModel
 /// The presenter of a script run: one ``Presenter`` per device for its traffic, plus
 /// the run's tally of expectations for the summary. A pure reducer like
 /// ``Presenter``: no I/O, no clock, no formatting.
+///
+/// Records leave in time order. A device's events are stamped when its port loop
+/// observes them and reach the run a moment later, while the script stamps its
+/// records (`check`, `emit`) when it makes them; so an event that arrives after a
+/// later-stamped run record takes that record's time (they happened within the
+/// delivery's latency, a millisecond or so).
 public struct RunPresenter: Sendable {
     private var devices: [String: Presenter]
+    /// The time of the latest record returned: no record is stamped earlier.
+    private var latestTime: Date?
     /// The tally so far; ``finish(outcome:unhandled:duration:)`` completes it.
     public private(set) var summary = RunSummary()
 
@@ -25,7 +33,7 @@ public struct RunPresenter: Sendable {
     public mutating func handle(_ event: DeviceEvent, from name: String?) -> (records: [ViewRecord], state: ViewState?)
     {
         guard var presenter = devices[name ?? ""] else { return ([], nil) }
-        let records = presenter.handle(event)
+        let records = presenter.handle(DeviceEvent(time: inOrder(event.time), kind: event.kind))
         devices[name ?? ""] = presenter
         return (records, presenter.state)
     }
@@ -43,7 +51,14 @@ public struct RunPresenter: Sendable {
             case .notRun: summary.notRun += 1
             }
         }
-        return RunRecord(time: time, event: event)
+        return RunRecord(time: inOrder(time), event: event)
+    }
+
+    /// `time`, or the latest record's when that is later; remembered as the latest.
+    private mutating func inOrder(_ time: Date) -> Date {
+        let time = max(time, latestTime ?? time)
+        latestTime = time
+        return time
     }
 
     /// Completes the summary.
@@ -59,6 +74,6 @@ public struct RunPresenter: Sendable {
         summary.outcome = outcome
         summary.unhandled = unhandled
         summary.duration = duration
-        return RunRecord(time: time, event: .finished(summary))
+        return RunRecord(time: inOrder(time), event: .finished(summary))
     }
 }

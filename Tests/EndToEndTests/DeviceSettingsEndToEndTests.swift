@@ -67,6 +67,22 @@ import Testing
         #expect(reply?["lines"] as? [String] == ["+CSQ: 20,99"])
     }
 
+    /// README's own device file was refused by `monitor` (and `lines`: "Unknown option
+    /// '--eol'"): settings a command does not take (`eol`, `urc`) are the device's, and
+    /// the command uses what applies to it.
+    @Test func deviceFileWithSettingsTheCommandDoesNotTake() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("modem.json")
+        try #"{ "description": "bench modem", "dialect": "at", "eol": "cr", "urc": ["^SYSSTART"], "baud": 9600 }"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run(
+            "tether",
+            ["monitor", "--sim", "--profile", "at-modem", "--device", file, "--duration", "0.3", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        #expect(records.first { $0["type"] as? String == "connected" }?["settings"] as? String == "9600 8N1")
+    }
+
     /// A description file is strict and its mistakes name the file, the key and what
     /// was expected.
     @Test(arguments: [

@@ -150,4 +150,18 @@ import TetherSimulator
         #expect(result.stdout.contains("TIMEOUT") && result.stdout.contains("=~ ^never$"), "\(result.stdout)")
         #expect(result.stdout.contains("nothing received matched within 800 ms"), "\(result.stdout)")
     }
+
+    /// A trial's script timed out (exit 75) under the prompt dialect: `version`'s
+    /// reply had taken the prompt `expect` waits for. The prompt that ended the reply
+    /// is still there for it.
+    @Test func luaExpectsThePromptThatEndedTheReply() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("pc.lua")
+        try "device.send(\"version\")\ndevice.expect(\"=> $\")\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run(
+            "tether", ["run", path, "--sim", "--profile", "prompt-console"], timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("pc.lua:2  expect \"=> $\"") && result.stdout.contains("PASS"), "\(result.stdout)")
+    }
 }

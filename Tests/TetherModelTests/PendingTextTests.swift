@@ -27,6 +27,22 @@ import Testing
         return (harness, try #require(lastStart(harness)))
     }
 
+    /// The login board's banner and prompt, reported, and the prompt consumed at 150 ms.
+    private func loginConsumed() throws -> SessionHarness {
+        let session = try reported("\r\nPoky (Yocto) 4.0 qemux86 ttyS0\r\n\r\nqemux86 login: ")
+        var harness = session.harness
+        let consumed = harness.consumePendingText(start: session.start, count: "qemux86 login: ".utf8.count, at: 150)
+        #expect(consumed)
+        return harness
+    }
+
+    /// Consumes `text`, the pending text reported last, at `ms`.
+    private func consumeLast(_ text: String, in harness: inout SessionHarness, at ms: Int) throws {
+        let start = try #require(lastStart(harness))
+        let consumed = harness.consumePendingText(start: start, count: text.utf8.count, at: ms)
+        #expect(consumed)
+    }
+
     /// A flashing tool prints `Erasing flash: `, a `.` every 300 ms ten times, then
     /// `done\r\n`: the text is reported 100 ms after each piece, whole each time, and
     /// the line once, as a notification, when it ends.
@@ -101,25 +117,42 @@ import Testing
     /// came after `root` was sent) ends `root`'s request, whose echo was its only line,
     /// and `secret` is sent after it.
     @Test func consumedPromptsEndTheConsoleCommands() throws {
-        let session = try reported("\r\nPoky (Yocto) 4.0 qemux86 ttyS0\r\n\r\nqemux86 login: ")
-        var harness = session.harness
-        let login = session.start
-        let loginConsumed = harness.consumePendingText(start: login, count: "qemux86 login: ".utf8.count, at: 150)
-        #expect(loginConsumed)
+        var harness = try loginConsumed()
         harness.enqueue("root", at: 150)
         harness.enqueue("secret", at: 150)
         harness.receive("root\r\nPassword: ", at: 160)
         harness.expire(at: 260)
         #expect(pendingTexts(harness) == ["qemux86 login: ", "Password: "])
-        let password = try #require(lastStart(harness))
-        let passwordConsumed = harness.consumePendingText(start: password, count: "Password: ".utf8.count, at: 270)
-        #expect(passwordConsumed)
+        try consumeLast("Password: ", in: &harness, at: 270)
         harness.expire(at: 1000)  // the reply settles: a stray line (the banner) was seen
         #expect(harness.replies.map(\.command) == ["root"])
         #expect(harness.replyLines == [[]])
         #expect(harness.writtenText == "root\nsecret\n")
         #expect(harness.notificationTexts == ["Poky (Yocto) 4.0 qemux86 ttyS0"])
         #expect(harness.timedOut.isEmpty)
+    }
+
+    /// A trial's query file (`=~ # $` then `uname =~ ^Linux$`): `uname` was answered at
+    /// once but its reply reported 300 ms later. The replies settle (the banner was a
+    /// stray line) for 1.5 times the longest round trip, and the round trips of `root`
+    /// and `secret` ran to the moment the wait consumed the next prompt, 100 ms of
+    /// pending-text quiet and more after its last byte. They run to that byte.
+    @Test func consumedPromptEndsTheRoundTripAtItsLastByte() throws {
+        var harness = try loginConsumed()
+        harness.enqueue("secret", at: 150)
+        harness.receive("\r\n", at: 151)
+        harness.receive("root@qemux86:~# ", at: 160)
+        harness.expire(at: 260)
+        try consumeLast("root@qemux86:~# ", in: &harness, at: 300)
+        harness.expire(at: 315)  // 1.5 × 10 ms of settling
+        harness.enqueue("uname", at: 320)
+        harness.receive("uname\r\nLinux\r\nroot@qemux86:~# ", at: 320)
+        harness.expire(at: 350)  // at most twice the settling, with a prompt pending
+        let roundTrips = harness.events.compactMap {
+            if case .replied(_, let command, _, let roundTrip) = $0 { (command, roundTrip) } else { nil }
+        }
+        #expect(roundTrips.map(\.0) == ["secret", "uname"], "\(harness.events)")
+        #expect(roundTrips.first?.1 == .milliseconds(10))
     }
 
     /// Without the consumption, the prompt's line began before the command: never its

@@ -96,4 +96,25 @@ import Testing
         let unknown = run.handle(notification, from: "dmm")
         #expect(unknown.records.isEmpty && unknown.state == nil)
     }
+
+    /// A trial's `run --format json` wrote `check` at …40.300 and then `pending_text`
+    /// at …40.299: the device event, stamped by the port loop, reached the run after
+    /// the script's record. Records leave in time order: the late event takes the
+    /// check's time; an event observed later keeps its own.
+    @Test func runRecordsLeaveInTimeOrder() {
+        var run = RunPresenter(devices: [(name: nil, port: "sim:env")])
+        let location = SourceLocation(file: "login.txt", line: 5)
+        let checkTime = time.addingTimeInterval(0.300)
+        let check = run.handle(
+            .checked(CheckResult(status: .passed, location: location, description: "=~ # $")), at: checkTime)
+        #expect(check.time == checkTime)
+        let pending = DeviceEvent(
+            time: time.addingTimeInterval(0.299),
+            kind: .session(.pendingText(Line(Array("root@qemux86:~# ".utf8), ending: .unterminated), start: 90)))
+        #expect(run.handle(pending, from: nil).records.map(\.time) == [checkTime])
+        let later = DeviceEvent(time: time.addingTimeInterval(0.350), kind: .session(.notification(Line("Linux"))))
+        #expect(run.handle(later, from: nil).records.map(\.time) == [time.addingTimeInterval(0.350)])
+        let summary = run.finish(outcome: .passed, unhandled: 0, duration: .milliseconds(350), at: checkTime)
+        #expect(summary.time == time.addingTimeInterval(0.350))
+    }
 }

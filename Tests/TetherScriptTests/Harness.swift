@@ -10,15 +10,16 @@ struct Harness {
     private let devices: [ScriptDevice]
 
     /// Starts one simulator per entry (`name`, behaviour) and opens each with
-    /// ``Device/open(_:configuration:dialect:)``.
-    init(_ entries: [(name: String?, device: any SimulatedDevice)]) throws {
+    /// ``Device/open(_:configuration:dialect:)``, speaking `dialect` (default: `line`,
+    /// notifications starting with `!`).
+    init(_ entries: [(name: String?, device: any SimulatedDevice)], dialect: (any Dialect)? = nil) throws {
         var simulators: [Simulator] = []
         var devices: [ScriptDevice] = []
         for entry in entries {
             let simulator = try Simulator(device: entry.device)
             simulators.append(simulator)
             let device = try Device.open(
-                simulator.devicePath, dialect: LineDialect(notificationPattern: try LinePattern("^!")))
+                simulator.devicePath, dialect: try dialect ?? LineDialect(notificationPattern: LinePattern("^!")))
             devices.append(ScriptDevice(name: entry.name, device: device))
         }
         self.simulators = simulators

@@ -73,6 +73,12 @@ import TetherSimulator
             "'--reappear-after' needs '--disconnect-after <ms>' or '--disconnect-after-lines <n>'"
         ),
         (["--latency", "1", "--latency", "2"], "'--latency' may be given only once"),
+        // Served first, then failed on its own link as "a live device, served by tether-sim".
+        (
+            ["--link", "/tmp/la", "--link", "/tmp/la"],
+            "'--link /tmp/la' is given twice: each device needs a link of its own"
+        ),
+        (["--split-gap", "5"], "'--split-gap' needs '--split <n>' (the gap is between the pieces of a split reply)"),
     ])
     func aBadCommandLineIsAUsageError(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try SimCommandLine.parse(arguments) }

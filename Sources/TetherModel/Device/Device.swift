@@ -188,6 +188,15 @@ public final class Device: Sendable {
         loop.update { $0.enqueue(command, timeout: timeout, waiter: nil) }
     }
 
+    /// Sends `command` as a person's answer to the pending text shown to them (a
+    /// console's `login: ` or shell prompt, `connect`): that text is consumed first
+    /// (``Session/consumeShownPendingText(now:)``), so it does not begin the command's
+    /// echo line, and a command still waiting for its reply is over at the prompt.
+    @discardableResult
+    public func sendAtShownPrompt(_ command: String, timeout: Duration?) -> RequestID {
+        loop.update { $0.enqueue(command, timeout: timeout, waiter: nil, answersShownPrompt: true) }
+    }
+
     /// Consumes the first `count` bytes of the pending text that starts at `start`, as
     /// a reader that matched a prompt in them (a script's `expect`): the line they began
     /// then starts after them, and a request in flight sent before the text began is

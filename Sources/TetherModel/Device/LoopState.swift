@@ -79,9 +79,10 @@ struct LoopState {
     /// - Returns: the request's identity.
     mutating func enqueue(
         _ command: String, timeout: Duration?,
-        waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>?
+        waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>?, answersShownPrompt: Bool = false
     ) -> RequestID {
         let now = ContinuousClock.now
+        if answersShownPrompt { perform(session.consumeShownPendingText(now: now), now: now) }
         // Nothing more is sent once a close is asked for (``Device/stop(reason:)``).
         let closingReason = isClosing ? closeReason ?? "closed" : nil
         let (id, actions) = session.enqueue(command, timeout: timeout, closingReason: closingReason, now: now)

@@ -108,17 +108,22 @@ public struct Reply: Sendable, Equatable {
     /// after it, or it may have been an earlier, timed-out command's late reply (see
     /// ``Session``).
     public var isInDoubt: Bool
+    /// The prompt that ended the reply, without a line end and with its control
+    /// sequences removed (``PromptDialect``: `=> `, `root@box:~# `), or `nil`. It is no
+    /// reply line; scripts may still wait for it (docs/SCRIPTING.md).
+    public var prompt: Line?
 
     /// Creates a reply.
     public init(
         lines: [Line], finalResult: Line? = nil, isError: Bool = false, errorDescription: String? = nil,
-        isInDoubt: Bool = false
+        isInDoubt: Bool = false, prompt: Line? = nil
     ) {
         self.lines = lines
         self.finalResult = finalResult
         self.isError = isError
         self.errorDescription = errorDescription
         self.isInDoubt = isInDoubt
+        self.prompt = prompt
     }
 }
 

@@ -11,7 +11,7 @@ import FoundationEssentials
 ///   (a prompt counts at the start of a line, so `a => b` inside output never does);
 ///   bytes that end in the prompt after other text (`user@box:~$ ` for the prompt `$ `)
 ///   end it once no byte has followed for ``Session/partialQuietPeriod`` — that whole
-///   line is the prompt, never a reply line. A console that neither echoes nor prints
+///   line is the prompt, never a reply line (it is the reply's ``Reply/prompt``). A console that neither echoes nor prints
 ///   anything for a command therefore times out.
 /// - The echo is never part of a reply: a line equal to the command, also when the
 ///   prompt precedes it (`> ver`, `=> ver` — a prompt left in the buffer joins the
@@ -91,7 +91,7 @@ public struct PromptDialect: Dialect {
                 return nil
             }
             let isError = errorPattern.map { pattern in lines.contains { pattern.matches($0) } } ?? false
-            return Reply(lines: lines, isError: isError)
+            return Reply(lines: lines, isError: isError, prompt: Line(bytes, ending: .unterminated))
         }
 
         /// The command as typed, possibly after the prompt (`> ver`).

@@ -317,7 +317,23 @@ public struct Session: Sendable {
         else { return nil }
         framer.removePartialPrefix(length)
         guard let flight = inFlight, flight.receivedBefore <= start, contested == nil else { return [] }
-        return report(complete(flight, with: Reply(lines: flight.matcher.linesSoFar), now: now)) + sendNext(now: now)
+        // Its round trip ends at the prompt's last byte, not now: the reader matched it
+        // only after the pending-text quiet, which says nothing of the device's speed
+        // (and would stretch every later settling reply by 1.5 times that quiet).
+        let answeredAt = max(flight.sentAt, lastByteAt ?? now)
+        return report(complete(flight, with: Reply(lines: flight.matcher.linesSoFar), now: now, answeredAt: answeredAt))
+            + sendNext(now: now)
+    }
+
+    /// Consumes the whole pending text when it was reported and nothing came since — a
+    /// person typed a command at the prompt shown to them (`connect`) — as
+    /// ``consumePendingText(start:count:now:)`` does.
+    ///
+    /// - Returns: the actions to perform now; none when there was no such text.
+    public mutating func consumeShownPendingText(now: ContinuousClock.Instant) -> [SessionAction] {
+        guard reportedPendingText, !framer.partial.isEmpty else { return [] }
+        let count = ControlSequences.cleaned(Line(framer.partial, ending: .unterminated)).bytes.count
+        return consumePendingText(start: pendingStart, count: count, now: now) ?? []
     }
 
     /// The device is gone: reports a settling reply, the lines the request in flight
@@ -444,12 +460,13 @@ public struct Session: Sendable {
     }
 
     /// Completes the request in flight with `reply`: held to settle when the dialect's
-    /// replies are unmarked, reported at once otherwise.
-    private mutating func complete(_ flight: InFlight, with reply: Reply, now: ContinuousClock.Instant)
-        -> [SessionAction]
-    {
+    /// replies are unmarked, reported at once otherwise. The round trip runs to
+    /// `answeredAt` (default: `now`), the last byte of the reply.
+    private mutating func complete(
+        _ flight: InFlight, with reply: Reply, now: ContinuousClock.Instant, answeredAt: ContinuousClock.Instant? = nil
+    ) -> [SessionAction] {
         inFlight = nil
-        let roundTrip = now - flight.sentAt
+        let roundTrip = (answeredAt ?? now) - flight.sentAt
         var actions: [SessionAction] = []
         for index in owed.indices.reversed() where !owed[index].matcher.hasStarted {
             actions += close(owedAt: index)

@@ -6,7 +6,7 @@
 ///   `nil` and a message for an empty command or one holding a line break;
 /// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
 ///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
-///   yet, whole) · `"done", dev, id, outcome, lines, message, final` ·
+///   yet, whole) · `"done", dev, id, outcome, lines, message, final, prompt` ·
 ///   `"ended", dev, reason, lost`;
 /// - `core.consume(dev, start, count)` → whether the device still had the pending
 ///   text that starts at `start` and consumed its first `count` bytes;
@@ -35,7 +35,8 @@ enum LuaPrelude {
         local buffers, handlers, ended = {}, {}, {}
         -- Per device, the text after its last line without a line end yet:
         -- { text, start (nil once part of it was consumed in the device), skip (its
-        -- bytes an expect consumed here, to drop from the line it begins) }.
+        -- bytes an expect consumed here, to drop from the line it begins), taken (the
+        -- prompt that ended the latest reply: the device holds it no more) }.
         local pending = {}
         for dev = 1, #names do
           buffers[dev] = { head = 1, tail = 0 }
@@ -116,7 +117,7 @@ enum LuaPrelude {
           end
         end
 
-        local function on_event(kind, dev, a, b, c, d, e)
+        local function on_event(kind, dev, a, b, c, d, e, f)
           if kind == "line" then
             push(dev, a, b)
             if b == "notification" and handlers[dev][1] then
@@ -138,6 +139,8 @@ enum LuaPrelude {
                 if e then push(dev, e, "reply") end
               end
             end
+            -- The prompt that ended a reply is what the console shows now.
+            if f then pending[dev] = { text = f, skip = 0, taken = true } end
           elseif kind == "ended" then
             ended[dev] = { reason = a, lost = b }
             for key in pairs(sends) do
@@ -166,9 +169,9 @@ enum LuaPrelude {
         end
 
         local function pump(deadline)
-          local kind, dev, a, b, c, d, e = core.next(deadline)
+          local kind, dev, a, b, c, d, e, f = core.next(deadline)
           if kind == nil then return false end
-          on_event(kind, dev, a, b, c, d, e)
+          on_event(kind, dev, a, b, c, d, e, f)
           run_handlers()
           return true
         end
@@ -241,9 +244,9 @@ enum LuaPrelude {
           for j = buffer.head, buffer.tail do buffer[j] = nil end
           buffer.head = buffer.tail + 1
           local text, stop = open.text:sub(open.skip + 1), found[2]
-          if open.start and stop > 0 and core.consume(dev, open.start, stop) then
+          if open.taken or open.start and stop > 0 and core.consume(dev, open.start, stop) then
             local rest = open.text:sub(stop + 1)
-            pending[dev] = rest ~= "" and { text = rest, skip = 0 } or nil
+            pending[dev] = rest ~= "" and { text = rest, skip = 0, taken = open.taken } or nil
           elseif stop > open.skip then
             open.skip = stop
           end

@@ -185,6 +185,7 @@ final class LuaRun {
                 let text = (reply.lines + [reply.finalResult].compactMap { $0 }).map(\.text).joined(separator: " | ")
                 lua.push(optional: reply.isError ? text : nil)
                 if let final = reply.finalResult { lua.push(bytes: final.bytes) } else { lua_pushnil(pointer) }
+                if let prompt = reply.prompt { lua.push(bytes: prompt.bytes) } else { lua_pushnil(pointer) }
             case .failure(let failure):
                 switch failure {
                 case .timedOut: lua.push("timeout")
@@ -194,8 +195,9 @@ final class LuaRun {
                 lua_pushnil(pointer)
                 lua.push(failure.description)
                 lua_pushnil(pointer)
+                lua_pushnil(pointer)
             }
-            return 7
+            return 8
         case .ended(let index, let reason, let isLost):
             lua.push("ended")
             lua_pushinteger(pointer, lua_Integer(index + 1))

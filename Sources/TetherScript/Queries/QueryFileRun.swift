@@ -125,8 +125,8 @@ struct QueryFileRun {
         case .pendingText(0, let line, let start):
             progress.received.setPending(line, start: start)
         case .finished(0, let id, let outcome):
-            if case .success(let reply) = outcome, !reply.lines.isEmpty || reply.finalResult != nil {
-                progress.received.replyTookLines()
+            if case .success(let reply) = outcome {
+                progress.received.replyTook(reply)
             }
             progress.outcomes[id] = outcome
         case .ended(0, let reason, _):

@@ -20,6 +20,9 @@ struct ReceivedText {
         var start: Int?
         /// How many of its bytes a wait consumed here.
         var skip = 0
+        /// Whether it is the prompt that ended the latest reply, which the device
+        /// holds no more (no line begins with it).
+        var isTaken = false
     }
 
     private var lines: [String] = []
@@ -52,9 +55,11 @@ struct ReceivedText {
     }
 
     /// A reply took the device's lines: pending text reported before is no longer
-    /// pending.
-    mutating func replyTookLines() {
-        pending = nil
+    /// pending. The prompt that ended it (``Reply/prompt``) is what the console shows
+    /// now, so a wait may match it.
+    mutating func replyTook(_ reply: Reply) {
+        if !reply.lines.isEmpty || reply.finalResult != nil { pending = nil }
+        if let prompt = reply.prompt { pending = Pending(bytes: prompt.bytes, start: nil, isTaken: true) }
     }
 
     /// Finds the first unconsumed line `pattern` matches, else a match in the pending
@@ -79,8 +84,10 @@ struct ReceivedText {
         // Offsets in the text are offsets in the bytes only when they are UTF-8.
         let consumed = String(validating: rest, as: UTF8.self) == nil ? rest.count : end
         let stop = open.skip + consumed
-        if let start = open.start, stop > 0, consumeInDevice(start, stop) {
-            pending = stop < open.bytes.count ? Pending(bytes: Array(open.bytes[stop...]), start: nil) : nil
+        if open.isTaken || open.start.map({ stop > 0 && consumeInDevice($0, stop) }) == true {
+            pending =
+                stop < open.bytes.count
+                ? Pending(bytes: Array(open.bytes[stop...]), start: nil, isTaken: open.isTaken) : nil
         } else {
             open.skip = stop
             pending = open

@@ -132,6 +132,10 @@ struct ConnectionOptions {
         }
         log = arguments[Self.log]
         hardware = HardwareOptions(arguments)
+        if usesSimulator, hardware.waits {
+            throw UsageError(
+                "'--wait' applies only to a port that may not exist yet; the simulator's port exists once it starts")
+        }
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         address = try port.map(Self.address)
         if usesSimulator, let port {

@@ -33,6 +33,12 @@ struct DeviceSettings {
     /// new dialect option is a description key at once.
     static var options: [OptionDeclaration] { serialOptions + DialectOptions.options }
 
+    /// Every device option, for merging layers: a file may give a setting this command
+    /// does not take (`eol` or `urc` under `monitor`, which sends nothing). The file
+    /// describes the device; each command uses what applies to it. A layer's keys are
+    /// checked against ``options`` when it is read (``SettingsLayer/set(_:to:)``).
+    private static let spec = CommandSpec(program: "tether", abstract: "device settings", options: options)
+
     /// Serial settings.
     var configuration: SerialConfiguration
     /// `--dialect` and its options.
@@ -51,7 +57,7 @@ struct DeviceSettings {
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.
     init(_ arguments: ParsedArguments, below: [SettingsLayer] = [], above: [SettingsLayer] = []) throws(UsageError) {
-        var merged = ParsedArguments(spec: arguments.spec)
+        var merged = ParsedArguments(spec: Self.spec)
         for layer in below + [SettingsLayer(arguments)] + above {
             try merged.override(values: layer.values, flags: layer.flags)
         }

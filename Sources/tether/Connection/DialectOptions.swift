@@ -75,8 +75,13 @@ struct DialectOptions {
 
     private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
 
+    /// A regular expression; an empty one, which matches every line, is refused as the
+    /// mistake it always is (a shell variable that was not set).
     private static let pattern: @Sendable (String) throws(InvalidValue) -> LinePattern = {
         source throws(InvalidValue) in
+        guard !source.isEmpty else {
+            throw InvalidValue("Please provide a non-empty regular expression (an empty one matches every line).")
+        }
         do {
             return try LinePattern(source)
         } catch {

@@ -36,7 +36,7 @@ struct Console {
         for await input in terminal.inputs {
             switch input {
             case .line(let line):
-                device.send(line, timeout: timeout)
+                device.sendAtShownPrompt(line, timeout: timeout)
             case .keystrokes(let keys):
                 device.send(ConsoleDialect.keystrokes(mapEnter(keys)), timeout: nil)
             case .command(let key):

@@ -39,4 +39,12 @@ struct ConsoleDialect: Dialect {
     func makeMatcher(for command: String) -> any ReplyMatcher { base.makeMatcher(for: command) }
 
     func isUnsolicited(_ line: Line, pending: String?) -> Bool { base.isUnsolicited(line, pending: pending) }
+
+    // The base's session rules too: without them `connect` took a line begun before
+    // the command (`qemux86 login: root`) for its reply, where `query` and `run` do not.
+    var repliesAreUnmarked: Bool { base.repliesAreUnmarked }
+
+    var settlesFromStart: Bool { base.settlesFromStart }
+
+    func leadingNoiseLength(in line: Line) -> Int { base.leadingNoiseLength(in: line) }
 }
