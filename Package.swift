@@ -42,6 +42,9 @@ let package = Package(
         // Puts a full-screen view's terminal back when tether dies of a signal (C: a
         // signal handler must be async-signal-safe).
         .target(name: "CScreenRestore"),
+        // Tells a SIGABRT sent from outside (`kill -ABRT`) from tether's own abort, which
+        // stays a crash report (C: a signal handler must be async-signal-safe).
+        .target(name: "CAbortOrigin"),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
@@ -57,7 +60,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
-                "CEditLine", "TetherCommandLine",
+                "CEditLine", "TetherCommandLine", "CAbortOrigin",
             ]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.

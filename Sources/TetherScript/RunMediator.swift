@@ -130,6 +130,7 @@ final class RunMediator: Sendable {
                 break
             }
         }
+        if !ending.isLost, let reason = devices[index].device.closeReason { ending.reason = reason }
         presenter.withLock { presenter in
             if let state = presenter.state(of: name) { view.finish(state) }
         }

@@ -215,8 +215,22 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
+    /// Ctrl-\\ in `tether connect --sim` printed the Swift runtime's crash report and
+    /// went on: it ends connect as Ctrl-C does, with 131, the terminal put back.
+    @Test func ctrlBackslashEndsConnectWith131() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, [])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("C-\\")
+        #expect(terminal.waitForExit() == 131)
+        #expect(!terminal.screen.contains("crashed"), "\(terminal.screen)")
+        #expect(terminal.terminalSettingsUnchanged)
+    }
+
     /// Signals in raw mode, where tether itself turned the terminal's signals off.
-    @Test(arguments: [("TERM", 143), ("INT", 130)])
+    @Test(arguments: [("TERM", 143), ("INT", 130), ("QUIT", 131)])
     func aSignalInRawModeLeavesTheTerminalAsItWas(signal: String, expected: Int) throws {
         let folder = try TemporaryFolder()
         let simulator = try Self.simulator("prompt-console", in: folder)

@@ -147,4 +147,34 @@ import TetherSimulator
             result.stderr
                 == "Error: cannot open the log file \(folder.path("none/x.jsonl")): No such file or directory\n")
     }
+
+    /// `printf 'CMD1\nSECOND\n' | tether connect PTY --log /dev/full` ended with 74,
+    /// yet the device received CMD1 and SECOND in 3 runs of 4: the failed write closed
+    /// the device from a task, while the typed lines went on being sent. The session
+    /// ends at the failed write: the device (a pty the test holds) receives nothing.
+    @Test func connectSendsNothingOnceTheLogCannotBeWritten() throws {
+        for _ in 1...5 {
+            var master: Int32 = 0
+            var slave: Int32 = 0
+            var name = [CChar](repeating: 0, count: 64)
+            try #require(openpty(&master, &slave, &name, nil, nil) == 0)
+            defer {
+                close(master)
+                close(slave)
+            }
+            let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let result = try Subprocess.run(
+                "tether", ["connect", path, "--log", "/dev/full"], stdin: "CMD1\nSECOND\n")
+            #expect(result.status == 74, "\(result.stderr)")
+            #expect(result.stderr.hasSuffix("Error: cannot write to /dev/full: No space left on device\n"))
+            _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while case let count = read(master, &buffer, buffer.count), count > 0 {
+                received += buffer.prefix(count)
+            }
+            let text = String(decoding: received, as: UTF8.self)
+            #expect(received.isEmpty, "the device received \(text.debugDescription)")
+        }
+    }
 }

@@ -25,4 +25,15 @@ import Testing
         #expect(
             result.stderr.hasSuffix("Error: cannot write to /dev/full: No space left on device\n"), "\(result.stderr)")
     }
+
+    /// `run` with `--log /dev/full` said `NOT RUN … (device disconnected (closed))`:
+    /// the device was fine, tether stopped because the log failed. It says so.
+    @Test func aRunStoppedByItsLogSaysWhy() throws {
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let result = try Subprocess.run(
+            path: "/bin/bash", ["-c", "'\(tether)' run - --sim --log /dev/full <<< $'*IDN?\\nTEMP?'"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(!result.stdout.contains("disconnected"), "\(result.stdout)")
+        #expect(result.stdout.contains("log write failed"), "\(result.stdout)")
+    }
 }

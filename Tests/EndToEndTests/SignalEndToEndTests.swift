@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// One rule for every command (POSIX, as for background jobs): a signal ignored when
-/// tether starts stays ignored; otherwise SIGINT, SIGTERM and SIGHUP end it with
+/// tether starts stays ignored; otherwise SIGINT, SIGTERM, SIGHUP and SIGQUIT end it with
 /// 128 + the signal's number.
 @Suite struct SignalEndToEndTests {
     /// Each long-running command, with text its output shows once it is under way
@@ -11,6 +11,14 @@ import Testing
         (["monitor", "--sim"], "!READING"),
         (["run", "-", "--sim", "--lua"], "EMIT"),
         (["query", "--sim", "--dialect", "prompt", "--prompt", "NEVER> ", "--timeout", "0", "*IDN?"], nil),
+    ]
+
+    /// The commands a fresh-user trial ended with Ctrl-\\ (SIGQUIT), which printed the
+    /// Swift runtime's crash report and went on; `LOG` is a fresh file's path.
+    static let quitCommands: [([String], String?)] = [
+        (["monitor", "--sim", "--log", "LOG"], "!READING"),
+        (["query", "--sim", "--drop", "1", "--timeout", "0", "TEMP?"], nil),
+        (["run", "examples/sweep.lua", "--sim", "--latency", "400"], nil),
     ]
 
     static let script = "emit({ ready = true })\nsleep(60000)\n"
@@ -46,12 +54,64 @@ import Testing
         #expect(result.status == 143, "\(result.stderr)")
     }
 
-    @Test(arguments: commands)
-    func sigintEndsEveryCommandWith130(arguments: [String], underWay: String?) throws {
+    /// Starts `arguments` with the default actions, sends `signal` once it is under way
+    /// and waits for the end.
+    private func end(_ arguments: [String], underWay: String?, with signal: Int32) throws -> Subprocess.Result {
         let process = try start(arguments, trap: "")
         waitUntilUnderWay(process, showing: underWay)
+        process.send(signal)
+        return process.wait(timeout: 30)
+    }
+
+    @Test(arguments: commands)
+    func sigintEndsEveryCommandWith130(arguments: [String], underWay: String?) throws {
+        let result = try end(arguments, underWay: underWay, with: SIGINT)
+        #expect(result.status == 130, "\(result.stderr)")
+    }
+
+    @Test(arguments: quitCommands)
+    func sigquitEndsEveryCommandWith131AndNoCrashReport(arguments: [String], underWay: String?) throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("quit-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let resolved = arguments.map {
+            $0 == "LOG" ? log.path : $0.hasPrefix("examples/") ? root.appendingPathComponent($0).path : $0
+        }
+        let result = try end(resolved, underWay: underWay, with: SIGQUIT)
+        #expect(result.status == 131, "\(result.stderr)")
+        #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
+    }
+
+    /// `kill -ABRT` from outside made the Swift runtime print a crash report and tether
+    /// go on to exit 0. It ends tether as a signal that ends it (128 + 6); tether's own
+    /// `abort()` would still be a crash report.
+    @Test(arguments: commands)
+    func anAbortSentFromOutsideEndsEveryCommandWith134(arguments: [String], underWay: String?) throws {
+        let result = try end(arguments, underWay: underWay, with: SIGABRT)
+        #expect(result.status == 134, "\(result.stderr)")
+        #expect(!result.stderr.contains("crashed"), "\(result.stderr)")
+    }
+
+    /// Ctrl-C on `tether query --sim --drop 1 --timeout 0 'TEMP?'` (the simulator drops
+    /// the reply, so the request waits for ever) printed `TEMP? ✗ disconnected before the
+    /// reply was complete (closed)`, blaming the device. It says the user interrupted,
+    /// in text and in the JSON `failed` record.
+    @Test(arguments: ["text", "json"])
+    func ctrlCOnAQueryInFlightSaysItWasInterrupted(format: String) throws {
+        let process = try start(
+            ["query", "--sim", "--drop", "1", "--timeout", "0", "--format", format, "TEMP?"], trap: "")
+        // Text shows the line once it has an outcome; JSON shows the `sent` record.
+        waitUntilUnderWay(process, showing: format == "json" ? "\"sent\"" : nil)
         process.send(SIGINT)
         let result = process.wait(timeout: 30)
         #expect(result.status == 130, "\(result.stderr)")
+        #expect(!result.stdout.contains("disconnected"), "\(result.stdout)")
+        if format == "json" {
+            let failed = try JSONLines.parse(result.stdout).first { $0["type"] as? String == "failed" }
+            #expect(failed?["reason"] as? String == "interrupted before the reply came", "\(result.stdout)")
+        } else {
+            #expect(result.stdout.contains("TEMP? ✗ interrupted before the reply came"), "\(result.stdout)")
+        }
     }
 }

@@ -247,6 +247,18 @@ import Testing
         #expect(reply.isError)
     }
 
+    /// A close the caller asked for (Ctrl-C) is not the device's doing: the request in
+    /// flight is `stopped` with the caller's reason, the queued ones are not sent.
+    @Test func aHangUpAskedForStopsTheRequestInFlightWithTheReason() {
+        var session = Session(dialect: LineDialect())
+        let (first, _) = session.enqueue("TEMP?", timeout: nil, now: at(0))
+        let (second, _) = session.enqueue("next", timeout: nil, now: at(0))
+        let received = events(session.hangUp(reason: "interrupted", isAskedFor: true, now: at(5)))
+        #expect(received.contains(.failed(first, command: "TEMP?", failure: .stopped(reason: "interrupted"))))
+        #expect(received.contains(.failed(second, command: "next", failure: .notSent(reason: "interrupted"))))
+        #expect(RequestFailure.stopped(reason: "interrupted").description == "interrupted before the reply came")
+    }
+
     /// At hang-up the unterminated tail is a notification, never a reply,
     /// and every request fails.
     @Test func hangUpReportsTheTailAndFailsRequests() {

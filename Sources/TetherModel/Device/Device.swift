@@ -281,31 +281,43 @@ public final class Device: Sendable {
     }
 
     /// Waits until every byte handed to the port is written (for up to the write
-    /// timeout), then closes it. Pending requests fail with
-    /// ``RequestFailure/disconnected(reason:)``; observers' sequences end; a reconnect
-    /// wait stops. No `disconnected` event is published for a close asked for.
-    public func close() async {
+    /// timeout), then closes it. Pending requests fail: the one in flight with
+    /// ``RequestFailure/stopped(reason:)``, queued ones with
+    /// ``RequestFailure/notSent(reason:)``; observers' sequences end; a reconnect wait
+    /// stops. No `disconnected` event is published for a close asked for.
+    ///
+    /// - Parameter reason: why the caller ends the device, as the failures show it
+    ///   (`interrupted`); `closed` when not given.
+    public func close(reason: String? = nil) async {
         await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
-            enum Step { case done, wake, endHere }
-            let step = loop.state.withLock { state -> Step in
-                switch state.phase {
-                case .ended:
-                    return .done
-                case .created:
-                    state.isClosing = true
-                    state.closeWaiters.append(closed)
-                    return .endHere
-                case .catchingUp, .connected, .away:
-                    state.isClosing = true
-                    state.closeWaiters.append(closed)
-                    return .wake
-                }
-            }
-            switch step {
-            case .done: closed.resume()
-            case .wake: loop.wake()
-            case .endHere: loop.finish(reason: "closed")
-            }
+            beginClosing(reason: reason, waiter: closed)
+        }
+    }
+
+    /// Starts closing at once, as ``close(reason:)`` does, without waiting for the port
+    /// to close: nothing more is sent from the moment it returns. For a caller that
+    /// cannot wait (a failed write to a log, reported from inside that write).
+    public func stop(reason: String) {
+        beginClosing(reason: reason, waiter: nil)
+    }
+
+    /// The reason given to ``close(reason:)`` or ``stop(reason:)``, once one was.
+    public var closeReason: String? { loop.state.withLock { $0.closeReason } }
+
+    private func beginClosing(reason: String?, waiter: CheckedContinuation<Void, Never>?) {
+        enum Step { case done, wake, endHere }
+        let step = loop.state.withLock { state -> Step in
+            if case .ended = state.phase { return .done }
+            if !state.isClosing { state.closeReason = reason }
+            state.isClosing = true
+            if let waiter { state.closeWaiters.append(waiter) }
+            if case .created = state.phase { return .endHere }
+            return .wake
+        }
+        switch step {
+        case .done: waiter?.resume()
+        case .wake: loop.wake()
+        case .endHere: loop.finish(reason: "closed")
         }
     }
 }

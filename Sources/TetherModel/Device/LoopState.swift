@@ -34,6 +34,8 @@ struct LoopState {
 
     var phase = Phase.created
     var isClosing = false
+    /// Why the close was asked for (``Device/close(reason:)``), when a reason was given.
+    var closeReason: String?
     var transport: (any SerialTransport)?
     var session: Session
     var waiters: [RequestID: CheckedContinuation<Result<Reply, RequestFailure>, Never>] = [:]
@@ -81,7 +83,9 @@ struct LoopState {
     ) -> RequestID {
         let now = ContinuousClock.now
         if answersShownPrompt { perform(session.consumeShownPendingText(now: now), now: now) }
-        let (id, actions) = session.enqueue(command, timeout: timeout, now: now)
+        // Nothing more is sent once a close is asked for (``Device/stop(reason:)``).
+        let closingReason = isClosing ? closeReason ?? "closed" : nil
+        let (id, actions) = session.enqueue(command, timeout: timeout, closingReason: closingReason, now: now)
         if let waiter { waiters[id] = waiter }
         perform(actions, now: now)
         return id
@@ -187,9 +191,9 @@ struct LoopState {
     mutating func end(reason: String) -> (
         transport: (any SerialTransport)?, closers: [CheckedContinuation<Void, Never>]
     ) {
-        let reason = isClosing ? "closed" : reason
+        let reason = isClosing ? closeReason ?? "closed" : reason
         let now = ContinuousClock.now
-        perform(session.hangUp(reason: reason, now: now), now: now)
+        perform(session.hangUp(reason: reason, isAskedFor: isClosing, now: now), now: now)
         if !isClosing { publish(.disconnected(reason: reason)) }
         phase = .ended
         for subscriber in subscribers { subscriber.finish() }

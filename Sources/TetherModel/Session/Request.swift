@@ -22,6 +22,10 @@ public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case timedOut(Duration)
     /// The device went away before the reply was complete.
     case disconnected(reason: String)
+    /// The caller ended the device (``Device/close(reason:)``: Ctrl-C, a log that
+    /// cannot be written) before the reply was complete; `reason` says why
+    /// (`interrupted`).
+    case stopped(reason: String)
     /// The device was already gone or closed: the request was never sent.
     case notSent(reason: String)
     /// The caller cancelled the request (task cancellation of ``Device/query(_:timeout:)``).
@@ -31,6 +35,7 @@ public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .timedOut(let timeout): "no reply within \(timeout.milliseconds) ms"
         case .disconnected(let reason): "disconnected before the reply was complete (\(reason))"
+        case .stopped(let reason): "\(reason) before the reply came"
         case .notSent(let reason): "not sent: \(reason)"
         case .cancelled: "cancelled"
         }

@@ -185,13 +185,15 @@ public struct Session: Sendable {
 
     /// Queues `command`; it is sent when the requests before it are done.
     ///
+    /// - Parameter closingReason: the device is being closed for this reason: the
+    ///   request fails at once, not sent, as after ``hangUp(reason:isAskedFor:now:)``.
     /// - Returns: the request's identity and the actions to perform now.
     public mutating func enqueue(
-        _ command: String, timeout: Duration?, now: ContinuousClock.Instant
+        _ command: String, timeout: Duration?, closingReason: String? = nil, now: ContinuousClock.Instant
     ) -> (RequestID, [SessionAction]) {
         let request = Request(id: RequestID(value: nextID), command: command, timeout: timeout)
         nextID += 1
-        if let reason = closedReason {
+        if let reason = closedReason ?? closingReason {
             let failure = RequestFailure.notSent(reason: reason)
             return (request.id, [.emit(.failed(request.id, command: command, failure: failure))])
         }
@@ -336,8 +338,12 @@ public struct Session: Sendable {
 
     /// The device is gone: reports a settling reply, the lines the request in flight
     /// took (as a partial reply) and the unterminated tail, fails the request in flight
-    /// and every queued one, and refuses new ones.
-    public mutating func hangUp(reason: String, now: ContinuousClock.Instant) -> [SessionAction] {
+    /// and every queued one, and refuses new ones. `isAskedFor`: the caller ended the
+    /// device (the request in flight is ``RequestFailure/stopped(reason:)``, not
+    /// ``RequestFailure/disconnected(reason:)``).
+    public mutating func hangUp(reason: String, isAskedFor: Bool = false, now: ContinuousClock.Instant)
+        -> [SessionAction]
+    {
         guard closedReason == nil else { return [] }
         closedReason = reason
         var actions = release()
@@ -353,7 +359,9 @@ public struct Session: Sendable {
         if let flight = inFlight {
             actions.append(
                 .emit(
-                    .failed(flight.request.id, command: flight.request.command, failure: .disconnected(reason: reason)))
+                    .failed(
+                        flight.request.id, command: flight.request.command,
+                        failure: isAskedFor ? .stopped(reason: reason) : .disconnected(reason: reason)))
             )
             inFlight = nil
         }

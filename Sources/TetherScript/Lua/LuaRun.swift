@@ -189,7 +189,7 @@ final class LuaRun {
             case .failure(let failure):
                 switch failure {
                 case .timedOut: lua.push("timeout")
-                case .disconnected: lua.push("disconnected")
+                case .disconnected, .stopped: lua.push("disconnected")
                 case .notSent, .cancelled: lua.push("not_sent")
                 }
                 lua_pushnil(pointer)

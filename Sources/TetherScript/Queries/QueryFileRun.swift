@@ -37,7 +37,7 @@ struct QueryFileRun {
         for (index, step) in file.steps.enumerated() {
             let location = SourceLocation(file: name, line: step.line)
             if let reason = progress.goneReason, deferred == nil {
-                report(.notRun, step, location, detail: "device disconnected (\(reason))")
+                report(.notRun, step, location, detail: RequestFailure.notSent(reason: reason).description)
                 continue
             }
             if step.isWait {
@@ -75,12 +75,12 @@ struct QueryFileRun {
         case .failure(.timedOut(let limit)):
             report(.timedOut, step, location, detail: RequestFailure.timedOut(limit).description)
             return true
-        case .failure(.disconnected(let reason)):
+        case .failure(.disconnected(let reason)), .failure(.stopped(let reason)):
             progress.goneReason = progress.goneReason ?? reason
-            report(.failed, step, location, detail: RequestFailure.disconnected(reason: reason).description)
+            if case .failure(let failure) = result { report(.failed, step, location, detail: failure.description) }
         case .failure(.notSent(let reason)):
             progress.goneReason = progress.goneReason ?? reason
-            report(.notRun, step, location, detail: "device disconnected (\(reason))")
+            report(.notRun, step, location, detail: RequestFailure.notSent(reason: reason).description)
         case .failure(.cancelled):
             report(.failed, step, location, detail: RequestFailure.cancelled.description)
         }

@@ -3,17 +3,16 @@ import Glibc
 import TetherViews
 
 /// The signals a full-screen view answers besides the ones that end tether
-/// (``SignalTrap``: SIGINT, SIGTERM, SIGHUP, which end the session and so restore the
-/// screen):
+/// (``SignalTrap``: SIGINT, SIGTERM, SIGHUP, SIGQUIT, which end the session and so
+/// restore the screen):
 ///
 /// - SIGWINCH: the terminal was resized; redraw at the new size at once.
 /// - SIGTSTP (Ctrl-Z): put the screen back, then stop (SIGSTOP, which cannot be
 ///   caught); SIGCONT (`fg`): draw again.
-/// - SIGQUIT (Ctrl-\\): put the screen back, then quit the default way (core dump).
 ///
 /// Signals are handled by dispatch sources, never by work inside a C signal handler.
 final class DashboardSignals {
-    private static let handled: [Int32] = [SIGWINCH, SIGTSTP, SIGCONT, SIGQUIT]
+    private static let handled: [Int32] = [SIGWINCH, SIGTSTP, SIGCONT]
     private let sources: [any DispatchSourceSignal]
 
     /// Starts answering for `dashboard`.
@@ -25,12 +24,7 @@ final class DashboardSignals {
                 switch number {
                 case SIGWINCH: dashboard.redraw()
                 case SIGCONT: dashboard.resume()
-                case SIGTSTP: dashboard.suspend { kill(getpid(), SIGSTOP) }
-                default:
-                    dashboard.suspend {
-                        signal(SIGQUIT, SIG_DFL)
-                        kill(getpid(), SIGQUIT)
-                    }
+                default: dashboard.suspend { kill(getpid(), SIGSTOP) }
                 }
             }
             source.resume()

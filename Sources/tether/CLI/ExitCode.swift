@@ -27,6 +27,10 @@ enum ExitCode: Int32, Comparable, CaseIterable {
     case hangUpSignal = 129
     /// Ended by SIGINT / Ctrl-C (128 + 2).
     case interrupted = 130
+    /// Ended by SIGQUIT / Ctrl-\\ (128 + 3).
+    case quitSignal = 131
+    /// Ended by a SIGABRT another process sent (`kill -ABRT`) (128 + 6).
+    case abortSignal = 134
     /// Ended by SIGTERM (128 + 15).
     case terminated = 143
 

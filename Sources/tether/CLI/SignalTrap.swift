@@ -1,9 +1,11 @@
+import CAbortOrigin
 import Dispatch
 import Glibc
 
-/// Turns SIGINT, SIGTERM and SIGHUP into an `AsyncStream` of signal numbers, so a
-/// command can stop cleanly (restore the terminal, finish its output) instead of
-/// dying in the middle of a line. Signals are handled by dispatch sources, never by
+/// Turns SIGINT, SIGTERM, SIGHUP, SIGQUIT and a SIGABRT sent from outside (`kill -ABRT`,
+/// which arrives as ``abortStandIn``; tether's own `abort()` stays a crash report) into
+/// an `AsyncStream` of signal numbers, so a command can stop cleanly (restore the
+/// terminal, finish its output) instead of dying in the middle of a line. Signals are handled by dispatch sources, never by
 /// work inside a C signal handler.
 ///
 /// Every command keeps the POSIX rule for a signal ignored when tether started (a
@@ -11,7 +13,10 @@ import Glibc
 /// ignored, trapped or not: only the signals whose action was the default are trapped.
 final class SignalTrap {
     /// The signals trapped, when not ignored at start.
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, abortStandIn]
+
+    /// The signal a SIGABRT from another process arrives as (`abort_origin.h`).
+    static let abortStandIn = tether_abort_origin_stand_in()
 
     /// Those of ``signals`` that were not ignored when tether started (read once, before
     /// any trap changes them).
@@ -32,6 +37,7 @@ final class SignalTrap {
             source.resume()
             return source
         }
+        if Self.trappable.contains(Self.abortStandIn) { tether_abort_origin_forward() }
     }
 
     /// Stops trapping. The signals stay ignored: the command is ending, and a second
@@ -40,6 +46,26 @@ final class SignalTrap {
     /// back and written its last lines.
     func cancel() {
         for source in sources { source.cancel() }
+    }
+
+    /// Sets the actions every command starts with: SIGQUIT's default one back (see
+    /// ``restoreQuitAction()``), and SIGABRT's split by origin (`abort_origin.h`: one
+    /// sent from outside ends tether, as SIGABRT's default action or through the trap).
+    static func prepare() {
+        restoreQuitAction()
+        tether_abort_origin_install()
+    }
+
+    /// Gives SIGQUIT its default action back where the Swift runtime's crash reporter
+    /// took it (the reporter would print a crash report for Ctrl-\\ and let tether go
+    /// on): a command that does not trap it (`run`) then ends on it as on SIGINT, with
+    /// 128 + 3. An action that is "ignore" stays.
+    private static func restoreQuitAction() {
+        var current = sigaction()
+        guard sigaction(SIGQUIT, nil, &current) == 0 else { return }
+        let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+        guard handler != unsafeBitCast(SIG_IGN, to: Int.self) else { return }
+        signal(SIGQUIT, SIG_DFL)
     }
 
     /// Whether `number`'s action is "ignore" (`sigaction` with no new action).
@@ -55,7 +81,22 @@ final class SignalTrap {
         switch signal {
         case SIGINT: .interrupted
         case SIGTERM: .terminated
+        case SIGQUIT: .quitSignal
+        case abortStandIn: .abortSignal
         default: .hangUpSignal
+        }
+    }
+
+    /// Why a session ended by a signal stopped, as a request cut short shows it
+    /// (`interrupted before the reply came`); `nil` for a code no signal gives.
+    static func reason(for code: ExitCode) -> String? {
+        switch code {
+        case .interrupted: "interrupted"
+        case .terminated: "terminated"
+        case .hangUpSignal: "the terminal hung up"
+        case .quitSignal: "quit"
+        case .abortSignal: "aborted"
+        default: nil
         }
     }
 }

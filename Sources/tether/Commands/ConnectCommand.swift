@@ -99,7 +99,7 @@ enum ConnectCommand: Command {
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
-        log?.whenWriteFails { [device = connection.device] in Task { await device.close() } }
+        log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFile.stopReason) }
         let chosen = mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = arguments[Self.echo]
@@ -126,7 +126,11 @@ enum ConnectCommand: Command {
         if typesOnATerminal {
             FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
         }
-        return try await connection.runUntilStopped { stop in
+        // Nothing is sent before the session's first record (`connected`) is shown: a
+        // `--log` file that cannot take it ends the session there.
+        let (shown, show) = AsyncStream.makeStream(of: Void.self)
+        return try await connection.runUntilStopped(observe: { _, _, _ in show.yield() }) { stop in
+            for await _ in shown { break }
             for await line in StandardInput.lines() where !line.isEmpty {
                 _ = try? await device.query(line, timeout: timeout)
             }

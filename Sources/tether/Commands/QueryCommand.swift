@@ -72,8 +72,9 @@ enum QueryCommand: Command {
         let signals = trap.received
         let interruption = Task { () -> ExitCode? in
             for await signal in signals {
-                await device.close()
-                return SignalTrap.exitCode(for: signal)
+                let code = SignalTrap.exitCode(for: signal)
+                await device.close(reason: SignalTrap.reason(for: code))
+                return code
             }
             return nil
         }

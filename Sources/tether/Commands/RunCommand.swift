@@ -132,7 +132,7 @@ enum RunCommand: Command {
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
         let devices = opened.map(\.device)
-        log?.whenWriteFails { Task { for device in devices { await device.close() } } }
+        log?.whenWriteFails { for device in devices { device.stop(reason: LogFile.stopReason) } }
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
         try log?.check()

@@ -37,8 +37,9 @@ enum Tether {
               65 script error, 66 port not found, 69 port unavailable (not a serial
               port, permission denied, busy), 73 --log file cannot be opened,
               74 I/O error or disconnected, 75 timeout, 78 a serial setting not
-              applied (--strict-settings), 129/130/143 ended by SIGHUP/SIGINT/SIGTERM,
-              141 output closed early (SIGPIPE).
+              applied (--strict-settings), 129/130/131/143 ended by
+              SIGHUP/SIGINT/SIGQUIT (Ctrl-\\)/SIGTERM, 134 ended by a SIGABRT sent
+              from another process, 141 output closed early (SIGPIPE).
             """,
         options: [versionFlag.declaration],
         usage: "tether <subcommand> [<arguments>] [<options>]"

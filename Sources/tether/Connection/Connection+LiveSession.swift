@@ -45,7 +45,7 @@ extension Connection {
         let code = await reasons.next() ?? .success
         for watcher in watchers { watcher.cancel() }
         trap.cancel()
-        await shutdown()
+        await shutdown(reason: SignalTrap.reason(for: code))
         _ = await presenting.value
         try checkLog()
         return code

@@ -64,7 +64,7 @@ final class Connection {
                 var presenter = Presenter(port: name)
                 presenter.present(events, to: records)
             }, session: session)
-        log?.whenWriteFails { [device] in Task { await device.close() } }
+        log?.whenWriteFails { [device] in device.stop(reason: LogFile.stopReason) }
     }
 
     /// Renders the device's events on the view in a task, from now until the device
@@ -91,8 +91,9 @@ final class Connection {
         try log?.check()
     }
 
-    /// Closes the device and stops the simulator, if any.
-    func shutdown() async {
-        await opened.shutdown()
+    /// Closes the device (for `reason`, see ``Device/close(reason:)``) and stops the
+    /// simulator, if any.
+    func shutdown(reason: String? = nil) async {
+        await opened.shutdown(reason: reason)
     }
 }

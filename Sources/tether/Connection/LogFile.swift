@@ -29,7 +29,12 @@ final class LogFile: Sendable {
         self.failure = failure
     }
 
-    /// Runs `action` once when a write fails (at once if one already has).
+    /// Why a command stops its devices when a write to the log fails, as the requests
+    /// cut short show it (`log write failed before the reply came`).
+    static let stopReason = "log write failed"
+
+    /// Runs `action` once when a write fails (at once if one already has), inside the
+    /// failed write: it must not wait (``Device/stop(reason:)``, not `close`).
     func whenWriteFails(_ action: @escaping @Sendable () -> Void) {
         failure.onFailure(action)
     }

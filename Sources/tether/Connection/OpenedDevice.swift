@@ -139,9 +139,10 @@ final class OpenedDevice {
     /// refused serial port control; the others show what they read back.
     static let serverSettings = "the server's settings"
 
-    /// Closes the device and stops the simulator, if any.
-    func shutdown() async {
-        await device.close()
+    /// Closes the device (for `reason`, see ``Device/close(reason:)``) and stops the
+    /// simulator, if any.
+    func shutdown(reason: String? = nil) async {
+        await device.close(reason: reason)
         simulator?.stop()
     }
 
