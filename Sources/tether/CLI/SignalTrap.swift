@@ -26,17 +26,24 @@ final class SignalTrap {
     let received: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
-    /// Starts trapping; the default actions are suspended from now on.
+    /// Starts trapping; the default actions are suspended from now on. Returns once
+    /// every source is registered (up to 5 s on a machine too loaded to say): a source
+    /// is registered asynchronously, and a signal that comes before is lost, so a
+    /// command shows nothing a user could answer with Ctrl-C before the trap is armed.
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         received = stream
+        let registered = DispatchGroup()
         sources = Self.trappable.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             return source
         }
+        _ = registered.wait(timeout: .now() + .seconds(5))
         if Self.trappable.contains(Self.abortStandIn) { tether_abort_origin_forward() }
     }
 
