@@ -44,6 +44,11 @@ public protocol Dialect: Sendable {
     /// stray `0xFF` or NUL glued to an AT echo); the session reports them as a
     /// notification of their own and matches the rest. The default is 0.
     func leadingNoiseLength(in line: Line) -> Int
+
+    /// How the dialect's binary payloads are framed (``PayloadFraming``: `scpi`'s
+    /// IEEE 488.2 blocks, `at`'s `+IPD`/`+QIRD` payloads), or `nil` for lines only. The
+    /// ``Session`` hands it to its ``LineFramer`` once. The default is `nil`.
+    var payloadFraming: (any PayloadFraming)? { get }
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -135,4 +140,6 @@ extension Dialect {
     public var settlesFromStart: Bool { false }
 
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
+
+    public var payloadFraming: (any PayloadFraming)? { nil }
 }
