@@ -143,7 +143,7 @@ public struct TextView: DeviceView {
     private func show(_ line: ViewLine) -> String {
         let text: String
         if showsHex {
-            text = ByteEscaping.hex(line.bytes)
+            text = ByteEscaping.hex(line.receivedBytes + (line.terminator?.bytes ?? []))
         } else if let range = line.payloadRange {
             let before = ByteEscaping.escaped(Array(line.bytes[..<range.lowerBound]))
             let after = ByteEscaping.escaped(Array(line.bytes[range.upperBound...]))

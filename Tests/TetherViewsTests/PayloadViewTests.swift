@@ -62,3 +62,22 @@ import TetherViews
         #expect(objects[1]["line_hex"] == nil)
     }
 }
+
+/// `--hex` shows each line exactly as received, with the line end that ended it.
+@Suite struct HexViewTests {
+    @Test func hexShowsTheLineEnd() {
+        let output = BufferSink()
+        let view = TextView(output: output, diagnostics: BufferSink(), showsHex: true, environment: [:])
+        var presenter = Presenter(port: "/dev/ttyUSB0")
+        let lines = [
+            Line(Array("OK".utf8), terminator: .crlf), Line(Array("A".utf8), terminator: .cr),
+            Line([], terminator: .lf), Line(Array("+IPD,1,1:x".utf8), payloadRange: 9..<10),
+        ]
+        for line in lines {
+            for record in presenter.handle(DeviceEvent(time: Date(), kind: .session(.notification(line)))) {
+                view.render(record, state: presenter.state)
+            }
+        }
+        #expect(output.text == "4f 4b 0d 0a\n41 0d\n0a\n2b 49 50 44 2c 31 2c 31 3a 78\n")
+    }
+}
