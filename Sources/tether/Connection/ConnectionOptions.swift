@@ -30,7 +30,7 @@ struct ConnectionOptions {
         parse: Parse.choice(OutputFormat.self))
     static let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
     static let hex = Flag(
-        "--hex", help: "Text output shows received lines as hex pairs with their line end (4f 4b 0d 0a) instead of text.")
+        "--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
     static let log = Option<String?>(
         "--log", value: "file",
         help: """
