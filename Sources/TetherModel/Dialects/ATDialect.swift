@@ -12,7 +12,8 @@ import FoundationEssentials
 /// - Echo (`ATE1`): a line equal to the command (letter case and surrounding blanks
 ///   ignored) is dropped, so echo on and echo off read the same. The echo begins the
 ///   reply (``ReplyMatcher/hasStarted``): the echo of a timed-out command begins its late
-///   reply, whichever command is in flight. Empty lines are ignored.
+///   reply, whichever command is in flight. Empty lines are framing (V.250 heads every
+///   response with CR LF) and ignored, also while nothing is pending.
 /// - Line noise: bytes at the start of a line that are not printable ASCII (a stray
 ///   `0xFF` or NUL, e.g. from a modem waking up) are not part of the line: the session
 ///   reports them as a notification of their own (``leadingNoiseLength(in:)``).
@@ -83,6 +84,9 @@ public struct ATDialect: Dialect {
     }
 
     public var payloadFraming: (any PayloadFraming)? { templateFraming }
+
+    /// V.250 frames every response as CR LF, text, CR LF: a blank line is framing.
+    public var blankLinesAreFraming: Bool { true }
 
     private var templateFraming: TemplatePayloadFraming {
         TemplatePayloadFraming(Self.builtInPayloadHeaders + payloadHeaders)

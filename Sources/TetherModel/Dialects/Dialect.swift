@@ -49,6 +49,12 @@ public protocol Dialect: Sendable {
     /// IEEE 488.2 blocks, `at`'s `+IPD`/`+QIRD` payloads), or `nil` for lines only. The
     /// ``Session`` hands it to its ``LineFramer`` once. The default is `nil`.
     var payloadFraming: (any PayloadFraming)? { get }
+
+    /// Whether a blank line is always framing, never the device's own text — V.250
+    /// heads every result code and unsolicited result code with CR LF (`at`) — so the
+    /// ``Session`` drops it even while nothing is pending. The default is `false`: a
+    /// blank line then is a notification while no request is pending.
+    var blankLinesAreFraming: Bool { get }
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -142,4 +148,6 @@ extension Dialect {
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
 
     public var payloadFraming: (any PayloadFraming)? { nil }
+
+    public var blankLinesAreFraming: Bool { false }
 }
