@@ -47,4 +47,8 @@ struct ConsoleDialect: Dialect {
     var settlesFromStart: Bool { base.settlesFromStart }
 
     func leadingNoiseLength(in line: Line) -> Int { base.leadingNoiseLength(in: line) }
+
+    var payloadFraming: (any PayloadFraming)? { base.payloadFraming }
+
+    var blankLinesAreFraming: Bool { base.blankLinesAreFraming }
 }
