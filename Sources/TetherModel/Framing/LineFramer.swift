@@ -33,6 +33,9 @@ public struct LineFramer: Sendable {
     public let payloadFraming: (any PayloadFraming)?
     private let headerStarts: ByteSet
     private let separators: ByteSet
+    /// The one header start byte looked for inside a line (with ``separators``), or -1:
+    /// the inner scan compares it like CR and LF.
+    private let insideStart: Int
     private var buffer: [UInt8] = []
     private var lastByteWasCR = false
     private var state = State.text
@@ -69,6 +72,8 @@ public struct LineFramer: Sendable {
         self.payloadFraming = payloadFraming
         self.headerStarts = ByteSet(payloadFraming?.headerStarts ?? [])
         self.separators = ByteSet(payloadFraming?.separators ?? [])
+        let starts = payloadFraming?.headerStarts ?? []
+        self.insideStart = separators.isEmpty || starts.count != 1 ? -1 : Int(starts[0])
     }
 
     /// The bytes received after the last terminator: a line still arriving, or a
@@ -202,10 +207,17 @@ public struct LineFramer: Sendable {
             }
             let limit = min(bytes.count, index + (maximumLineLength - lineLength))
             index += 1
-            while index < limit {
-                let next = bytes[index]
-                if next == 0x0A || next == 0x0D || (scansInside && headerStarts.contains(next)) { break }
-                index += 1
+            if scansInside && insideStart < 0 {
+                while index < limit, !headerStarts.contains(bytes[index]), bytes[index] != 0x0A, bytes[index] != 0x0D {
+                    index += 1
+                }
+            } else {
+                let stop = scansInside ? insideStart : 0x0A
+                while index < limit {
+                    let next = bytes[index]
+                    if next == 0x0A || next == 0x0D || Int(next) == stop { break }
+                    index += 1
+                }
             }
         }
     }
