@@ -61,6 +61,10 @@ public struct Presenter: Sendable {
             return [ViewRecord(time: time, event: .settingNotApplied(warning))]
         case .session(let sessionEvent):
             return handle(sessionEvent, at: time)
+        case .received(let bytes):
+            return [ViewRecord(time: time, event: .received(bytes))]
+        case .wroteNow(let bytes):
+            return [ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: .immediate))]
         }
     }
 
@@ -70,8 +74,8 @@ public struct Presenter: Sendable {
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
-        case .sent(_, let command):
-            return [ViewRecord(time: time, event: .sent(command: command))]
+        case .sent(_, _, let bytes, let isRaw):
+            return [ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: isRaw ? .raw : .command))]
         case .replied(_, let command, let reply, let roundTrip):
             state.counts.replies += 1
             let lines = reply.lines.map(ViewLine.init)

@@ -126,6 +126,7 @@ final class RunMediator: Sendable {
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
             case .session(.sent), .session(.partialReply), .connected, .settingMismatch, .missed, .error, .reconnecting,
+                .received, .wroteNow,
                 .reconnected:
                 break
             }

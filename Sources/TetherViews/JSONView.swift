@@ -43,8 +43,15 @@ public struct JSONView: DeviceView {
             return ["type": "waiting", "for": .string(port)]
         case .connected(_, let settings):
             return ["type": "connected", "settings": .string(settings)]
-        case .sent(let command):
-            return ["type": "sent", "command": .string(command)]
+        case .sent(let command, let kind):
+            var object: [String: JSONValue] = ["type": "sent"]
+            object.merge(lineFields("command", command)) { $1 }
+            if kind != .command { object["write"] = .string(kind.rawValue) }
+            return object
+        case .received(let bytes):
+            var object: [String: JSONValue] = ["type": "received"]
+            object.merge(lineFields("bytes", ViewLine(bytes: bytes))) { $1 }
+            return object
         case .exchanged(let exchange):
             return fields(for: exchange)
         case .notification(let line, let readings):

@@ -66,7 +66,7 @@ public struct TextView: DeviceView {
             diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
         case .connected(let port, let settings):
             diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
-        case .sent:
+        case .sent, .received:
             break
         case .exchanged(let exchange):
             output.write(stamp + describe(exchange, indent: stampWidth) + "\n")
