@@ -75,7 +75,9 @@ public struct Presenter: Sendable {
         }
         switch event {
         case .sent(_, _, let bytes, let isRaw):
-            return [ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: isRaw ? .raw : .command))]
+            return [
+                ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: isRaw ? .raw : .command))
+            ]
         case .replied(_, let command, let reply, let roundTrip):
             state.counts.replies += 1
             let lines = reply.lines.map(ViewLine.init)

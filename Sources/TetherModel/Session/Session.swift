@@ -204,7 +204,8 @@ public struct Session: Sendable {
         now: ContinuousClock.Instant
     ) -> (RequestID, [SessionAction]) {
         let command = String(decoding: bytes, as: UTF8.self)
-        let request = Request(id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout)
+        let request = Request(
+            id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout)
         nextID += 1
         if let reason = closedReason ?? closingReason {
             let failure = RequestFailure.notSent(reason: reason)
@@ -425,7 +426,8 @@ public struct Session: Sendable {
             let request = queue.removeFirst()
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             actions.append(.write(request.isRaw ? request.bytes : dialect.encode(request.bytes)))
-            actions.append(.emit(.sent(request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)))
+            actions.append(
+                .emit(.sent(request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)))
             if request.isRaw { continue }
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
