@@ -44,8 +44,11 @@ public struct JSONView: DeviceView {
         case .connected(_, let settings):
             return ["type": "connected", "settings": .string(settings)]
         case .sent(let command, let kind):
-            var object: [String: JSONValue] = ["type": "sent"]
-            object.merge(lineFields("command", command)) { $1 }
+            var object: [String: JSONValue] = ["type": "sent", "command": .string(command.text)]
+            // The exact bytes also when they are valid UTF-8 but not printable (Ctrl-C, ESC).
+            if !command.isValidUTF8 || command.bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                object["command_hex"] = .string(ByteEscaping.hex(command.bytes, separator: ""))
+            }
             if kind != .command { object["write"] = .string(kind.rawValue) }
             return object
         case .received(let bytes):
