@@ -26,7 +26,8 @@ struct DeviceSettings {
 
     static let charDelay = Option<Int>(
         "--char-delay", value: "ms",
-        help: "Pause this many ms after each byte sent, for a receiver\nwithout a FIFO (immediate writes are not paced).",
+        help: "Pause this many ms after each byte sent, for a receiver\n"
+            + "without a FIFO (immediate writes are not paced).",
         default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
     static let commandDelay = Option<Int>(
         "--command-delay", value: "ms", help: "Pause this many ms after each command sent, before the next.",
