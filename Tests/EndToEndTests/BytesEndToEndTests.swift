@@ -114,7 +114,8 @@ import Testing
         _ = try query(unpaced, ["--eol", "none", #"PRINT 2+2\r"#])
         #expect(unpaced.received(atLeast: 1) == Array("P".utf8))
         let transcript = try String(contentsOfFile: unpaced.transcript, encoding: .utf8)
-        #expect(transcript.contains("* receive gap: dropped 52 49 4e 54 20 32 2b 32 0d  \"RINT 2+2\\r\""), "\(transcript)")
+        #expect(
+            transcript.contains("* receive gap: dropped 52 49 4e 54 20 32 2b 32 0d  \"RINT 2+2\\r\""), "\(transcript)")
     }
 
     /// A bad escape is a usage error (64) naming the command and the position; nothing
