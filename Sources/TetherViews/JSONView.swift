@@ -100,6 +100,7 @@ public struct JSONView: DeviceView {
 
     static func fields(for exchange: Exchange) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["command": .string(exchange.command)]
+        if let bytes = exchange.commandBytes { object["command_hex"] = .string(ByteEscaping.hex(bytes, separator: "")) }
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             object["type"] = "reply"

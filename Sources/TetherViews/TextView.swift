@@ -108,7 +108,9 @@ public struct TextView: DeviceView {
     /// more columns than the command (the width of what precedes it).
     private func describe(_ exchange: Exchange, indent lead: Int) -> String {
         // An empty command sends just the line end (connect's empty Enter).
-        let command = exchange.command.isEmpty ? "(empty line)" : Self.escaped(exchange.command)
+        let command =
+            exchange.command.isEmpty
+            ? "(empty line)" : ByteEscaping.escaped(exchange.commandBytes ?? Array(exchange.command.utf8))
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)

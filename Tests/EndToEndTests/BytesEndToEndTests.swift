@@ -101,6 +101,17 @@ import Testing
         #expect(simulator.received(atLeast: 7) == Array("\n \nA\tB\n".utf8))
     }
 
+    /// A Lua string's exact bytes are the command: `"\xff\x01"` goes out as `ff 01`,
+    /// and `""` is the line end alone.
+    @Test func luaSendsAStringsExactBytes() throws {
+        let simulator = try LoggedSimulator()
+        let script = #"device:send("\xff\x01"); device:send(""); sleep(100)"#
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--lua", "--port", simulator.link, "--timeout", "300"], stdin: script + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(simulator.received(atLeast: 4) == [0xFF, 0x01, 0x0A, 0x0A])
+    }
+
     /// A receiver that drops bytes arriving less than 5 ms after the last one it took
     /// gets `PRINT 2+2\r` whole when each byte waits for the port loop's pacing
     /// deadline (a wide margin over 5 ms, so a busy machine cannot squeeze two bytes

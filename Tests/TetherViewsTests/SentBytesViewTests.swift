@@ -42,6 +42,30 @@ import TetherViews
         #expect(objects[3]["write"] as? String == "immediate")
     }
 
+    /// A command that is not UTF-8 shows its exact bytes in its exchange: escaped in
+    /// text (`\xff`, not U+FFFD), as `command_hex` in JSON.
+    @Test func anExchangeShowsTheCommandsExactBytes() throws {
+        let id = RequestID(value: 1)
+        let bytes: [UInt8] = [0x7F, 0xFF, 0x00, 0x41]
+        let command = String(decoding: bytes, as: UTF8.self)
+        let kinds: [DeviceEvent.Kind] = [
+            .session(.sent(id, command: command, bytes: bytes)),
+            .session(.replied(id, command: command, reply: Reply(lines: [Line("OK")]), roundTrip: .milliseconds(2))),
+        ]
+        let objects = try json(kinds)
+        #expect(objects[1]["type"] as? String == "reply")
+        #expect(objects[1]["command_hex"] as? String == "7fff0041")
+        let output = BufferSink()
+        let view = TextView(output: output, diagnostics: BufferSink(), environment: [:])
+        var presenter = Presenter(port: "/dev/ttyUSB0")
+        for kind in kinds {
+            for record in presenter.handle(DeviceEvent(time: time, kind: kind)) {
+                view.render(record, state: presenter.state)
+            }
+        }
+        #expect(output.text.hasPrefix(#"\x7f\xff\x00A → OK"#), "\(output.text)")
+    }
+
     /// Received bytes go to ``DeviceView/renderReceived(_:bytes:state:)``, never to
     /// `render`: the text and JSON views show nothing for them.
     @Test func receivedBytesGoToTheirOwnCallback() async throws {
