@@ -29,17 +29,7 @@ import Testing
         }
 
         /// The bytes the device took so far, from the transcript's `<` lines.
-        func receivedNow() -> [UInt8] {
-            let text = (try? String(contentsOfFile: transcript, encoding: .utf8)) ?? ""
-            var bytes: [UInt8] = []
-            for line in text.split(separator: "\n") {
-                let fields = line.split(separator: " ", maxSplits: 2)
-                guard fields.count == 3, fields[1] == "<" else { continue }
-                let hex = fields[2].components(separatedBy: "  \"")[0]
-                bytes += hex.split(separator: " ").compactMap { UInt8($0, radix: 16) }
-            }
-            return bytes
-        }
+        func receivedNow() -> [UInt8] { TranscriptBytes.received(in: transcript) }
 
         /// The bytes the device took once at least `count` came (waiting up to 20 s),
         /// and nothing more came for 300 ms.
