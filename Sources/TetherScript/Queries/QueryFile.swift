@@ -78,7 +78,7 @@ public struct QueryFile: Sendable {
         if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
         do {
             let bytes = try CommandText.bytes(fromEscaped: String(text))
-            return QueryStep(line: line, command: String(text), bytes: bytes, expectation: expectation)
+            return QueryStep(line: line, command: String(command), bytes: bytes, expectation: expectation)
         } catch {
             throw ScriptError(at: location, error.description)
         }

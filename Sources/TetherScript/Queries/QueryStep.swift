@@ -2,8 +2,8 @@
 public struct QueryStep: Sendable {
     /// The line number, from 1.
     public var line: Int
-    /// The command as written in the file, without terminator (escapes not decoded);
-    /// empty for a wait line and for the empty command (`""`).
+    /// The command as written in the file (quotes and escapes kept: `""`, `A\tB`);
+    /// empty for a wait line.
     public var command: String
     /// The command's exact bytes, its escapes decoded (``CommandText/bytes(fromEscaped:)``):
     /// what is sent, the dialect's terminator after them.
