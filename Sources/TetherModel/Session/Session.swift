@@ -424,11 +424,13 @@ public struct Session: Sendable {
         }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
             let request = queue.removeFirst()
-            partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
+            let sent = SessionEvent.sent(
+                request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)
+            // A raw write is done once written: no reply, and no line is its.
             actions.append(.write(request.isRaw ? request.bytes : dialect.encode(request.bytes)))
-            actions.append(
-                .emit(.sent(request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)))
+            actions.append(.emit(sent))
             if request.isRaw { continue }
+            partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
                     request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
