@@ -28,8 +28,8 @@ struct ConsoleDialect: Dialect {
     var name: String { base.name }
     var terminator: Terminator { base.terminator }
 
-    func encode(_ command: String) -> [UInt8] {
-        Self.bytes(ofKeystrokes: command) ?? base.encode(command)
+    func encode(_ command: [UInt8]) -> [UInt8] {
+        Self.bytes(ofKeystrokes: String(decoding: command, as: UTF8.self)) ?? base.encode(command)
     }
 
     func expectsReply(to command: String) -> Bool {
