@@ -185,7 +185,8 @@ extension ViewLine {
             case .cr: .cr
             case .lf: .lf
             case .crlf: .crlf
-            case nil: nil
+            // A received line never ends with `Terminator.none` (`--eol none` is for sending).
+            case .some(.none), nil: nil
             }
         self.init(
             bytes: line.bytes, ending: ending, exactBytes: line.exactBytes, terminator: terminator,
