@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // tether — control embedded devices over a serial port (see README.md, docs/).
 import PackageDescription
 
@@ -49,10 +49,14 @@ let package = Package(
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-        // Simulator: pty device simulator, usable in-process.
+        // Simulator: pty device simulator, usable in-process. Its built-in profiles are
+        // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
             name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
-            resources: [.copy("Profiles/BuiltIn")]),
+            exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
+        // Build tool: Profiles/BuiltIn/*.json → Swift string literals, for the plugin.
+        .executableTarget(name: "embed-profiles", path: "Plugins/embed-profiles"),
+        .plugin(name: "EmbedProfiles", capability: .buildTool(), dependencies: ["embed-profiles"]),
         .executableTarget(
             name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim"),
         // Composition root.
@@ -91,6 +95,6 @@ let package = Package(
 // Every Swift target, tests and executables included: a member (an extension method or
 // property) is visible only where its module is imported, so the compiler holds the
 // import table of docs/ARCHITECTURE.md ("Who may import whom") for members too.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }
