@@ -57,15 +57,19 @@ let package = Package(
         // Build tool: Profiles/BuiltIn/*.json → Swift string literals, for the plugin.
         .executableTarget(name: "embed-profiles", path: "Plugins/embed-profiles"),
         .plugin(name: "EmbedProfiles", capability: .buildTool(), dependencies: ["embed-profiles"]),
+        // The commit each executable was built from, for `--version`.
+        .plugin(name: "StampCommit", capability: .buildTool()),
         .executableTarget(
-            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim"),
+            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim",
+            plugins: ["StampCommit"]),
         // Composition root.
         .executableTarget(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
                 "CEditLine", "TetherCommandLine", "CAbortOrigin",
-            ]
+            ],
+            plugins: ["StampCommit"]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),

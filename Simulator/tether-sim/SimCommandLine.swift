@@ -61,8 +61,8 @@ enum SimCommandLine {
         }
     }
 
-    /// The program's version.
-    static let versionText = "0.1.0"
+    /// `--version`'s line, e.g. `tether-sim 0.1.0 (19fedcb)`.
+    static var versionText: String { Version.text(program: "tether-sim", commit: buildCommit) }
 
     /// The most devices one process serves.
     static let maximumCount = 256
@@ -103,7 +103,7 @@ enum SimCommandLine {
         help:
             "Record every byte in and out, with timestamps, in\n<file> (<file>-i for device i when there are several).",
         parse: Parse.nonEmpty(.expected("a path")))
-    static let versionFlag = Flag("--version", help: "Show the version.")
+    static let versionFlag = Flag("--version", help: "Show the version and the commit it was built from.")
 
     /// The command line's shape, for parsing and `--help`.
     static let spec = CommandSpec(

@@ -6,9 +6,6 @@ import TetherViews
 /// The `tether` command: dispatches to subcommands and turns failures into messages
 /// and exit codes.
 enum Tether {
-    /// The version printed by `--version`.
-    static let version = "0.1.0"
-
     /// Every subcommand, in help order.
     static var commands: [any Command.Type] {
         [
@@ -17,7 +14,7 @@ enum Tether {
         ]
     }
 
-    static let versionFlag = Flag("--version", help: "Show the version.")
+    static let versionFlag = Flag("--version", help: "Show the version and the commit it was built from.")
 
     static let spec = CommandSpec(
         program: "tether",
@@ -57,7 +54,7 @@ enum Tether {
             FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .success
         case versionFlag.declaration.key:
-            FileSink.standardOutput.write(version + "\n")
+            FileSink.standardOutput.write(Version.text(program: "tether", commit: buildCommit) + "\n")
             return .success
         case "help":
             guard let name = arguments.dropFirst().first else {
