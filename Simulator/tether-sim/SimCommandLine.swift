@@ -12,6 +12,17 @@ enum SimCommandLine {
     case help
     /// Print ``versionText`` and exit 0.
     case version
+    /// Print a document generated from ``spec`` and exit 0 (hidden options, for
+    /// scripts/install and scripts/deb).
+    case generate(Document)
+
+    /// What the hidden options generate.
+    enum Document: Equatable {
+        /// tether-sim(1): `--generate-man`.
+        case manPage
+        /// The completion script for a shell: `--generate-completion <shell>`.
+        case completion(Shell)
+    }
 
     /// What to serve: how many devices, their links, seed, faults and transcripts.
     struct ServeRequest {
@@ -70,7 +81,7 @@ enum SimCommandLine {
     static let profile = Option<String?>(
         "--profile", value: "name|file",
         help: "The device: a built-in profile's name or a profile\nfile's path. A profile with a mistake exits 65.",
-        defaultHelp: SimulatorProfiles.defaultName,
+        defaultHelp: SimulatorProfiles.defaultName, choices: SimulatorProfiles.builtInNames,
         parse: Parse.nonEmpty(.expected("a profile's name or a file's path")))
     static let listProfilesFlag = Flag("--list-profiles", help: "List the built-in profiles and exit.")
     static let link = Option<[String]>(
@@ -140,6 +151,15 @@ enum SimCommandLine {
     /// - Throws: ``UsageError`` for an unknown option, a missing or invalid value, an
     ///   unexpected argument, or options that do not go together.
     static func parse(_ arguments: [String]) throws(UsageError) -> SimCommandLine {
+        if arguments == ["--generate-man"] { return .generate(.manPage) }
+        if arguments.count == 2, arguments[0] == "--generate-completion" {
+            guard let shell = Shell(rawValue: arguments[1]) else {
+                throw UsageError(
+                    "Unknown shell '\(arguments[1])'; expected one of \(Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))"
+                )
+            }
+            return .generate(.completion(shell))
+        }
         if ParsedArguments.asksForHelp(arguments) { return .help }
         let parsed = try ParsedArguments(arguments, spec: spec)
         if parsed[versionFlag] { return .version }

@@ -27,6 +27,14 @@ case .help:
 case .version:
     write(SimCommandLine.versionText + "\n", to: .standardOutput)
     exit(0)
+case .generate(.manPage):
+    write(
+        ManPage.render(SimCommandLine.spec, version: "tether-sim \(Version.number)", seeAlso: ["tether"]),
+        to: .standardOutput)
+    exit(0)
+case .generate(.completion(let shell)):
+    write(ShellCompletion.script(shell, for: SimCommandLine.spec), to: .standardOutput)
+    exit(0)
 case .listProfiles:
     do {
         for profile in try SimulatorProfiles.builtIns() {

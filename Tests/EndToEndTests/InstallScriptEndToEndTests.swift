@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `scripts/install` (README, "Installing"): installs both executables under a prefix,
-/// where they work from any folder, and `--uninstall` removes what it installed.
+/// `scripts/install` (README, "Installing"): installs both executables, their man pages
+/// and completions under a prefix, where they work from any folder, and `--uninstall`
+/// removes what it installed.
 @Suite struct InstallScriptEndToEndTests {
     /// The package's root, where `scripts/` is.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -22,7 +23,17 @@ import Testing
         #expect(installed.status == 0, "\(installed.stderr)")
         for program in ["tether", "tether-sim"] {
             #expect(FileManager.default.isExecutableFile(atPath: prefix.path("bin/\(program)")))
+            for file in [
+                "share/man/man1/\(program).1", "share/bash-completion/completions/\(program)",
+                "share/zsh/site-functions/_\(program)", "share/fish/vendor_completions.d/\(program).fish",
+            ] {
+                let text = try? String(contentsOfFile: prefix.path(file), encoding: .utf8)
+                #expect(text?.isEmpty == false, "\(file)")
+            }
         }
+        let manual = try Subprocess.run(
+            path: "/usr/bin/env", ["MANPATH=\(prefix.path("share/man"))", "man", "-P", "cat", "tether-sim"])
+        #expect(manual.stdout.contains("tether-sim - Simulate a serial device"), "\(manual.stderr)")
         let query = try Subprocess.run(
             path: "/bin/sh", ["-c", "cd '\(empty.url.path)' && '\(prefix.path("bin/tether"))' query --sim '*IDN?'"])
         #expect(query.status == 0, "\(query.stderr)")

@@ -10,11 +10,13 @@ enum Tether {
     static var commands: [any Command.Type] {
         [
             QueryCommand.self, RunCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self,
-            LinesCommand.self, UdevRuleCommand.self,
+            LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
         ]
     }
 
     static let versionFlag = Flag("--version", help: "Show the version and the commit it was built from.")
+    /// Not in `--help`: prints tether(1), for scripts/install and scripts/deb.
+    static let generateManFlag = "--generate-man"
 
     static let spec = CommandSpec(
         program: "tether",
@@ -55,6 +57,12 @@ enum Tether {
             return .success
         case versionFlag.declaration.key:
             FileSink.standardOutput.write(Version.text(program: "tether", commit: buildCommit) + "\n")
+            return .success
+        case generateManFlag where arguments.count == 1:
+            FileSink.standardOutput.write(
+                ManPage.render(
+                    spec, subcommands: commands.map { $0.spec }, version: "tether \(Version.number)",
+                    seeAlso: ["tether-sim"]))
             return .success
         case "help":
             guard let name = arguments.dropFirst().first else {
