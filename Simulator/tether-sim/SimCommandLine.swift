@@ -122,10 +122,17 @@ enum SimCommandLine {
         discussion: """
             Serves a device described by a profile (default: env, the ENV-1 environmental
             controller; see Simulator/README.md and docs/PROFILES.md) on a new
-            pseudo-terminal until SIGINT (Ctrl-C) or SIGTERM. Prints the device path on
+            pseudo-terminal until a signal (Ctrl-C, SIGTERM…). Prints the device path on
             stdout as 'device: <path>' and, with --link, 'link: <path>' (one pair per
             device); open that path with tether or any serial terminal. The port starts in
             the kernel's default (cooked) mode: the client must set raw mode.
+
+            EXIT CODES:
+              0 every device gone for good (a disconnect fault), 64 usage error,
+              65 profile with a mistake, 69 a pty, link or log cannot be created,
+              74 standard output cannot be written, 129/130/131/141/143 ended by
+              SIGHUP/SIGINT/SIGQUIT/SIGPIPE/SIGTERM. Links are removed on every way
+              out but SIGKILL.
             """,
         options: [
             profile.declaration, listProfilesFlag.declaration, link.declaration, count.declaration, seed.declaration,
