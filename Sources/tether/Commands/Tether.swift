@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import TetherCommandLine
+import TetherSerial
 import TetherViews
 
 /// The `tether` command: dispatches to subcommands and turns failures into messages
@@ -47,6 +48,7 @@ enum Tether {
     /// Runs the command line `arguments` (without the program name).
     static func main(_ arguments: [String]) async -> ExitCode {
         let errors = FileSink.standardError
+        SerialPort.setLockFileWarningHandler { errors.write("Warning: \($0)\n") }
         guard let first = arguments.first else {
             errors.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .usage
