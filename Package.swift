@@ -54,9 +54,8 @@ let package = Package(
         .target(
             name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
-        // Build tool: Profiles/BuiltIn/*.json → Swift string literals, for the plugin.
-        .executableTarget(name: "embed-profiles", path: "Plugins/embed-profiles"),
-        .plugin(name: "EmbedProfiles", capability: .buildTool(), dependencies: ["embed-profiles"]),
+        // Profiles/BuiltIn/*.json → Swift string literals, on every build.
+        .plugin(name: "EmbedProfiles", capability: .buildTool()),
         // The commit each executable was built from, for `--version`.
         .plugin(name: "StampCommit", capability: .buildTool()),
         .executableTarget(
