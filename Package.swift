@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // tether — control embedded devices over a serial port (see README.md, docs/).
 import PackageDescription
 
@@ -49,19 +49,26 @@ let package = Package(
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-        // Simulator: pty device simulator, usable in-process.
+        // Simulator: pty device simulator, usable in-process. Its built-in profiles are
+        // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
             name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
-            resources: [.copy("Profiles/BuiltIn")]),
+            exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
+        // Profiles/BuiltIn/*.json → Swift string literals, on every build.
+        .plugin(name: "EmbedProfiles", capability: .buildTool()),
+        // The commit each executable was built from, for `--version`.
+        .plugin(name: "StampCommit", capability: .buildTool()),
         .executableTarget(
-            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim"),
+            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim",
+            plugins: ["StampCommit"]),
         // Composition root.
         .executableTarget(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
                 "CEditLine", "TetherCommandLine", "CAbortOrigin",
-            ]
+            ],
+            plugins: ["StampCommit"]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
@@ -91,6 +98,6 @@ let package = Package(
 // Every Swift target, tests and executables included: a member (an extension method or
 // property) is visible only where its module is imported, so the compiler holds the
 // import table of docs/ARCHITECTURE.md ("Who may import whom") for members too.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }

@@ -133,6 +133,23 @@ def hyperfine(commands, runs, directory):
         return [result["median"] * 1e3 for result in json.load(results)["results"]]
 
 
+def binary_sizes(tethers, directory):
+    """Prints each tether build's executables' sizes as built and stripped (MB)."""
+    print("\n### Binary size (MB, release build with the Swift runtime linked statically)\n")
+    print("| executable | as built | stripped |")
+    print("|---|---|---|")
+    for name, folder in tethers:
+        for program in ("tether", "tether-sim"):
+            path = os.path.join(folder, program)
+            if not os.path.exists(path):
+                continue
+            stripped = os.path.join(directory, program + ".stripped")
+            subprocess.run(["strip", "-o", stripped, path], check=True)
+            label = program if name == "tether" else "%s %s" % (name, program)
+            print("| %s | %.1f | %.1f |" % (label, os.path.getsize(path) / 1e6, os.path.getsize(stripped) / 1e6))
+            os.unlink(stripped)
+
+
 def machine():
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
                 if line.startswith("model name")), "?")
@@ -214,7 +231,7 @@ def main():
     rtt_mean = {name: [] for name, _ in rtt_clients}
     throughput = {name: [] for name, _ in stream_clients}
     startup_names = ["C libserialport", "C raw fd", "pyserial"] + [n + " query" for n, _ in tethers] + [
-        n + " query --sim" for n, _ in tethers]
+        n + " query --sim" for n, _ in tethers] + [n + " --version" for n, _ in tethers]
     startup = {name: [] for name in startup_names}
     notes = []
 
@@ -246,6 +263,7 @@ def main():
                     options.python + " " + client_py + " oneshot " + device.link]
         commands += [os.path.join(d, "tether") + " query " + device.link + " MEAS:VOLT?" for _, d in tethers]
         commands += [os.path.join(d, "tether") + " query --sim *IDN?" for _, d in tethers]
+        commands += [os.path.join(d, "tether") + " --version" for _, d in tethers]
         for name, milliseconds in zip(startup_names, hyperfine(commands, startup_runs, work)):
             startup[name].append((milliseconds, True))
         device.close()
@@ -258,6 +276,7 @@ def main():
     table("Stream throughput (k lines/s, 40-byte lines)", "k/s", throughput, best, False, rounds)
     table("One-shot process, open + one query + exit (ms wall, hyperfine median)", "ms", startup,
           "C libserialport", True, rounds)
+    binary_sizes(tethers, work)
     if notes:
         print("\nnotes (failed checks):")
         for note in notes:

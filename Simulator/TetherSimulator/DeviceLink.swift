@@ -5,9 +5,11 @@ import Synchronization
 /// A symbolic link to the slave (e.g. `/tmp/ttyENV -> /dev/pts/7`), so that a client can
 /// use a stable name, as with a udev `SYMLINK+=` rule.
 ///
-/// An existing symbolic link at the path is replaced when it is stale (the device it
-/// named is gone); one that leads to a device that exists (another simulator's live
-/// pty) is refused, naming the process that serves it, and so is any other kind of file. ``remove()`` deletes the link only while it still points to our slave. Links
+/// An existing symbolic link at the path is replaced when it is stale: the device it
+/// names is gone, or was made after the link (its pty number was given again, to any
+/// process, after the simulator that made the link died). One that leads to a device
+/// older than itself (another simulator's live pty) is refused, naming the process that
+/// serves it, and so is any other kind of file. ``remove()`` deletes the link only while it still points to our slave. Links
 /// are also removed when the process calls `exit` (an `atexit` handler); signals are the
 /// host program's business (`tether-sim` stops the simulator on SIGINT and SIGTERM).
 final class DeviceLink: Sendable {
@@ -36,7 +38,9 @@ final class DeviceLink: Sendable {
                 )
             }
             var target = stat()
-            if stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFCHR {
+            if stat(absolute, &target) == 0, target.st_mode & S_IFMT == S_IFCHR,
+                !Self.precedes(status.st_mtim, target.st_ctim)
+            {
                 throw SimulatorError(.linkPathOccupied, Self.liveLinkMessage(absolute))
             }
             guard unlink(absolute) == 0 else {
@@ -52,6 +56,13 @@ final class DeviceLink: Sendable {
         self.target = target
         DeviceLink.registerExitHandler
         DeviceLink.live.withLock { $0[absolute] = target }
+    }
+
+    /// Whether `link` (a symbolic link's modification time: when it was made) is earlier
+    /// than `device` (a device node's change time: when devpts made the pty, or a real
+    /// port's node appeared). A link made before its device cannot be that device's.
+    private static func precedes(_ link: timespec, _ device: timespec) -> Bool {
+        (link.tv_sec, link.tv_nsec) < (device.tv_sec, device.tv_nsec)
     }
 
     /// Why the link at `path`, which leads to a device that exists, is not replaced:

@@ -12,6 +12,17 @@ enum SimCommandLine {
     case help
     /// Print ``versionText`` and exit 0.
     case version
+    /// Print a document generated from ``spec`` and exit 0 (hidden options, for
+    /// scripts/install and scripts/deb).
+    case generate(Document)
+
+    /// What the hidden options generate.
+    enum Document: Equatable {
+        /// tether-sim(1): `--generate-man`.
+        case manPage
+        /// The completion script for a shell: `--generate-completion <shell>`.
+        case completion(Shell)
+    }
 
     /// What to serve: how many devices, their links, seed, faults and transcripts.
     struct ServeRequest {
@@ -61,8 +72,8 @@ enum SimCommandLine {
         }
     }
 
-    /// The program's version.
-    static let versionText = "0.1.0"
+    /// `--version`'s line, e.g. `tether-sim 0.1.0 (19fedcb)`.
+    static var versionText: String { Version.text(program: "tether-sim", commit: buildCommit) }
 
     /// The most devices one process serves.
     static let maximumCount = 256
@@ -70,7 +81,7 @@ enum SimCommandLine {
     static let profile = Option<String?>(
         "--profile", value: "name|file",
         help: "The device: a built-in profile's name or a profile\nfile's path. A profile with a mistake exits 65.",
-        defaultHelp: SimulatorProfiles.defaultName,
+        defaultHelp: SimulatorProfiles.defaultName, choices: SimulatorProfiles.builtInNames,
         parse: Parse.nonEmpty(.expected("a profile's name or a file's path")))
     static let listProfilesFlag = Flag("--list-profiles", help: "List the built-in profiles and exit.")
     static let link = Option<[String]>(
@@ -103,7 +114,7 @@ enum SimCommandLine {
         help:
             "Record every byte in and out, with timestamps, in\n<file> (<file>-i for device i when there are several).",
         parse: Parse.nonEmpty(.expected("a path")))
-    static let versionFlag = Flag("--version", help: "Show the version.")
+    static let versionFlag = Flag("--version", help: "Show the version and the commit it was built from.")
 
     /// The command line's shape, for parsing and `--help`.
     static let spec = CommandSpec(
@@ -111,10 +122,17 @@ enum SimCommandLine {
         discussion: """
             Serves a device described by a profile (default: env, the ENV-1 environmental
             controller; see Simulator/README.md and docs/PROFILES.md) on a new
-            pseudo-terminal until SIGINT (Ctrl-C) or SIGTERM. Prints the device path on
+            pseudo-terminal until a signal (Ctrl-C, SIGTERM…). Prints the device path on
             stdout as 'device: <path>' and, with --link, 'link: <path>' (one pair per
             device); open that path with tether or any serial terminal. The port starts in
             the kernel's default (cooked) mode: the client must set raw mode.
+
+            EXIT CODES:
+              0 every device gone for good (a disconnect fault), 64 usage error,
+              65 profile with a mistake, 69 a pty, link or log cannot be created,
+              74 standard output cannot be written, 129/130/131/141/143 ended by
+              SIGHUP/SIGINT/SIGQUIT/SIGPIPE/SIGTERM. Links are removed on every way
+              out but SIGKILL.
             """,
         options: [
             profile.declaration, listProfilesFlag.declaration, link.declaration, count.declaration, seed.declaration,
@@ -140,6 +158,15 @@ enum SimCommandLine {
     /// - Throws: ``UsageError`` for an unknown option, a missing or invalid value, an
     ///   unexpected argument, or options that do not go together.
     static func parse(_ arguments: [String]) throws(UsageError) -> SimCommandLine {
+        if arguments == ["--generate-man"] { return .generate(.manPage) }
+        if arguments.count == 2, arguments[0] == "--generate-completion" {
+            guard let shell = Shell(rawValue: arguments[1]) else {
+                throw UsageError(
+                    "Unknown shell '\(arguments[1])'; expected one of \(Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))"
+                )
+            }
+            return .generate(.completion(shell))
+        }
         if ParsedArguments.asksForHelp(arguments) { return .help }
         let parsed = try ParsedArguments(arguments, spec: spec)
         if parsed[versionFlag] { return .version }

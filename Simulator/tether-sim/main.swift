@@ -1,41 +1,45 @@
 // tether-sim: serve one or more simulated devices (a profile, default: env) on
-// pseudo-terminals until SIGINT or SIGTERM, or until every device has hung up for good.
-// Exit codes: 0 after a signal or when every device is gone, 64 (EX_USAGE) for bad
-// arguments, 65 (EX_DATAERR) for a profile with a mistake, 69 (EX_UNAVAILABLE) when a
-// pty, a link or a log file cannot be created.
+// pseudo-terminals until a signal, or until every device has hung up for good.
+// Exit codes: 0 when every device is gone, 64 (EX_USAGE) for bad arguments, 65
+// (EX_DATAERR) for a profile with a mistake, 69 (EX_UNAVAILABLE) when a pty, a link or a
+// log file cannot be created, 74 (EX_IOERR) when standard output cannot be written,
+// 128 + the signal after SIGHUP (129), SIGINT (130), SIGQUIT (131), SIGPIPE (141) or
+// SIGTERM (143). Every way out but SIGKILL removes the links.
 import Foundation
 import Glibc
 import TetherCommandLine
 import TetherSimulator
 
-func write(_ text: String, to handle: FileHandle) {
-    handle.write(Data(text.utf8))
-}
-
 let command: SimCommandLine
 do {
     command = try SimCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    write("Error: \(error.message) (see 'tether-sim --help')\n", to: .standardError)
+    SimOutput.error("Error: \(error.message) (see 'tether-sim --help')\n")
     exit(64)
 }
 
 switch command {
 case .help:
-    write(HelpFormatter.help(SimCommandLine.spec), to: .standardOutput)
+    SimOutput.print(HelpFormatter.help(SimCommandLine.spec))
     exit(0)
 case .version:
-    write(SimCommandLine.versionText + "\n", to: .standardOutput)
+    SimOutput.print(SimCommandLine.versionText + "\n")
+    exit(0)
+case .generate(.manPage):
+    SimOutput.print(ManPage.render(SimCommandLine.spec, version: "tether-sim \(Version.number)", seeAlso: ["tether"]))
+    exit(0)
+case .generate(.completion(let shell)):
+    SimOutput.print(ShellCompletion.script(shell, for: SimCommandLine.spec))
     exit(0)
 case .listProfiles:
     do {
         for profile in try SimulatorProfiles.builtIns() {
             let name = profile.name.padding(toLength: 16, withPad: " ", startingAt: 0)
             let dialect = profile.dialect.padding(toLength: 8, withPad: " ", startingAt: 0)
-            write("\(name)\(dialect)\(profile.description)\n", to: .standardOutput)
+            SimOutput.print("\(name)\(dialect)\(profile.description)\n")
         }
     } catch {
-        write("Error: \(error)\n", to: .standardError)
+        SimOutput.error("Error: \(error)\n")
         exit(65)
     }
     exit(0)
@@ -44,15 +48,15 @@ case .serve(let request):
     do {
         _ = try SimulatorProfiles.device(named: request.profile ?? SimulatorProfiles.defaultName)
     } catch {
-        write("Error: \(error)\n", to: .standardError)
+        SimOutput.error("Error: \(error)\n")
         exit(65)
     }
-    // SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask)
-    // and taken with sigwait below: no work happens in a C signal handler.
+    // The signals that end serving are blocked before any thread starts (threads
+    // inherit the mask) and taken with sigwaitinfo below: no work happens in a C signal
+    // handler. SIGPIPE among them makes a write to a closed stdout fail with EPIPE.
     var stopSignals = sigset_t()
     sigemptyset(&stopSignals)
-    sigaddset(&stopSignals, SIGINT)
-    sigaddset(&stopSignals, SIGTERM)
+    for signal in SimOutput.stopSignals { sigaddset(&stopSignals, signal) }
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
     var simulators: [Simulator] = []
     do {
@@ -68,29 +72,29 @@ case .serve(let request):
                 device: device, link: request.link(ofDevice: index),
                 faults: request.faults(ofDevice: index), transcript: transcript)
             simulators.append(simulator)
-            write("device: \(simulator.devicePath)\n", to: .standardOutput)
+            SimOutput.serving(simulators)
+            SimOutput.print("device: \(simulator.devicePath)\n")
             if let linkPath = simulator.linkPath {
-                write("link: \(linkPath)\n", to: .standardOutput)
+                SimOutput.print("link: \(linkPath)\n")
             }
         }
         if let device = simulators.first?.device as? ProfileDevice {
             let noisy = request.faults.garbageProbability > 0
-            write(
-                "tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n",
-                to: .standardOutput)
+            SimOutput.print("tether options: \(device.profile.tetherCommandLine(patternsMatchAnywhere: noisy))\n")
         }
     } catch let error as SimulatorError {
         simulators.forEach { $0.stop() }
-        write("Error: \(error)\n", to: .standardError)
+        SimOutput.error("Error: \(error)\n")
         exit(69)
     } catch {
         // The profile loaded above failed this time: its file changed meanwhile.
         simulators.forEach { $0.stop() }
-        write("Error: \(error)\n", to: .standardError)
+        SimOutput.error("Error: \(error)\n")
         exit(65)
     }
     // A device that hangs up for good (a disconnect fault without --reappear-after)
-    // stops its simulator; once all have stopped, end as if signalled. One that comes
+    // stops its simulator; once all have stopped, end with 0: the watcher sends SIGTERM
+    // to this process, told from one sent from outside by its sender. One that comes
     // back (--reappear-after) is announced again with its new pty.
     let watched = simulators
     Thread {
@@ -101,13 +105,12 @@ case .serve(let request):
                 let path = simulator.devicePath
                 guard path != paths[index] else { continue }
                 paths[index] = path
-                write("device: \(path)\n", to: .standardOutput)
+                SimOutput.print("device: \(path)\n")
             }
         }
         kill(getpid(), SIGTERM)
     }.start()
-    var received: Int32 = 0
-    sigwait(&stopSignals, &received)
-    simulators.forEach { $0.stop() }
-    exit(0)
+    var received = siginfo_t()
+    let signal = sigwaitinfo(&stopSignals, &received)
+    SimOutput.finish(signal == SIGTERM && received._sifields._kill.si_pid == getpid() ? 0 : 128 + signal)
 }

@@ -66,13 +66,23 @@ public struct ArgumentSpec: Sendable {
     public var isVariadic: Bool
     /// Whether it may be left out.
     public var isOptional: Bool
+    /// The values it takes when they are a fixed few, for shell completion; empty when
+    /// any value goes.
+    public var choices: [String]
 
-    public init(name: String, help: String, isVariadic: Bool = false, isOptional: Bool = false) {
+    public init(
+        name: String, help: String, isVariadic: Bool = false, isOptional: Bool = false, choices: [String] = []
+    ) {
         self.name = name
         self.help = help
         self.isVariadic = isVariadic
         self.isOptional = isOptional
+        self.choices = choices
     }
+
+    /// Whether it may be a file's path, for shell completion: a `port`, `script`,
+    /// `file` or `path`.
+    public var takesPath: Bool { ["port", "script", "file", "path"].contains(name) }
 }
 
 /// A section of options in `--help` after `OPTIONS:`.

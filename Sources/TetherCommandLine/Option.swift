@@ -28,28 +28,35 @@ public struct Option<Value: Sendable>: Sendable {
     ///   - defaultValue: the value when not given; `--help` shows it (a string raw
     ///     value for an enumeration) unless `defaultHelp` says it otherwise.
     ///   - parse: the value of the text given; throws ``InvalidValue`` for a bad one.
+    ///
+    /// An enumeration's raw values (`CaseIterable`) are its ``OptionDeclaration/choices``.
     public init(
         _ names: String..., value: String, help: String, default defaultValue: Value, defaultHelp: String? = nil,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
     ) {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: defaultHelp ?? Self.describe(defaultValue),
-            isRepeatable: false, check: { text throws(InvalidValue) in _ = try parse(text) })
+            isRepeatable: false, choices: rawValues(of: Value.self),
+            check: { text throws(InvalidValue) in _ = try parse(text) })
         self.defaultValue = defaultValue
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
     }
 
     /// An option without a default: it reads `nil` when not given.
     ///
-    /// - Parameter defaultHelp: what happens when it is not given, for `--help`
-    ///   (e.g. `lf for line and scpi, cr for at and prompt`); `nil` to say nothing.
+    /// - Parameters:
+    ///   - defaultHelp: what happens when it is not given, for `--help`
+    ///     (e.g. `lf for line and scpi, cr for at and prompt`); `nil` to say nothing.
+    ///   - choices: the values it takes when they are a fixed few, for shell completion
+    ///     (an enumeration's raw values when not given).
     public init<Wrapped>(
-        _ names: String..., value: String, help: String, defaultHelp: String? = nil,
+        _ names: String..., value: String, help: String, defaultHelp: String? = nil, choices: [String]? = nil,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
     ) where Value == Wrapped? {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: defaultHelp, isRepeatable: false,
-            check: { text throws(InvalidValue) in _ = try parse(text) })
+            choices: choices ?? rawValues(of: Wrapped.self), check: { text throws(InvalidValue) in _ = try parse(text) }
+        )
         defaultValue = nil
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
     }
@@ -61,7 +68,7 @@ public struct Option<Value: Sendable>: Sendable {
     ) where Value == [Element] {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: nil, isRepeatable: true,
-            check: { text throws(InvalidValue) in _ = try parse(text) })
+            choices: rawValues(of: Element.self), check: { text throws(InvalidValue) in _ = try parse(text) })
         defaultValue = []
         read = { values throws(InvalidValue) in
             var parsed: [Element] = []
@@ -103,4 +110,15 @@ public struct Flag: Sendable {
         declaration = OptionDeclaration(
             names: names, valueName: nil, help: help, defaultText: nil, isRepeatable: false, check: { _ in })
     }
+}
+
+/// The raw values of `type` when it is an enumeration of strings (`CaseIterable`), in
+/// declaration order: the choices ``Parse/choice(_:)`` takes; else none.
+private func rawValues<T>(of type: T.Type) -> [String] {
+    guard let choices = type as? any (CaseIterable & RawRepresentable<String>).Type else { return [] }
+    return allRawValues(choices)
+}
+
+private func allRawValues<T: CaseIterable & RawRepresentable<String>>(_ type: T.Type) -> [String] {
+    T.allCases.map(\.rawValue)
 }

@@ -13,12 +13,15 @@ public struct OptionDeclaration: Sendable {
     public let defaultText: String?
     /// Whether it may be given several times (its values accumulate).
     public let isRepeatable: Bool
+    /// The values it takes when they are a fixed few (`lf`, `cr`, `crlf`), for shell
+    /// completion; empty when any value of its kind goes.
+    public let choices: [String]
     /// Parses one value, to refuse a bad one as soon as the command line is read.
     let check: @Sendable (String) throws(InvalidValue) -> Void
 
     init(
         names: [String], valueName: String?, help: String, defaultText: String?, isRepeatable: Bool,
-        check: @escaping @Sendable (String) throws(InvalidValue) -> Void
+        choices: [String] = [], check: @escaping @Sendable (String) throws(InvalidValue) -> Void
     ) {
         precondition(names.first?.hasPrefix("--") == true, "an option's first name is its long name")
         self.names = names
@@ -26,6 +29,7 @@ public struct OptionDeclaration: Sendable {
         self.help = help
         self.defaultText = defaultText
         self.isRepeatable = isRepeatable
+        self.choices = choices
         self.check = check
     }
 
@@ -34,6 +38,13 @@ public struct OptionDeclaration: Sendable {
 
     /// Whether it takes no value.
     public var isFlag: Bool { valueName == nil }
+
+    /// Whether its value may be a file's path, for shell completion: its placeholder
+    /// names a file, a path or a port (`file`, `name|file`, `path`, `port`).
+    public var takesPath: Bool {
+        guard let valueName else { return false }
+        return ["file", "path", "port"].contains { valueName.contains($0) }
+    }
 
     /// How it reads in usage and errors, e.g. `--baud <rate>`.
     public var display: String { valueName.map { "\(key) <\($0)>" } ?? key }
@@ -63,7 +74,7 @@ public struct OptionDeclaration: Sendable {
     public func withHelp(_ help: String) -> OptionDeclaration {
         OptionDeclaration(
             names: names, valueName: valueName, help: help, defaultText: defaultText, isRepeatable: isRepeatable,
-            check: check)
+            choices: choices, check: check)
     }
 }
 

@@ -25,12 +25,15 @@ final class PortHandle: @unchecked Sendable {
     private let state = Mutex(State())
     private let callsInFlight = DispatchGroup()
     private let lockDescriptor: Int32?
+    private let lockFile: UUCPLockFile?
 
-    /// Takes ownership of an open port and its exclusive-lock descriptor (if any).
-    init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?) {
+    /// Takes ownership of an open port, its exclusive-lock descriptor and its UUCP lock
+    /// file (if any).
+    init(port: OpaquePointer, descriptor: Int32, lockDescriptor: Int32?, lockFile: UUCPLockFile?) {
         self.port = port
         self.descriptor = descriptor
         self.lockDescriptor = lockDescriptor
+        self.lockFile = lockFile
     }
 
     deinit { close() }
@@ -58,7 +61,7 @@ final class PortHandle: @unchecked Sendable {
     }
 
     /// Closes the port: waits for the calls in flight to leave, then
-    /// `sp_close`, `sp_free_port`, and releases the lock.
+    /// `sp_close`, `sp_free_port`, and releases the locks.
     /// Idempotent; a second caller returns at once.
     func close() {
         let first = state.withLock { state in
@@ -70,6 +73,7 @@ final class PortHandle: @unchecked Sendable {
 
         sp_close(port)
         sp_free_port(port)
+        lockFile?.release()
         if let lockDescriptor { Glibc.close(lockDescriptor) }
     }
 }

@@ -14,10 +14,17 @@ extension SerialPort {
 
     /// How ``SerialPort/open(_:configuration:options:)`` takes the port.
     public struct OpenOptions: Sendable, Equatable {
-        /// Take an exclusive `flock` on the port before changing any setting, and fail
-        /// with ``SerialError/busy(path:holder:)`` if another process holds one.
-        /// Default `true`.
+        /// Take an exclusive `flock` on the port, and its UUCP lock file, before changing
+        /// any setting, and fail with ``SerialError/busy(path:holder:)`` if another
+        /// process holds one. Default `true`.
         public var exclusive: Bool
+        /// Where the UUCP lock file (`LCK..<name>`, HDB format) is taken with
+        /// ``exclusive``: default ``defaultLockDirectory``; `nil` takes none (the `flock`
+        /// only).
+        public var lockDirectory: String?
+        /// `/run/lock`, where minicom, picocom and ser2net take theirs on Debian
+        /// (`/var/lock` is a link to it; FHS 3.0 §5.9).
+        public static let defaultLockDirectory = "/run/lock"
         /// DTR on open. Default ``LineControl/keep``; with `.on` or `.off` the port keeps
         /// `HUPCL`, so DTR drops when it closes.
         public var dtr: LineControl
@@ -25,9 +32,14 @@ extension SerialPort {
         /// where the driver owns RTS.
         public var rts: LineControl
 
-        /// Creates options; the defaults are exclusive access, DTR and RTS kept.
-        public init(exclusive: Bool = true, dtr: LineControl = .keep, rts: LineControl = .keep) {
+        /// Creates options; the defaults are exclusive access (a lock file in
+        /// `/run/lock`), DTR and RTS kept.
+        public init(
+            exclusive: Bool = true, lockDirectory: String? = defaultLockDirectory, dtr: LineControl = .keep,
+            rts: LineControl = .keep
+        ) {
             self.exclusive = exclusive
+            self.lockDirectory = lockDirectory
             self.dtr = dtr
             self.rts = rts
         }

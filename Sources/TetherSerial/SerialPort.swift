@@ -56,8 +56,9 @@ public final class SerialPort: SerialTransport {
     ///
     /// In order: resolves `name` (links, chains, relative links) to its device node;
     /// opens the node and checks it is a terminal; with `options.exclusive`, takes an
-    /// exclusive `flock` on it **before any setting changes** (so a busy port's user is
-    /// not disturbed); opens it with `sp_open`; applies `configuration` with one
+    /// exclusive `flock` on it and its UUCP lock file (`/run/lock/LCK..<name>`,
+    /// ``OpenOptions/lockDirectory``) **before any setting changes** (so a busy port's
+    /// user is not disturbed); opens it with `sp_open`; applies `configuration` with one
     /// `sp_set_config`; sets DTR and RTS per `options`; and finally makes the
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
@@ -79,7 +80,7 @@ public final class SerialPort: SerialTransport {
     ///   ``SerialError/notASerialPort(path:)`` for a regular file, `/dev/null` or a
     ///   terminal libserialport cannot drive; ``SerialError/permissionDenied(path:owner:)``;
     ///   ``SerialError/busy(path:holder:)`` when another process holds the port's
-    ///   lock; ``SerialError/io(path:function:errno:message:)`` when a
+    ///   `flock` or a UUCP lock file for it; ``SerialError/io(path:function:errno:message:)`` when a
     ///   libserialport function or the read-back fails.
     public static func open(
         _ name: String, configuration: SerialConfiguration, options: OpenOptions = .init()
@@ -89,6 +90,7 @@ public final class SerialPort: SerialTransport {
 
         var succeeded = false
         var lockDescriptor: Int32?
+        var lockFile: UUCPLockFile?
         var link: PseudoTerminalLink?
         var port: OpaquePointer?
         defer {
@@ -101,6 +103,7 @@ public final class SerialPort: SerialTransport {
                     sp_close(port)
                     sp_free_port(port)
                 }
+                lockFile?.release()
                 if let lockDescriptor { Glibc.close(lockDescriptor) }
             }
         }
@@ -108,6 +111,9 @@ public final class SerialPort: SerialTransport {
         lockDescriptor = nodeDescriptor
         if options.exclusive {
             try PortLock.acquire(nodeDescriptor, for: node)
+            if let directory = options.lockDirectory {
+                lockFile = try UUCPLockFile.acquire(for: node, in: directory)
+            }
         } else {
             Glibc.close(nodeDescriptor)
             lockDescriptor = nil
@@ -140,7 +146,8 @@ public final class SerialPort: SerialTransport {
         let report = SettingsReport(
             requested: configuration, actual: try SerialConfiguration.read(from: descriptor, path: name))
 
-        let handle = PortHandle(port: port, descriptor: descriptor, lockDescriptor: lockDescriptor)
+        let handle = PortHandle(
+            port: port, descriptor: descriptor, lockDescriptor: lockDescriptor, lockFile: lockFile)
         succeeded = true
         return SerialPort(
             name: name, path: node.path, configuration: configuration, settingsReport: report,

@@ -63,8 +63,8 @@ final class Tmux {
     /// Types `keys` (tmux key names: `Enter`, `C-c`, `Up`, `BSpace`…).
     func send(_ keys: String...) { _ = try? tmux(["send-keys", "-t", "0"] + keys) }
 
-    /// Types `text` literally.
-    func type(_ text: String) { _ = try? tmux(["send-keys", "-t", "0", "-l", text]) }
+    /// Types `text` literally (`--`: text starting with `-` is not an option of tmux's).
+    func type(_ text: String) { _ = try? tmux(["send-keys", "-t", "0", "-l", "--", text]) }
 
     /// Pastes the text in `file` as a terminal paste (one write of all of it).
     func paste(contentsOf file: String) throws {

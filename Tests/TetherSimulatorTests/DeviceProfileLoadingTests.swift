@@ -14,6 +14,15 @@ import Testing
         #expect(profiles.first { $0.name == "prompt-console" }?.prompt == "=> ")
     }
 
+    /// The built-ins are compiled in by the EmbedProfiles plugin: every file in the
+    /// folder, picked up by the next build with no other step.
+    @Test func everyFileInTheBuiltInFolderIsCompiledIn() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Simulator/TetherSimulator/Profiles/BuiltIn")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        #expect(SimulatorProfiles.builtInNames == files.map { String($0.dropLast(5)) }.sorted())
+    }
+
     /// The units a dashboard shows: a notification field `name={property}` takes the
     /// property's unit; a property without one, or text that is not `name=`, gives none.
     @Test func notificationFieldsTakeTheirPropertysUnit() throws {

@@ -38,9 +38,25 @@ import TetherSimulator
                 case .version: "version"
                 case .listProfiles: "list"
                 case .serve: "serve"
+                case .generate: "generate"
                 }
             }
         #expect(asked == ["help", "help", "version", "list"])
+    }
+
+    /// The hidden options scripts/install uses for the man page and the completions.
+    @Test func theHiddenGeneratorsParseOnTheirOwn() throws {
+        guard case .generate(let page) = try SimCommandLine.parse(["--generate-man"]) else {
+            Issue.record("--generate-man is not a generator")
+            return
+        }
+        #expect(page == .manPage)
+        guard case .generate(let script) = try SimCommandLine.parse(["--generate-completion", "zsh"]) else {
+            Issue.record("--generate-completion is not a generator")
+            return
+        }
+        #expect(script == .completion(.zsh))
+        #expect(throws: UsageError.self) { try SimCommandLine.parse(["--generate-completion", "csh"]) }
     }
 
     @Test(arguments: [

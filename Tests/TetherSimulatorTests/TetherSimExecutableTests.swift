@@ -60,8 +60,10 @@ struct TetherSimProcess {
 }
 
 @Suite struct TetherSimExecutableTests {
-    @Test(arguments: [SIGTERM, SIGINT])
-    func servesOnAPrintedPathAndRemovesItsLinkOnSignal(signal: Int32) throws {
+    static let signals: [(Int32, Int32)] = [(SIGTERM, 143), (SIGINT, 130)]
+
+    @Test(arguments: signals)
+    func servesOnAPrintedPathAndRemovesItsLinkOnSignal(signal: Int32, code: Int32) throws {
         let link = temporaryPath("ttySimExe")
         let sim = try TetherSimProcess(["--link", link, "--seed", "42"])
         let deviceLine = try #require(sim.readLine())
@@ -75,7 +77,7 @@ struct TetherSimProcess {
         #expect(client.readLine() == "TETHER,ENV-1,SIM0001,1.0")
 
         kill(sim.process.processIdentifier, signal)
-        #expect(sim.waitForExit() == 0)
+        #expect(sim.waitForExit() == code)
         #expect(client.readUntilHangUp(timeout: .seconds(2)) != nil)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
     }
@@ -99,7 +101,7 @@ struct TetherSimProcess {
         _ = try #require(sim.readLine())
         #expect(sim.readLine() == expected)
         kill(sim.process.processIdentifier, SIGTERM)
-        #expect(sim.waitForExit() == 0)
+        #expect(sim.waitForExit() == 143)
     }
 
     @Test func rejectsAnUnknownOptionWithExit64() throws {

@@ -1,23 +1,23 @@
 import FoundationEssentials
 import Glibc
 import TetherCommandLine
+import TetherSerial
 import TetherViews
 
 /// The `tether` command: dispatches to subcommands and turns failures into messages
 /// and exit codes.
 enum Tether {
-    /// The version printed by `--version`.
-    static let version = "0.1.0"
-
     /// Every subcommand, in help order.
     static var commands: [any Command.Type] {
         [
             QueryCommand.self, RunCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self,
-            LinesCommand.self, UdevRuleCommand.self,
+            LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
         ]
     }
 
-    static let versionFlag = Flag("--version", help: "Show the version.")
+    static let versionFlag = Flag("--version", help: "Show the version and the commit it was built from.")
+    /// Not in `--help`: prints tether(1), for scripts/install and scripts/deb.
+    static let generateManFlag = "--generate-man"
 
     static let spec = CommandSpec(
         program: "tether",
@@ -48,6 +48,7 @@ enum Tether {
     /// Runs the command line `arguments` (without the program name).
     static func main(_ arguments: [String]) async -> ExitCode {
         let errors = FileSink.standardError
+        SerialPort.setLockFileWarningHandler { errors.write("Warning: \($0)\n") }
         guard let first = arguments.first else {
             errors.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .usage
@@ -57,7 +58,13 @@ enum Tether {
             FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .success
         case versionFlag.declaration.key:
-            FileSink.standardOutput.write(version + "\n")
+            FileSink.standardOutput.write(Version.text(program: "tether", commit: buildCommit) + "\n")
+            return .success
+        case generateManFlag where arguments.count == 1:
+            FileSink.standardOutput.write(
+                ManPage.render(
+                    spec, subcommands: commands.map { $0.spec }, version: "tether \(Version.number)",
+                    seeAlso: ["tether-sim"]))
             return .success
         case "help":
             guard let name = arguments.dropFirst().first else {

@@ -13,7 +13,7 @@ struct ConnectionOptions {
             With --sim: the simulated device, a built-in profile (env, at-modem,
             scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also
             sets the default --dialect.
-            """, defaultHelp: SimulatorProfile.defaultName, parse: Parse.text)
+            """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names, parse: Parse.text)
     static let device = Option<String?>(
         "--device", value: "file",
         help: """

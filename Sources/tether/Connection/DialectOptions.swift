@@ -12,7 +12,7 @@ struct DialectOptions {
     static let defaultKind = LineDialect.kind
 
     static let dialect = Option<DialectKind?>(
-        "--dialect", value: "name", help: dialectHelp, defaultHelp: defaultKind.name,
+        "--dialect", value: "name", help: dialectHelp, defaultHelp: defaultKind.name, choices: registry.names,
         parse: { text throws(InvalidValue) in
             guard let kind = registry[text.lowercased()] else {
                 let names = registry.names.map { "'\($0)'" }.joined(separator: ", ")
