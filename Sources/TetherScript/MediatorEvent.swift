@@ -20,6 +20,11 @@ enum MediatorEvent: Sendable {
     /// A request ended: `.success` with the reply (error replies included), or the
     /// failure.
     case finished(device: Int, id: RequestID, outcome: Result<Reply, RequestFailure>)
+    /// A raw write (``RunMediator/write(_:to:immediately:)``, queued) was written.
+    case written(device: Int, id: RequestID)
+    /// Received bytes wait to be read (``RunMediator/read(from:count:acceptsFewer:)``);
+    /// posted once until the script looks at them.
+    case bytesArrived(device: Int)
     /// The device's event stream ended; `isLost` when it disconnected by itself (not
     /// closed by the run).
     case ended(device: Int, reason: String, isLost: Bool)

@@ -15,6 +15,9 @@ import TetherPresenter
 ///   and ``next(until:)``; a script's reaction to one device (an `on` handler) sends
 ///   to another device through the same calls.
 /// - Records are rendered under one lock, so the view sees one record at a time.
+/// - With `capturesBytes` (a Lua run) each observer also asks for the received bytes
+///   and keeps them, per device, for `dev.read` (``ReceivedBytes``); they are never
+///   rendered (a run writes no `received` record).
 final class RunMediator: Sendable {
     /// The run's devices, numbered by their place here.
     let devices: [ScriptDevice]
@@ -25,27 +28,37 @@ final class RunMediator: Sendable {
     private let inbox = Inbox<MediatorEvent>()
     private let lostDevices = Mutex<Set<Int>>([])
     private let observers = Mutex<[Task<Void, Never>]>([])
+    private let capturesBytes: Bool
+    /// Per device, the received bytes not yet read.
+    private let received: Mutex<[ReceivedBytes]>
 
-    /// Creates the mediator; ``start()`` attaches to the devices.
-    init(devices: [ScriptDevice], view: any RunView) {
+    /// Creates the mediator; ``start()`` attaches to the devices. `capturesBytes` keeps
+    /// each device's received bytes for ``read(from:count:acceptsFewer:)``.
+    init(devices: [ScriptDevice], view: any RunView, capturesBytes: Bool = false) {
         self.devices = devices
         self.view = view
+        self.capturesBytes = capturesBytes
         presenter = Mutex(RunPresenter(devices: devices.map { ($0.name, $0.device.port) }))
+        received = Mutex(Array(repeating: ReceivedBytes(), count: devices.count))
     }
 
     /// Attaches an observer to every device, then starts them (their `connected`
     /// records are rendered).
     func start() async {
         for (index, item) in devices.enumerated() {
-            let events = item.device.events(.lossless)
+            let events = item.device.events(.lossless, includesBytes: capturesBytes)
             let task = Task { await self.observe(events, device: index) }
             observers.withLock { $0.append(task) }
         }
         for item in devices { await item.device.start() }
     }
 
-    /// Closes every device and waits until each one's last record is rendered.
+    /// Closes every device and waits until each one's last record is rendered; first
+    /// reports the bytes dropped unread on each device the script read from.
     func close() async {
+        for index in devices.indices where received.withLock({ $0[index].hasReader }) {
+            reportDroppedBytes(of: index)
+        }
         for item in devices { await item.device.close() }
         for task in observers.withLock({ $0 }) { await task.value }
     }
@@ -82,6 +95,58 @@ final class RunMediator: Sendable {
         devices[index].device.send(bytes: bytes, timeout: timeout)
     }
 
+    /// Writes `bytes` exactly, no terminator, to device `index`: queued in turn with the
+    /// commands (``Device/write(_:)``; ``MediatorEvent/written(device:id:)`` follows once
+    /// written), or `immediately`, ahead of everything queued while the request in
+    /// flight stays in flight (``Device/writeNow(_:)``). Script thread only.
+    ///
+    /// - Returns: the queued write's identity; `nil` for an immediate write.
+    func write(_ bytes: [UInt8], to index: Int, immediately: Bool) -> RequestID? {
+        if immediately {
+            devices[index].device.writeNow(bytes)
+            return nil
+        }
+        return devices[index].device.write(bytes)
+    }
+
+    /// Takes `count` bytes of device `index`'s received bytes not yet read, as
+    /// ``ReceivedBytes/take(_:acceptsFewer:)`` does; bytes dropped unread since the
+    /// last look are reported first, as a `warning` of the device. Script thread only.
+    func read(from index: Int, count: Int, acceptsFewer: Bool) -> [UInt8]? {
+        reportDroppedBytes(of: index)
+        return received.withLock { $0[index].take(count, acceptsFewer: acceptsFewer) }
+    }
+
+    /// Drops device `index`'s received bytes not yet read, and those read from the port
+    /// until now that the observer has not handed over yet. Script thread only.
+    ///
+    /// - Returns: how many bytes were dropped.
+    func discardInput(of index: Int) -> Int {
+        reportDroppedBytes(of: index)
+        let now = Date()
+        return received.withLock { $0[index].discardAll(at: now) }
+    }
+
+    /// Reports, as a `warning` of device `index`, how many received bytes were
+    /// dropped unread (past ``ReceivedBytes/limit``) since the last report.
+    private func reportDroppedBytes(of index: Int) {
+        let dropped = received.withLock { $0[index].takeDropped() }
+        guard dropped > 0 else { return }
+        let message =
+            "\(dropped) received bytes were dropped unread: read keeps the latest \(ReceivedBytes.limit) bytes"
+        present(DeviceEvent(kind: .error(message)), of: index)
+    }
+
+    /// Renders the records of device `index`'s `event` and hands the view its new state.
+    private func present(_ event: DeviceEvent, of index: Int) {
+        presenter.withLock { presenter in
+            let (records, state) = presenter.handle(event, from: devices[index].name)
+            guard let state else { return }
+            for record in records { view.render(record, state: state) }
+            view.stateDidChange(state)
+        }
+    }
+
     /// Consumes the first `count` bytes of device `index`'s pending text that starts
     /// at `start`, which a wait matched (``Device/consumePendingText(start:count:)``).
     /// Script thread only.
@@ -103,12 +168,13 @@ final class RunMediator: Sendable {
         let name = devices[index].name
         var ending = (reason: "closed", isLost: false)
         for await event in events {
-            presenter.withLock { presenter in
-                let (records, state) = presenter.handle(event, from: name)
-                guard let state else { return }
-                for record in records { view.render(record, state: state) }
-                view.stateDidChange(state)
+            if case .received(let bytes) = event.kind {
+                if received.withLock({ $0[index].append(bytes, readAt: event.time) }) {
+                    inbox.post(.bytesArrived(device: index))
+                }
+                continue
             }
+            present(event, of: index)
             switch event.kind {
             case .session(.notification(let line)):
                 inbox.post(.line(device: index, line: line, kind: .notification))
@@ -125,6 +191,8 @@ final class RunMediator: Sendable {
             case .disconnected(let reason):
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
+            case .session(.sent(let id, _, _, isRaw: true)):
+                inbox.post(.written(device: index, id: id))
             case .session(.sent), .session(.partialReply), .connected, .settingMismatch, .missed, .error, .reconnecting,
                 .received, .wroteNow,
                 .reconnected:

@@ -51,7 +51,8 @@ public struct ScriptRunner: Sendable {
     /// - Returns: the summary, as rendered last.
     public func run(_ prepared: PreparedScript) async -> RunSummary {
         precondition(!devices.isEmpty, "a run needs a device")
-        let mediator = RunMediator(devices: devices, view: view)
+        // Only Lua reads raw bytes (`dev.read`).
+        let mediator = RunMediator(devices: devices, view: view, capturesBytes: prepared.script.language == .lua)
         await mediator.start()
         let script = prepared.script
         let timeout = defaultTimeout

@@ -8,9 +8,15 @@
 /// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
 ///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
 ///   yet, whole) · `"done", dev, id, outcome, lines, message, final, prompt` ·
+///   `"written", dev, id` · `"bytes", dev` (received bytes wait for `core.read`) ·
 ///   `"ended", dev, reason, lost`;
 /// - `core.consume(dev, start, count)` → whether the device still had the pending
 ///   text that starts at `start` and consumed its first `count` bytes;
+/// - `core.write(dev, bytes, immediately)` → the queued raw write's id (its
+///   `"written"` event follows), or `true` for an immediate write;
+/// - `core.read(dev, n, accepts_fewer)` → `n` received bytes not yet read (with
+///   `accepts_fewer`, the 1 to n-1 waiting), or nil; `core.discard(dev)` → how many
+///   unread bytes were dropped; `core.read_limit`, the most bytes kept unread;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
 ///   record; `core.emit(table, file, line)` → an `emit` record.
@@ -33,6 +39,7 @@ enum LuaPrelude {
         local math_type, stderr = math.type, io.stderr
 
         local MAX_BUFFERED = 10000
+        local READ_LIMIT = core.read_limit
         local buffers, handlers, ended = {}, {}, {}
         -- Per device, the text after its last line without a line end yet:
         -- { text, start (nil once part of it was consumed in the device), skip (its
@@ -142,6 +149,8 @@ enum LuaPrelude {
             end
             -- The prompt that ended a reply is what the console shows now.
             if f then pending[dev] = { text = f, skip = 0, taken = true } end
+          elseif kind == "written" then
+            sends[dev .. ":" .. a] = nil
           elseif kind == "ended" then
             ended[dev] = { reason = a, lost = b }
             for key in pairs(sends) do
@@ -230,6 +239,53 @@ enum LuaPrelude {
           if not id then fail(file, line, "send: " .. refused) end
           sends[dev .. ":" .. id] = default_timeout > 0
           return true
+        end
+
+        local function checked_bytes(bytes, what, file, line)
+          if type(bytes) ~= "string" then
+            fail(file, line, format("%s: bytes must be a string, got %s", what, type(bytes)))
+          end
+        end
+
+        -- A raw write in turn with the commands; the end of the script waits for it
+        -- as for a send.
+        local function write(dev, bytes)
+          local file, line = site()
+          checked_bytes(bytes, "write", file, line)
+          if ended[dev] then lost(dev, file, line) end
+          if bytes ~= "" then sends[dev .. ":" .. core.write(dev, bytes, false)] = default_timeout > 0 end
+          return true
+        end
+
+        local function write_now(dev, bytes)
+          local file, line = site()
+          checked_bytes(bytes, "write_now", file, line)
+          if ended[dev] then lost(dev, file, line) end
+          if bytes ~= "" then core.write(dev, bytes, true) end
+          return true
+        end
+
+        local function read(dev, n, timeout)
+          local file, line = site()
+          if math_type(n) == nil or n ~= n // 1 or n < 1 or n > READ_LIMIT then
+            fail(file, line, format("read: count must be a whole number of bytes from 1 to %d", READ_LIMIT))
+          end
+          timeout = checked_timeout(timeout, "read", file, line)
+          local deadline = timeout > 0 and core.now() + timeout or nil
+          local bytes = wait_until(function()
+            local taken = core.read(dev, n, false)
+            if taken then return taken end
+            if ended[dev] then return false end
+          end, deadline)
+          if bytes then return bytes end
+          local rest = core.read(dev, n, true)
+          if rest then return rest end
+          if bytes == false then lost(dev, file, line) end
+          return nil, "timeout"
+        end
+
+        local function discard_input(dev)
+          return core.discard(dev)
         end
 
         -- Matches `pattern` in the device's pending text (after what was consumed):
@@ -360,6 +416,8 @@ enum LuaPrelude {
           end
           object.query, object.send, object.expect = method(query), method(send), method(expect)
           object.await, object.on = method(await), method(on)
+          object.write, object.write_now = method(write), method(write_now)
+          object.read, object.discard_input = method(read), method(discard_input)
           object.sleep, object.emit, object.check = shared(sleep), shared(emit), shared(check)
           return object
         end

@@ -127,6 +127,9 @@ final class LuaRun {
             ("report", { LuaRun.from($0).report(LuaState(pointer: $0!)) }),
             ("emit", { LuaRun.from($0).emit(LuaState(pointer: $0!)) }),
             ("consume", { LuaRun.from($0).consume(LuaState(pointer: $0!)) }),
+            ("write", { LuaRun.from($0).write(LuaState(pointer: $0!)) }),
+            ("read", { LuaRun.from($0).read(LuaState(pointer: $0!)) }),
+            ("discard", { LuaRun.from($0).discard(LuaState(pointer: $0!)) }),
         ]
         lua_createtable(lua.pointer, 0, Int32(functions.count))
         for (name, function) in functions {
@@ -134,6 +137,8 @@ final class LuaRun {
             lua_pushcclosure(lua.pointer, function, 1)
             lua_setfield(lua.pointer, -2, name)
         }
+        lua_pushinteger(lua.pointer, lua_Integer(ReceivedBytes.limit))
+        lua_setfield(lua.pointer, -2, "read_limit")
     }
 
     private static func from(_ pointer: OpaquePointer?) -> LuaRun {
@@ -199,6 +204,15 @@ final class LuaRun {
                 lua_pushnil(pointer)
             }
             return 8
+        case .written(let index, let id):
+            lua.push("written")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            lua_pushinteger(pointer, lua_Integer(id.value))
+            return 3
+        case .bytesArrived(let index):
+            lua.push("bytes")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            return 2
         case .ended(let index, let reason, let isLost):
             lua.push("ended")
             lua_pushinteger(pointer, lua_Integer(index + 1))
@@ -216,6 +230,41 @@ final class LuaRun {
             mediator.devices.indices.contains(index)
             && mediator.consumePendingText(of: index, start: lua.integer(at: 2) ?? -1, count: lua.integer(at: 3) ?? 0)
         lua_pushboolean(lua.pointer, consumed ? 1 : 0)
+        return 1
+    }
+
+    /// `core.write(dev, bytes, immediately)` → the queued write's id, or `true` for an
+    /// immediate one (``RunMediator/write(_:to:immediately:)``).
+    private func write(_ lua: LuaState) -> Int32 {
+        let index = (lua.integer(at: 1) ?? 1) - 1
+        let bytes = lua.bytes(at: 2) ?? []
+        if let id = mediator.write(bytes, to: index, immediately: lua_toboolean(lua.pointer, 3) != 0) {
+            lua_pushinteger(lua.pointer, lua_Integer(id.value))
+        } else {
+            lua_pushboolean(lua.pointer, 1)
+        }
+        return 1
+    }
+
+    /// `core.read(dev, n, accepts_fewer)` → a string of `n` received bytes (or, with
+    /// `accepts_fewer`, of the 1 to n-1 waiting), or nil
+    /// (``RunMediator/read(from:count:acceptsFewer:)``).
+    private func read(_ lua: LuaState) -> Int32 {
+        let index = (lua.integer(at: 1) ?? 1) - 1
+        let count = lua.integer(at: 2) ?? 1
+        if let bytes = mediator.read(from: index, count: count, acceptsFewer: lua_toboolean(lua.pointer, 3) != 0) {
+            lua.push(bytes: bytes)
+        } else {
+            lua_pushnil(lua.pointer)
+        }
+        return 1
+    }
+
+    /// `core.discard(dev)` → how many received bytes not yet read were dropped
+    /// (``RunMediator/discardInput(of:)``).
+    private func discard(_ lua: LuaState) -> Int32 {
+        let index = (lua.integer(at: 1) ?? 1) - 1
+        lua_pushinteger(lua.pointer, lua_Integer(mediator.discardInput(of: index)))
         return 1
     }
 
