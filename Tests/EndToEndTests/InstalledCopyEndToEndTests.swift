@@ -12,11 +12,12 @@ import Testing
         init() throws {
             folder = try TemporaryFolder()
             emptyFolder = try TemporaryFolder()
-            for product in ["tether", "tether-sim"] {
-                try FileManager.default.copyItem(
-                    atPath: Subprocess.productsDirectory.appendingPathComponent(product).path,
-                    toPath: folder.path(product))
-            }
+            // Copied by `cp`, not in this process: a copy written here could still be open
+            // for writing in a child another test forks meanwhile, and running it then
+            // fails with ETXTBSY ("Text file busy", exit 126).
+            let products = ["tether", "tether-sim"].map { Subprocess.productsDirectory.appendingPathComponent($0).path }
+            let copy = try Subprocess.run(path: "/bin/cp", products + [folder.url.path])
+            guard copy.status == 0 else { throw CopyFailed(message: copy.stderr) }
         }
 
         /// Runs `command` (the copies' folder first on `PATH`) in the empty folder.
@@ -24,6 +25,10 @@ import Testing
             try Subprocess.run(
                 path: "/bin/sh", ["-c", "cd '\(emptyFolder.url.path)' && PATH='\(folder.url.path)':$PATH \(command)"])
         }
+    }
+
+    struct CopyFailed: Error {
+        let message: String
     }
 
     /// Exited 64: "the built-in profiles are missing (no tether_TetherSimulator.resources …)".
