@@ -66,6 +66,19 @@ import TetherSimulator
         #expect(result.stdout.isEmpty)
     }
 
+    /// `tether run /dev/zero --sim` grew to 2 GB in 12 s with no message: a script is
+    /// read up to 16 MiB, and a longer one (or an endless stream) is a script error.
+    @Test func anEndlessScriptIsRefusedAtItsBound() throws {
+        let zero = try Subprocess.run("tether", ["run", "/dev/zero", "--sim"], timeout: 30)
+        #expect(zero.status == 65, "\(zero.stderr)")
+        #expect(zero.stderr == "Error: /dev/zero: longer than 16 MiB, the most a script may hold\n")
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let stream = try Subprocess.run(
+            path: "/bin/sh", ["-c", "yes '# a comment line' | '\(tether)' run - --sim"], timeout: 30)
+        #expect(stream.status == 65, "\(stream.stderr)")
+        #expect(stream.stderr == "Error: stdin: longer than 16 MiB, the most a script may hold\n")
+    }
+
     @Test func luaSyntaxErrorHasFileAndLine() throws {
         let folder = try TemporaryFolder()
         let file = try write("local a = 1\nif a then\n", named: "syntax.lua", in: folder)
