@@ -12,7 +12,8 @@
 ///   text that starts at `start` and consumed its first `count` bytes;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
-///   record; `core.emit(table, file, line)` → an `emit` record.
+///   record; `core.emit(table, file, line)` → an `emit` record, or a message when the
+///   table has no JSON value (it contains itself, or holds too many values).
 ///
 /// Everything a script may get wrong is checked here, in Lua, and raised with
 /// `error`: no Lua error is ever raised from Swift (a `longjmp` across Swift frames
@@ -332,7 +333,8 @@ enum LuaPrelude {
         local function emit(value)
           local file, line = site()
           if type(value) ~= "table" then fail(file, line, "emit: expected a table, got " .. type(value)) end
-          core.emit(value, file, line)
+          local problem = core.emit(value, file, line)
+          if problem then fail(file, line, "emit: " .. problem) end
         end
 
         local function check(condition, message)
