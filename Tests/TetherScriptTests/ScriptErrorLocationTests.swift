@@ -74,4 +74,43 @@ import TetherSimulator
         let pair: JSONValue = .array([.int(1), .int(2)])
         #expect(harness.view.emitted == [.object(["first": pair, "second": pair])])
     }
+
+    /// `error({code=5})` reported `table: 0x7f…` with no place: the message says where,
+    /// in the standalone interpreter's words.
+    @Test func anErrorRaisedWithATableNamesFileAndLine() async throws {
+        let found = try await problem(
+            of: """
+                device.query("*IDN?")
+                error({code=5})
+                """)
+        #expect(
+            found
+                == ScriptProblem(
+                    location: SourceLocation(file: "test.lua", line: 2),
+                    message: "test.lua:2: (error object is a table value)"))
+    }
+
+    /// An error object with `__tostring` shows its text; one raised from a function or
+    /// an `on` handler names the line that raised it.
+    @Test(arguments: [
+        (
+            """
+            local E = setmetatable({}, { __tostring = function() return "flash failed" end })
+            local function burn() error(E) end
+            burn()
+            """, "test.lua:2: flash failed"
+        ),
+        (
+            """
+            device.on("^!ALARM", function() error({ kind = "alarm" }) end)
+            device.send("ALARM:TEST")
+            sleep(3000)
+            """, "test.lua:1: (error object is a table value)"
+        ),
+        ("error(42)", "test.lua:1: 42"),
+    ])
+    func errorObjectsArePlaced(script: String, message: String) async throws {
+        let found = try await problem(of: script)
+        #expect(found?.message == message)
+    }
 }

@@ -29,7 +29,7 @@ enum LuaPrelude {
         local find, format = string.find, string.format
         local pack, unpack, concat = table.pack, table.unpack, table.concat
         local type, error, tostring, select, pairs, ipairs = type, error, tostring, select, pairs, ipairs
-        local setmetatable, getmetatable, rawequal, pcall = setmetatable, getmetatable, rawequal, pcall
+        local setmetatable, getmetatable, rawequal, pcall, xpcall = setmetatable, getmetatable, rawequal, pcall, xpcall
         local math_type, stderr = math.type, io.stderr
 
         local MAX_BUFFERED = 10000
@@ -71,6 +71,33 @@ enum LuaPrelude {
           local message = format("device '%s' disconnected (%s)", label(dev), ended[dev] and ended[dev].reason or "gone")
           if file then message = format("%s:%d: %s", file, line, message) end
           error(setmetatable({ message = message }, Lost), 0)
+        end
+
+        -- os.exit's error value: the end of the script, not an error.
+        local Exit = {}
+
+        -- The message handler of the script and of its handlers: an error raised with a
+        -- value that is not a message (error({ code = 5 })) is made one, as the
+        -- standalone lua interpreter does ("(error object is a table value)", or its
+        -- __tostring), at the place it was raised: the innermost Lua function's file:line.
+        local function located(problem)
+          local meta = getmetatable(problem)
+          if type(problem) == "string" or meta == Exit or meta == Lost then return problem end
+          local text = math_type(problem) and tostring(problem) or nil
+          if meta and meta.__tostring then
+            local converted, shown = pcall(tostring, problem)
+            if converted and type(shown) == "string" then text = shown end
+          end
+          text = text or format("(error object is a %s value)", type(problem))
+          for level = 2, math.huge do
+            local info = getinfo(level, "Sl")
+            if not info then break end
+            if info.what ~= "C" and info.currentline > 0 then
+              local file = info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src
+              return format("%s:%d: %s", file, info.currentline, text)
+            end
+          end
+          return text
         end
 
         -- An error value handed to the script: counted as unhandled until the script
@@ -161,7 +188,7 @@ enum LuaPrelude {
               local found = pack(find(text, handler.pattern))
               if found[1] then
                 in_handler = true
-                local ok, problem = pcall(handler.fn, text, unpack(found, 3, found.n))
+                local ok, problem = xpcall(handler.fn, located, text, unpack(found, 3, found.n))
                 in_handler = false
                 if not ok then error(problem, 0) end
               end
@@ -398,7 +425,6 @@ enum LuaPrelude {
         -- os.exit ends the script, not tether: the run still closes its devices and
         -- writes its summary. A failing code (false, or a number other than 0) is a
         -- failed check at the call.
-        local Exit = {}
         os.exit = function(code)
           local file, line = site()
           if code ~= nil and code ~= true and code ~= 0 then
@@ -416,9 +442,9 @@ enum LuaPrelude {
         end
 
         return function(main)
-          local ok, problem = pcall(main)
+          local ok, problem = xpcall(main, located)
           if not ok and getmetatable(problem) == Exit then ok = true end
-          if ok then ok, problem = pcall(drain) end
+          if ok then ok, problem = xpcall(drain, located) end
           if not ok and getmetatable(problem) == Exit then ok = true end
           local timeouts, errors = 0, 0
           for _, kind in pairs(unhandled) do
@@ -426,10 +452,6 @@ enum LuaPrelude {
           end
           if ok then return "completed", nil, timeouts, errors end
           if getmetatable(problem) == Lost then return "lost", problem.message, timeouts, errors end
-          if type(problem) ~= "string" then
-            local converted, text = pcall(tostring, problem)
-            problem = converted and text or "(error object)"
-          end
           return "error", problem, timeouts, errors
         end
         """#
