@@ -83,6 +83,11 @@ public struct FileSink: OutputSink {
 
     /// Writes all of `buffer` with `write(2)`, retrying after `EINTR` and waiting for
     /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(descriptor:name:endsOnFailure:)`` says.
+    ///
+    /// A record is written whole or not at all to a regular file: when a write fails
+    /// after part of `buffer` went in (the disk filled mid-record), the file is cut back
+    /// to where the record began, so it ends with the last whole record. (Another
+    /// process appending to the same file at that moment would lose its bytes too.)
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, failure?.hasFailed != true else { return }
         var offset = 0
@@ -96,10 +101,21 @@ public struct FileSink: OutputSink {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&ready, 1, -1)
             } else {
-                fail(errno: written == 0 ? EIO : errno)
+                let code = written == 0 ? EIO : errno
+                if offset > 0 { removeWritten(offset) }
+                fail(errno: code)
                 return
             }
         }
+    }
+
+    /// Cuts the last `count` bytes written off a regular file (the start of a record
+    /// that could not be finished); a pipe or terminal is left as it is.
+    private func removeWritten(_ count: Int) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) >= count
+        else { return }
+        _ = ftruncate(descriptor, status.st_size - off_t(count))
     }
 
     private func fail(errno code: Int32) {
