@@ -19,13 +19,14 @@ extension FileSink {
     /// opened with `O_APPEND`, with nothing buffered in tether, so a record rendered
     /// before tether crashes is in the file.
     ///
-    /// - Parameter onFailure: called once, with `strerror` of the errno, when a write
-    ///   fails later (a full disk); the writes after it are dropped. Without it, a
-    ///   failed write ends tether with exit code 74 after `Error: cannot write to PATH: …`.
     /// The open never waits: a FIFO is opened only when a reader has it open already
     /// (`O_NONBLOCK`, which is cleared once the file is open, so that later writes wait
     /// for a slow reader as they would for a slow disk).
     ///
+    /// - Parameter onFailure: called once, with `strerror` of the errno, when a write
+    ///   fails later (a full disk), or with `the file was deleted` when the file lost its
+    ///   last link; the writes after it are dropped. Without it, a failed write ends
+    ///   tether with exit code 74 after `Error: cannot write to PATH: …`.
     /// - Throws: ``OpenError`` when `open(2)` fails (no such directory, permission
     ///   denied, a directory, a FIFO that no process reads: `no process reads the FIFO`).
     public static func appending(

@@ -55,7 +55,10 @@ public struct FileSink: OutputSink {
     /// Wraps `descriptor`; the first write that fails calls `onFailure` with
     /// `strerror` of its errno (e.g. `No space left on device`), once, and every write
     /// after it is dropped — for a caller that ends its session in order (a `--log`
-    /// file beside a terminal that must be put back).
+    /// file beside a terminal that must be put back). A file whose last link was
+    /// removed (`rm` while tether writes it) fails its next write the same way, with
+    /// `the file was deleted`, and that write is not made: records written to a file
+    /// nobody can open again would be lost without a word.
     public init(descriptor: Int32, name: String, onFailure: @escaping @Sendable (String) -> Void) {
         self.descriptor = descriptor
         self.name = name
@@ -90,6 +93,10 @@ public struct FileSink: OutputSink {
     /// process appending to the same file at that moment would lose its bytes too.)
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, failure?.hasFailed != true else { return }
+        if let failure, isDeleted {
+            failure.report("the file was deleted")
+            return
+        }
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
@@ -107,6 +114,12 @@ public struct FileSink: OutputSink {
                 return
             }
         }
+    }
+
+    /// Whether the descriptor is a file no directory links to any more (`st_nlink` 0).
+    private var isDeleted: Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_nlink == 0
     }
 
     /// Cuts the last `count` bytes written off a regular file (the start of a record

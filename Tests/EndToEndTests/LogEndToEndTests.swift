@@ -176,6 +176,21 @@ import TetherSimulator
         #expect(try JSONLines.types(String(decoding: received, as: UTF8.self)) == ["connected", "sent", "reply"])
     }
 
+    /// A log file deleted mid-run: exit 0, no warning, records written to the unlinked
+    /// file. The next record ends the session as a full disk does: 74, naming the file.
+    @Test func aLogDeletedMidRunEndsTheSession() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("deleted.jsonl")
+        let monitor = try Subprocess("tether", ["monitor", "--sim", "--count", "60", "--log", log])
+        defer { if monitor.isRunning { monitor.send(SIGKILL) } }
+        #expect(waitUntil { ((try? records(log)) ?? []).contains { $0["type"] as? String == "notification" } })
+        try #require(unlink(log) == 0)
+        let result = monitor.wait(timeout: 30)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("Error: cannot write to \(log): the file was deleted\n"), "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count < 30, "monitor went on after the log was deleted")
+    }
+
     /// `printf 'CMD1\nSECOND\n' | tether connect PTY --log /dev/full` ended with 74,
     /// yet the device received CMD1 and SECOND in 3 runs of 4: the failed write closed
     /// the device from a task, while the typed lines went on being sent. The session
