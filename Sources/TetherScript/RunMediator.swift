@@ -10,7 +10,9 @@ import TetherPresenter
 /// - Each device's events are observed in a task of their own, rendered through the
 ///   ``RunPresenter`` on the view, then handed to the script thread through an
 ///   ``Inbox`` — so a record about a reply is always rendered before the script can
-///   react to that reply, and the script sees each device's events in order.
+///   react to that reply, and the script sees each device's events in order. The inbox
+///   holds 1024 events: a script that falls behind holds its devices back (their
+///   observers are lossless), and loses nothing.
 /// - The script thread (one dedicated thread per run) calls ``submit(_:to:timeout:)``
 ///   and ``next(until:)``; a script's reaction to one device (an `on` handler) sends
 ///   to another device through the same calls.
@@ -44,8 +46,10 @@ final class RunMediator: Sendable {
         for item in devices { await item.device.start() }
     }
 
-    /// Closes every device and waits until each one's last record is rendered.
+    /// Closes every device and waits until each one's last record is rendered. The
+    /// script has ended: the events still coming are rendered, and no longer queued.
     func close() async {
+        inbox.close()
         for item in devices { await item.device.close() }
         for task in observers.withLock({ $0 }) { await task.value }
     }
@@ -111,17 +115,17 @@ final class RunMediator: Sendable {
             }
             switch event.kind {
             case .session(.notification(let line)):
-                inbox.post(.line(device: index, line: line, kind: .notification))
+                await inbox.post(.line(device: index, line: line, kind: .notification))
             case .session(.pendingText(let line, let start)):
-                inbox.post(.pendingText(device: index, line: line, start: start))
+                await inbox.post(.pendingText(device: index, line: line, start: start))
             case .session(.lateReply(_, let reply)):
                 for line in reply.lines + [reply.finalResult].compactMap({ $0 }) {
-                    inbox.post(.line(device: index, line: line, kind: .lateReply))
+                    await inbox.post(.line(device: index, line: line, kind: .lateReply))
                 }
             case .session(.replied(let id, _, let reply, _)):
-                inbox.post(.finished(device: index, id: id, outcome: .success(reply)))
+                await inbox.post(.finished(device: index, id: id, outcome: .success(reply)))
             case .session(.failed(let id, _, let failure)):
-                inbox.post(.finished(device: index, id: id, outcome: .failure(failure)))
+                await inbox.post(.finished(device: index, id: id, outcome: .failure(failure)))
             case .disconnected(let reason):
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
@@ -134,6 +138,6 @@ final class RunMediator: Sendable {
         presenter.withLock { presenter in
             if let state = presenter.state(of: name) { view.finish(state) }
         }
-        inbox.post(.ended(device: index, reason: ending.reason, isLost: ending.isLost))
+        await inbox.post(.ended(device: index, reason: ending.reason, isLost: ending.isLost))
     }
 }

@@ -4,7 +4,8 @@
 /// a few primitives that ``LuaRun`` provides as the table `core`:
 /// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline), or
 ///   `nil` and a message for an empty command or one holding a line break;
-/// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
+/// - `core.next(deadline_ms | nil)` → the next event that arrived by the deadline, or
+///   nothing at the deadline (``Inbox/take(until:)``):
 ///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
 ///   yet, whole) · `"done", dev, id, outcome, lines, message, final, prompt` ·
 ///   `"ended", dev, reason, lost`;
@@ -206,16 +207,13 @@ enum LuaPrelude {
 
         -- Pumps events (running handlers) until ready() returns a non-nil value or
         -- the deadline (ms since the run started; nil: none) has passed and every
-        -- event that arrived by then has been taken.
+        -- event that arrived by then has been taken: core.next gives none that came
+        -- later, so a wait ends even while events keep coming faster than handled.
         local function wait_until(ready, deadline)
           while true do
             local value = ready()
             if value ~= nil then return value end
-            if deadline and core.now() >= deadline then
-              if not pump(core.now()) then return nil end
-            else
-              pump(deadline)
-            end
+            if not pump(deadline) and deadline and core.now() >= deadline then return nil end
           end
         end
 
@@ -434,7 +432,8 @@ enum LuaPrelude {
         end
 
         local function drain()
-          while pump(core.now()) do end
+          local ending = core.now()
+          while pump(ending) do end
           wait_until(function()
             for _, bounded in pairs(sends) do if bounded then return nil end end
             return true
