@@ -134,8 +134,10 @@ public struct Presenter: Sendable {
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)
-                } else {
+                } else if state.readings.count < ViewState.maximumReadingNames {
                     state.readings.append(ReadingSeries(reading))
+                } else {
+                    state.counts.untrackedReadings += 1
                 }
             }
             if Alert.isAlarm(text) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }

@@ -29,7 +29,9 @@ public struct ViewState: Sendable, Equatable {
     /// device description (a simulator profile), else `nil`.
     public var identity: DeviceIdentity?
     /// Every named reading seen in notifications, in the order each name was first
-    /// seen, e.g. `temp` and `hum` from `!READING temp=22.87 hum=41.3`.
+    /// seen, e.g. `temp` and `hum` from `!READING temp=22.87 hum=41.3` — the first
+    /// ``maximumReadingNames`` names; a value of a name past them is counted in
+    /// ``Counts/untrackedReadings``.
     public var readings: [ReadingSeries] = []
     /// The most recent alarm notifications, error replies and warnings, oldest first,
     /// at most ``maximumAlerts``.
@@ -46,6 +48,10 @@ public struct ViewState: Sendable, Equatable {
     public static let maximumRecentExchanges = 20
     /// How many alerts ``alerts`` keeps.
     public static let maximumAlerts = 10
+    /// How many reading names ``readings`` tracks (64): a device that puts a new name
+    /// in every line (a counter as a key) cannot grow the state, nor each `state`
+    /// record, without bound.
+    public static let maximumReadingNames = 64
 
     /// The reading named `name`, if one was seen.
     func reading(named name: String) -> ReadingSeries? {
@@ -77,6 +83,10 @@ public struct ViewState: Sendable, Equatable {
         public var missed = 0
         /// Times the device came back after a disconnect.
         public var reconnects = 0
+        /// Values of readings not tracked in ``ViewState/readings`` because their name
+        /// came after ``ViewState/maximumReadingNames`` others (their notifications are
+        /// shown as always).
+        public var untrackedReadings = 0
     }
 }
 

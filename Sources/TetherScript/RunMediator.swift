@@ -10,7 +10,9 @@ import TetherPresenter
 /// - Each device's events are observed in a task of their own, rendered through the
 ///   ``RunPresenter`` on the view, then handed to the script thread through an
 ///   ``Inbox`` — so a record about a reply is always rendered before the script can
-///   react to that reply, and the script sees each device's events in order.
+///   react to that reply, and the script sees each device's events in order. The inbox
+///   holds 1024 events: a script that falls behind holds its devices back (their
+///   observers are lossless), and loses nothing.
 /// - The script thread (one dedicated thread per run) calls ``submit(_:to:timeout:)``
 ///   and ``next(until:)``; a script's reaction to one device (an `on` handler) sends
 ///   to another device through the same calls.
@@ -54,11 +56,13 @@ final class RunMediator: Sendable {
     }
 
     /// Closes every device and waits until each one's last record is rendered; first
-    /// reports the bytes dropped unread on each device the script read from.
+    /// reports the bytes dropped unread on each device the script read from. The
+    /// script has ended: the events still coming are rendered, and no longer queued.
     func close() async {
         for index in devices.indices where received.withLock({ $0[index].hasReader }) {
             reportDroppedBytes(of: index)
         }
+        inbox.close()
         for item in devices { await item.device.close() }
         for task in observers.withLock({ $0 }) { await task.value }
     }
@@ -170,29 +174,29 @@ final class RunMediator: Sendable {
         for await event in events {
             if case .received(let bytes) = event.kind {
                 if received.withLock({ $0[index].append(bytes, readAt: event.time) }) {
-                    inbox.post(.bytesArrived(device: index))
+                    await inbox.post(.bytesArrived(device: index))
                 }
                 continue
             }
             present(event, of: index)
             switch event.kind {
             case .session(.notification(let line)):
-                inbox.post(.line(device: index, line: line, kind: .notification))
+                await inbox.post(.line(device: index, line: line, kind: .notification))
             case .session(.pendingText(let line, let start)):
-                inbox.post(.pendingText(device: index, line: line, start: start))
+                await inbox.post(.pendingText(device: index, line: line, start: start))
             case .session(.lateReply(_, let reply)):
                 for line in reply.lines + [reply.finalResult].compactMap({ $0 }) {
-                    inbox.post(.line(device: index, line: line, kind: .lateReply))
+                    await inbox.post(.line(device: index, line: line, kind: .lateReply))
                 }
             case .session(.replied(let id, _, let reply, _)):
-                inbox.post(.finished(device: index, id: id, outcome: .success(reply)))
+                await inbox.post(.finished(device: index, id: id, outcome: .success(reply)))
             case .session(.failed(let id, _, let failure)):
-                inbox.post(.finished(device: index, id: id, outcome: .failure(failure)))
+                await inbox.post(.finished(device: index, id: id, outcome: .failure(failure)))
             case .disconnected(let reason):
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
             case .session(.sent(let id, _, _, isRaw: true)):
-                inbox.post(.written(device: index, id: id))
+                await inbox.post(.written(device: index, id: id))
             case .session(.sent), .session(.partialReply), .connected, .settingMismatch, .missed, .error, .reconnecting,
                 .received, .wroteNow,
                 .reconnected:
@@ -203,6 +207,6 @@ final class RunMediator: Sendable {
         presenter.withLock { presenter in
             if let state = presenter.state(of: name) { view.finish(state) }
         }
-        inbox.post(.ended(device: index, reason: ending.reason, isLost: ending.isLost))
+        await inbox.post(.ended(device: index, reason: ending.reason, isLost: ending.isLost))
     }
 }

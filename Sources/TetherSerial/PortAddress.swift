@@ -24,9 +24,9 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
     /// Reads a port argument: a URL when it starts with `tcp://` or `rfc2217://`
     /// (any case), else a path.
     ///
-    /// - Throws: ``ParseError`` for a URL without a host, without a port, with a port
-    ///   outside 1...65535, with a path after the port, or with another scheme
-    ///   (`foo://x`, `telnet://host:23`).
+    /// - Throws: ``ParseError`` for a URL without a host, with a user name
+    ///   (`tcp://user@host:7000`), without a port, with a port outside 1...65535, with a
+    ///   path after the port, or with another scheme (`foo://x`, `telnet://host:23`).
     public init(parsing text: String) throws(ParseError) {
         let lowered = text.lowercased()
         for (scheme, isTelnet) in [("tcp://", false), ("rfc2217://", true)] where lowered.hasPrefix(scheme) {
@@ -89,6 +89,12 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
         }
         guard !host.isEmpty else {
             throw ParseError(description: "The address '\(text)' has no host (\(example))")
+        }
+        if let at = host.lastIndex(of: "@") {
+            throw ParseError(
+                description:
+                    "The address '\(text)' has a user name ('\(host[...at])'), which tcp:// and rfc2217:// do not "
+                    + "carry: give HOST:PORT (\(example))")
         }
         guard afterHost.hasPrefix(":"), afterHost.count > 1 else {
             throw ParseError(description: "The address '\(text)' has no port (\(example))")

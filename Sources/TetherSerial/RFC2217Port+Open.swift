@@ -9,6 +9,15 @@ extension RFC2217Port {
     /// The longest the open waits for the line to settle (a device may never be
     /// quiet), in ms.
     static let settleLimit = 500
+    /// The most device data an exchange with the server (the open, a line control
+    /// call) reads ahead while it waits for the server's answers: 64 KiB. Past it the
+    /// exchange stops reading, as if the server did not answer (a warning or a setting
+    /// not confirmed, in the ``settingsReport``); the data is all kept, for the port
+    /// loop, and the socket holds the rest.
+    public static let maximumEarlyData = 65_536
+    /// The most COM-PORT-OPTION answers an exchange records (a server repeating them
+    /// for ever is bounded by time, and this).
+    static let maximumAnswersRecorded = 1024
 
     /// Connects to an RFC 2217 server, negotiates telnet options and applies `setup`.
     /// Blocks (for the server's answers, up to ``answerTimeout`` ms each).
@@ -237,9 +246,11 @@ extension RFC2217Port {
         /// COM-PORT-OPTION answers, keeps data for later.
         ///
         /// - Returns: the codes of the COM-PORT-OPTION answers read, in order; nil when
-        ///   `deadline` passed with nothing to read.
+        ///   `deadline` passed with nothing to read, or ``RFC2217Port/maximumEarlyData``
+        ///   bytes of data wait already (nothing is read).
         private mutating func readOnce(until deadline: Deadline) throws(SerialError) -> [UInt8]? {
-            guard connection.waits(for: POLLIN, until: deadline) else { return nil }
+            guard state.early.count < RFC2217Port.maximumEarlyData, connection.waits(for: POLLIN, until: deadline)
+            else { return nil }
             let count = try buffer.withMutableBytes { (bytes) throws(SerialError) in
                 try connection.receive(into: bytes)
             }
@@ -250,22 +261,14 @@ extension RFC2217Port {
                 state.decoder.decode(bytes, count: count, commands: &state.commands)
             }
             state.early += buffer[..<data]
-            var replies: [UInt8] = []
-            var codes: [UInt8] = []
-            for command in state.commands {
-                switch command {
-                case .negotiation(let verb, let option):
-                    replies += state.negotiation.handle(verb: verb, option: option)
-                case .subnegotiation(let bytes) where bytes.count >= 2 && bytes[0] == Telnet.Option.comPort:
-                    answers[bytes[1]] = Array(bytes.dropFirst(2))
-                    log.append((bytes[1], Array(bytes.dropFirst(2))))
-                    codes.append(bytes[1])
-                default:
-                    break
-                }
-            }
+            let (replies, received) = state.handleCommands(name: name)
+            if let failure = state.failure { throw failure }
             if !replies.isEmpty { try send(replies) }
-            return codes
+            for (code, value) in received {
+                answers[code] = value
+                if log.count < RFC2217Port.maximumAnswersRecorded { log.append((code, value)) }
+            }
+            return received.map(\.code)
         }
     }
 }

@@ -76,6 +76,40 @@ public final class RFC2217Port: SerialTransport {
         var commands: [TelnetDecoder.Command] = []
         /// Data read during the open or a line control exchange, handed out first.
         var early: [UInt8] = []
+        /// Why the stream stopped being telnet, thrown by the read after the data
+        /// before it is handed out.
+        var failure: SerialError?
+
+        /// Takes in the commands a read decoded: the negotiations' answers, and for a
+        /// subnegotiation the decoder gave up on, ``failure``.
+        ///
+        /// - Returns: the replies to send, and the COM-PORT-OPTION answers among the
+        ///   commands (code and value), in order.
+        mutating func handleCommands(name: String) -> (replies: [UInt8], answers: [(code: UInt8, value: [UInt8])]) {
+            var replies: [UInt8] = []
+            var answers: [(code: UInt8, value: [UInt8])] = []
+            for command in commands {
+                switch command {
+                case .negotiation(let verb, let option):
+                    replies += negotiation.handle(verb: verb, option: option)
+                case .subnegotiation(let bytes) where bytes.count >= 2 && bytes[0] == Telnet.Option.comPort:
+                    answers.append((bytes[1], Array(bytes.dropFirst(2))))
+                case .unterminatedSubnegotiation(let option):
+                    failure = failure ?? Self.unterminated(option, name: name)
+                default:
+                    break
+                }
+            }
+            return (replies, answers)
+        }
+
+        private static func unterminated(_ option: UInt8?, name: String) -> SerialError {
+            let what = option.map { "subnegotiation of option \($0)" } ?? "subnegotiation"
+            return .io(
+                path: name, function: "receive", errno: 0,
+                message: "the server's telnet \(what) ran past \(TelnetDecoder.maximumSubnegotiationLength) bytes "
+                    + "without IAC SE; the connection is closed")
+        }
     }
 
     /// Wraps a connection the open has negotiated.
@@ -109,19 +143,23 @@ public final class RFC2217Port: SerialTransport {
                 let count = min(buffer.count, state.early.count)
                 buffer.copyBytes(from: state.early[..<count])
                 state.early.removeFirst(count)
-                if state.early.isEmpty { holdsEarlyData.store(false, ordering: .releasing) }
+                if state.early.isEmpty, state.failure == nil { holdsEarlyData.store(false, ordering: .releasing) }
                 return count
             }
+            if let failure = state.failure { throw failure }
             while true {
                 let count = try connection.receive(into: buffer)
                 guard count > 0 else { return count }
                 state.commands.removeAll(keepingCapacity: true)
                 let data = state.decoder.decode(buffer, count: count, commands: &state.commands)
-                var replies: [UInt8] = []
-                for case .negotiation(let verb, let option) in state.commands {
-                    replies += state.negotiation.handle(verb: verb, option: option)
-                }
+                let replies = state.handleCommands(name: name).replies
                 if !replies.isEmpty { try queue(command: replies) }
+                if let failure = state.failure {
+                    guard data > 0 else { throw failure }
+                    // The data before it first; the descriptor stays readable for the throw.
+                    holdsEarlyData.store(true, ordering: .releasing)
+                    return data
+                }
                 if data > 0 { return data }
             }
         }
@@ -139,9 +177,18 @@ public final class RFC2217Port: SerialTransport {
     }
 
     /// Queues a telnet command and sends what the socket takes now.
+    ///
+    /// - Throws: ``SerialError/io(path:function:errno:message:)`` when
+    ///   ``TelnetWriter/maximumQueuedCommands`` bytes of commands wait already (the
+    ///   server negotiates without reading): the connection is given up.
     func queue(command bytes: [UInt8]) throws(SerialError) {
         try sending.withLock { (writer) throws(SerialError) in
-            writer.queue(command: bytes)
+            guard writer.queue(command: bytes) else {
+                throw .io(
+                    path: name, function: "send", errno: 0,
+                    message: "the server keeps negotiating telnet options without reading the answers "
+                        + "(\(TelnetWriter.maximumQueuedCommands) bytes wait); the connection is closed")
+            }
             _ = try writer.flushCommands { (chunk) throws(SerialError) in try connection.transmit(chunk) }
         }
     }

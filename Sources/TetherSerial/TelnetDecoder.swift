@@ -15,11 +15,19 @@ struct TelnetDecoder {
         case subnegotiation([UInt8])
         /// Any other command (`IAC NOP`, `IAC BRK`…).
         case other(UInt8)
+        /// `IAC SB option` followed by more than ``maximumSubnegotiationLength`` bytes
+        /// without `IAC SE`: the decoder gave up on it, and reads the bytes after those
+        /// as data.
+        case unterminatedSubnegotiation(option: UInt8?)
     }
 
     /// The most bytes of one subnegotiation kept; the rest are dropped (RFC 2217's
     /// longest is 6).
     static let maximumSubnegotiation = 64
+    /// The most bytes a subnegotiation may run without `IAC SE` (4096): past it, it is
+    /// ``Command/unterminatedSubnegotiation(option:)``, so a server that never ends one
+    /// cannot swallow the device's data for ever.
+    static let maximumSubnegotiationLength = 4096
 
     private enum State {
         case data
@@ -31,6 +39,7 @@ struct TelnetDecoder {
 
     private var state = State.data
     private var parameters: [UInt8] = []
+    private var subnegotiationLength = 0
 
     /// Decodes the first `count` bytes of `buffer` in place.
     ///
@@ -66,6 +75,7 @@ struct TelnetDecoder {
                     state = .option(verb: byte)
                 case Telnet.sb:
                     parameters.removeAll(keepingCapacity: true)
+                    subnegotiationLength = 0
                     state = .subnegotiation
                 default:
                     commands.append(.other(byte))
@@ -76,13 +86,20 @@ struct TelnetDecoder {
             case .subnegotiation:
                 if byte == Telnet.iac {
                     state = .subnegotiationCommand
-                } else {
-                    keep(byte)
+                } else if !keep(byte) {
+                    abandonSubnegotiation(&commands)
+                    bytes[kept] = byte
+                    kept += 1
                 }
             case .subnegotiationCommand:
                 if byte == Telnet.iac {
-                    keep(byte)
-                    state = .subnegotiation
+                    if keep(byte) {
+                        state = .subnegotiation
+                    } else {
+                        abandonSubnegotiation(&commands)
+                        bytes[kept] = byte
+                        kept += 1
+                    }
                 } else {
                     // IAC SE ends it; any other command ends a malformed one too.
                     commands.append(.subnegotiation(parameters))
@@ -93,7 +110,19 @@ struct TelnetDecoder {
         return kept
     }
 
-    private mutating func keep(_ byte: UInt8) {
+    /// Gives up on a subnegotiation that ran too long: the byte past the bound, and
+    /// what follows, are data.
+    private mutating func abandonSubnegotiation(_ commands: inout [Command]) {
+        commands.append(.unterminatedSubnegotiation(option: parameters.first))
+        state = .data
+    }
+
+    /// Adds `byte` to the subnegotiation; `false`, adding nothing, when it holds
+    /// ``maximumSubnegotiationLength`` bytes already.
+    private mutating func keep(_ byte: UInt8) -> Bool {
+        guard subnegotiationLength < Self.maximumSubnegotiationLength else { return false }
+        subnegotiationLength += 1
         if parameters.count < Self.maximumSubnegotiation { parameters.append(byte) }
+        return true
     }
 }

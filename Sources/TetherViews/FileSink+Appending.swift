@@ -19,16 +19,29 @@ extension FileSink {
     /// opened with `O_APPEND`, with nothing buffered in tether, so a record rendered
     /// before tether crashes is in the file.
     ///
+    /// The open never waits: a FIFO is opened only when a reader has it open already
+    /// (`O_NONBLOCK`, which is cleared once the file is open, so that later writes wait
+    /// for a slow reader as they would for a slow disk).
+    ///
     /// - Parameter onFailure: called once, with `strerror` of the errno, when a write
-    ///   fails later (a full disk); the writes after it are dropped. Without it, a
-    ///   failed write ends tether with exit code 74 after `Error: cannot write to PATH: …`.
+    ///   fails later (a full disk), or with `the file was deleted` when the file lost its
+    ///   last link; the writes after it are dropped. Without it, a failed write ends
+    ///   tether with exit code 74 after `Error: cannot write to PATH: …`.
     /// - Throws: ``OpenError`` when `open(2)` fails (no such directory, permission
-    ///   denied, a directory).
+    ///   denied, a directory, a FIFO that no process reads: `no process reads the FIFO`).
     public static func appending(
         toFile path: String, onFailure: (@Sendable (String) -> Void)? = nil
     ) throws(OpenError) -> FileSink {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            var status = stat()
+            // open(2): ENXIO for O_NONBLOCK | O_WRONLY on a FIFO with no reader.
+            let isFIFO = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO
+            let reason = code == ENXIO && isFIFO ? "no process reads the FIFO" : String(cString: strerror(code))
+            throw OpenError(path: path, reason: reason)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         guard let onFailure else { return FileSink(descriptor: descriptor, name: path, endsOnFailure: true) }
         return FileSink(descriptor: descriptor, name: path, onFailure: onFailure)
     }

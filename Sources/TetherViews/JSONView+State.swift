@@ -71,6 +71,7 @@ extension JSONView {
             "timeouts": .int(counts.timeouts), "failures": .int(counts.failures),
             "notifications": .int(counts.notifications), "late_replies": .int(counts.lateReplies),
             "missed": .int(counts.missed), "reconnects": .int(counts.reconnects),
+            "untracked_readings": .int(counts.untrackedReadings),
         ])
     }
 }

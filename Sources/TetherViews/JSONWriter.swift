@@ -5,8 +5,10 @@ import TetherPresenter
 /// `.withoutEscapingSlashes`, without its per-call set-up, `Data` and `String` copies.
 ///
 /// Strings are written as their UTF-8 bytes with `"`, `\` and the control characters
-/// U+0000–U+001F escaped (`\n`, `\r`, `\t`, `\b`, `\f`, otherwise `\u00XX`); U+2028
-/// and U+2029 are written as themselves, which JSON allows. Numbers are finite by
+/// U+0000–U+001F escaped (`\n`, `\r`, `\t`, `\b`, `\f`, otherwise `\u00XX`); so are
+/// DEL and the C1 controls U+007F–U+009F (`\u007f`…`\u009f`), which JSON allows raw
+/// but a terminal showing the record would obey (U+009B is CSI). U+2028 and U+2029 are
+/// written as themselves, which JSON allows. Numbers are finite by
 /// construction of the records, but a non-finite `Double` (which JSON cannot hold) is
 /// written as a string (`"nan"`, `"inf"`, `"-inf"`) rather than failing: writing a
 /// record never fails. `JSONWriterDifferentialTests` checks that Foundation's
@@ -73,19 +75,28 @@ public enum JSONWriter {
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
-            for index in bytes.indices {
+            var index = 0
+            while index < bytes.count {
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                // A C1 control is 0xC2 0x80…0x9F in UTF-8 (the text is valid UTF-8).
+                let c1 = byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] < 0xA0 ? bytes[index + 1] : nil
+                let isControl = byte < 0x20 || byte == 0x7F || c1 != nil
+                guard isControl || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscape(byte, to: &output)
-                runStart = index + 1
+                appendEscape(c1 ?? byte, to: &output)
+                index += c1 == nil ? 1 : 2
+                runStart = index
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
     }
 
-    /// Appends the escape of `byte`: `"`, `\\` or a control character.
+    /// Appends the escape of `byte`: `"`, `\\` or a control character (C0, DEL, or the
+    /// code point of a C1 control, U+0080–U+009F).
     private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\\"))
         switch byte {
@@ -94,7 +105,7 @@ public enum JSONWriter {
         case 0x09: output.append(UInt8(ascii: "t"))
         case 0x08: output.append(UInt8(ascii: "b"))
         case 0x0C: output.append(UInt8(ascii: "f"))
-        case 0x00..<0x20:
+        case 0x00..<0x20, 0x7F...0x9F:
             output.append(UInt8(ascii: "u"))
             output.append(UInt8(ascii: "0"))
             output.append(UInt8(ascii: "0"))

@@ -55,7 +55,10 @@ public struct FileSink: OutputSink {
     /// Wraps `descriptor`; the first write that fails calls `onFailure` with
     /// `strerror` of its errno (e.g. `No space left on device`), once, and every write
     /// after it is dropped — for a caller that ends its session in order (a `--log`
-    /// file beside a terminal that must be put back).
+    /// file beside a terminal that must be put back). A file whose last link was
+    /// removed (`rm` while tether writes it) fails its next write the same way, with
+    /// `the file was deleted`, and that write is not made: records written to a file
+    /// nobody can open again would be lost without a word.
     public init(descriptor: Int32, name: String, onFailure: @escaping @Sendable (String) -> Void) {
         self.descriptor = descriptor
         self.name = name
@@ -83,8 +86,17 @@ public struct FileSink: OutputSink {
 
     /// Writes all of `buffer` with `write(2)`, retrying after `EINTR` and waiting for
     /// `POLLOUT` after `EAGAIN`; a failure is handled as ``init(descriptor:name:endsOnFailure:)`` says.
+    ///
+    /// A record is written whole or not at all to a regular file: when a write fails
+    /// after part of `buffer` went in (the disk filled mid-record), the file is cut back
+    /// to where the record began, so it ends with the last whole record. (Another
+    /// process appending to the same file at that moment would lose its bytes too.)
     private func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, failure?.hasFailed != true else { return }
+        if let failure, isDeleted {
+            failure.report("the file was deleted")
+            return
+        }
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
@@ -96,10 +108,27 @@ public struct FileSink: OutputSink {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&ready, 1, -1)
             } else {
-                fail(errno: written == 0 ? EIO : errno)
+                let code = written == 0 ? EIO : errno
+                if offset > 0 { removeWritten(offset) }
+                fail(errno: code)
                 return
             }
         }
+    }
+
+    /// Whether the descriptor is a file no directory links to any more (`st_nlink` 0).
+    private var isDeleted: Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_nlink == 0
+    }
+
+    /// Cuts the last `count` bytes written off a regular file (the start of a record
+    /// that could not be finished); a pipe or terminal is left as it is.
+    private func removeWritten(_ count: Int) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) >= count
+        else { return }
+        _ = ftruncate(descriptor, status.st_size - off_t(count))
     }
 
     private func fail(errno code: Int32) {

@@ -37,6 +37,7 @@ import TetherSimulator
         "no-dialect.json": #"{"commands": []}"#,
         "bad-baud.json": #"{"baud": "fast"}"#,
         "unknown-key.json": #"{"baudrate": 9600}"#,
+        "cr-prompt.json": #"{"dialect": "prompt", "prompt": "=> \r"}"#,
     ]
 
     static let usage: Int32 = 64
@@ -79,6 +80,7 @@ import TetherSimulator
         Case("query {port} --device {dir}/broken.json X", usage, "broken.json"),
         Case("query {port} --device {dir}/bad-baud.json X", usage, "bad-baud.json: baud"),
         Case("query {port} --device {dir}/unknown-key.json X", usage, "baudrate"),
+        Case("query {port} --device {dir}/cr-prompt.json X", usage, "cr-prompt.json: prompt"),
         Case("query {port} --bud 9600 X", usage, "Did you mean '--baud'?"),
         Case("query {port} --latency 5 X", usage, "applies only to '--sim'"),
         Case("query --sim --latency x X", usage, "'--latency <ms>'"),
@@ -89,6 +91,10 @@ import TetherSimulator
         Case("query --sim --split-gap 5 X", usage, "'--split-gap' needs '--split <n>'"),
         Case("query --sim --wait X", usage, "'--wait' applies only to"),
         Case("query --sim --wait-timeout 5 X", usage, "'--wait' applies only to"),
+        Case("query tcp://127.0.0.1:9 --wait X", usage, "'--wait' applies only to a device path"),
+        Case("query rfc2217://127.0.0.1:9 --wait-timeout 5 X", usage, "'--wait' applies only to a device path"),
+        Case("query tcp://user@127.0.0.1:9 X", usage, "has a user name ('user@')"),
+        Case("monitor rfc2217://me@[::1]:9", usage, "has a user name ('me@')"),
         Case("query --sim --garbage 2 X", usage, "'--garbage <p>'"),
         Case("query --sim --drop -0.1 X", usage, "'--drop <p>'"),
         Case("query --sim --duplicate x X", usage, "'--duplicate <p>'"),
@@ -161,6 +167,26 @@ import TetherSimulator
         #expect(errors.count == 1, "\(result.stderr)")
         #expect(errors.first?.contains(badInput.words) == true, "\(result.stderr)")
         #expect(simulator.received.isEmpty, "wrote \(simulator.received.count) bytes to the device")
+    }
+
+    /// A prompt holding CR or LF can never match (it is the text after the last line
+    /// end): every command timed out (75). It is refused, from the command line and
+    /// from a `run` port's settings, before anything is sent.
+    @Test(arguments: [
+        ["query", "{port}", "--dialect", "prompt", "--prompt", "=> \r", "X"],
+        ["query", "{port}", "--dialect", "prompt", "--prompt", "a\nb", "X"],
+        ["run", "-", "--port", "{port},dialect=prompt,prompt=\r\n=> "],
+    ])
+    func aPromptWithALineEndIsRefused(_ arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator(link: folder.path("device"))
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", arguments.map { $0.replacingOccurrences(of: "{port}", with: folder.path("device")) },
+            stdin: "X\n", timeout: 30)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("Please provide a prompt without CR or LF"), "\(result.stderr)")
+        #expect(simulator.received.isEmpty)
     }
 
     /// A port another tether holds: `port busy`, exit 69, and the holder's device

@@ -148,6 +148,49 @@ import TetherSimulator
                 == "Error: cannot open the log file \(folder.path("none/x.jsonl")): No such file or directory\n")
     }
 
+    /// `tether query --sim --log FIFO '*IDN?'` with no process reading the FIFO blocked
+    /// in `open(2)` for ever, before any port opened. It is refused at once with 73.
+    @Test func aFIFOWithNoReaderIsRefusedAtOnce() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("log.fifo")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let result = try Subprocess.run("tether", ["query", "--sim", "--log", fifo, "*IDN?"], timeout: 20)
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "Error: cannot open the log file \(fifo): no process reads the FIFO\n")
+    }
+
+    /// A FIFO that a process reads is a log like a file: every record reaches the reader.
+    @Test func aFIFOWithAReaderGetsTheRecords() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.path("log.fifo")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        let result = try Subprocess.run("tether", ["query", "--sim", "--log", fifo, "*IDN?"], timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = read(reader, &buffer, buffer.count), count > 0 { received += buffer.prefix(count) }
+        #expect(try JSONLines.types(String(decoding: received, as: UTF8.self)) == ["connected", "sent", "reply"])
+    }
+
+    /// A log file deleted mid-run: exit 0, no warning, records written to the unlinked
+    /// file. The next record ends the session as a full disk does: 74, naming the file.
+    @Test func aLogDeletedMidRunEndsTheSession() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("deleted.jsonl")
+        let monitor = try Subprocess("tether", ["monitor", "--sim", "--count", "60", "--log", log])
+        defer { if monitor.isRunning { monitor.send(SIGKILL) } }
+        #expect(waitUntil { ((try? records(log)) ?? []).contains { $0["type"] as? String == "notification" } })
+        try #require(unlink(log) == 0)
+        let result = monitor.wait(timeout: 30)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("Error: cannot write to \(log): the file was deleted\n"), "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count < 30, "monitor went on after the log was deleted")
+    }
+
     /// `printf 'CMD1\nSECOND\n' | tether connect PTY --log /dev/full` ended with 74,
     /// yet the device received CMD1 and SECOND in 3 runs of 4: the failed write closed
     /// the device from a task, while the typed lines went on being sent. The session

@@ -11,6 +11,38 @@ import TetherSimulator
         #expect(result.stderr == "Error: Unknown option '--bud'. Did you mean '--baud'? (see 'tether query --help')\n")
     }
 
+    /// `tether query --sim $'--x\e]0;T\a' X` wrote a raw OSC (a terminal title) to
+    /// standard error, and an argument with a line break made a two-line error: the
+    /// bytes the user gave are shown escaped, on the one line.
+    @Test(arguments: [
+        (
+            ["query", "--sim", "--x\u{1B}]0;T\u{07}", "X"],
+            #"Error: Unknown option '--x\x1b]0;T\x07'. (see 'tether query --help')"#
+        ),
+        (["query", "/dev/tty\nNOPE", "X"], #"Error: /dev/tty\nNOPE: no such device"#),
+        (["query", "--sim", "--timeout", "1\u{9B}2", "X"], #"'1\xc2\x9b2'"#),
+    ])
+    func argumentsAreEscapedInErrors(arguments: [String], shown: String) throws {
+        let result = try Subprocess.run("tether", arguments)
+        #expect(result.status == 64 || result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.contains(shown), "\(result.stderr.debugDescription)")
+        #expect(result.stderr.filter(\.isNewline).count == 1, "\(result.stderr.debugDescription)")
+        let controls = result.stderr.unicodeScalars.filter {
+            $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value))
+        }
+        #expect(controls.isEmpty, "\(result.stderr.debugDescription)")
+    }
+
+    /// C1 controls (U+0080–U+009F) reached JSON strings raw: the `sent` record of a
+    /// command holding CSI (U+009B) carries it escaped.
+    @Test func c1ControlsAreEscapedInJSONRecords() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--format", "json", "X\u{9B}31m\u{85}"])
+        #expect(!result.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        #expect(result.stdout.contains(#""command":"X\u009b31m\u0085""#), "\(result.stdout)")
+        let sent = try JSONLines.parse(result.stdout).first { $0["type"] as? String == "sent" }
+        #expect(sent?["command"] as? String == "X\u{9B}31m\u{85}")
+    }
+
     @Test(arguments: [
         (["query", "--sim", "--baudrate", "9600", "x"], "Unknown option '--baudrate'. Did you mean '--baud'?"),
         (

@@ -66,6 +66,49 @@ import TetherSimulator
         #expect(result.stdout.isEmpty)
     }
 
+    /// `tether run /dev/zero --sim` grew to 2 GB in 12 s with no message: a script is
+    /// read up to 16 MiB, and a longer one (or an endless stream) is a script error.
+    @Test func anEndlessScriptIsRefusedAtItsBound() throws {
+        let zero = try Subprocess.run("tether", ["run", "/dev/zero", "--sim"], timeout: 30)
+        #expect(zero.status == 65, "\(zero.stderr)")
+        #expect(zero.stderr == "Error: /dev/zero: longer than 16 MiB, the most a script may hold\n")
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let stream = try Subprocess.run(
+            path: "/bin/sh", ["-c", "yes '# a comment line' | '\(tether)' run - --sim"], timeout: 30)
+        #expect(stream.status == 65, "\(stream.stderr)")
+        #expect(stream.stderr == "Error: stdin: longer than 16 MiB, the most a script may hold\n")
+    }
+
+    /// With notifications coming faster than an `on()` handler ran, `sleep()` never
+    /// returned (a 15 s script ran 105 s, then printed for 9 more minutes): it pumped
+    /// events that arrived after its deadline, into an unbounded inbox. Here 100 000
+    /// lines at 20 000/s meet a 2 ms handler (200 s of handling): `sleep(500)` returns
+    /// once the events that arrived in its 500 ms are handled (those taken while it
+    /// slept, and at most the inbox's 1024 waiting at the deadline), the end of the
+    /// script handles at most another 1024, and the run ends.
+    @Test func sleepReturnsWhileNotificationsOutrunTheHandler() async throws {
+        let script = """
+            local handled = 0
+            device.on("^!BURST", function()
+              handled = handled + 1
+              local t = os.clock() + 0.002
+              while os.clock() < t do end
+            end)
+            sleep(500)
+            -- during the 500 ms at most 250 ran (2 ms each), then the events waiting at
+            -- the deadline: at most the inbox's 1024
+            check(handled > 0 and handled <= 250 + 1024, "handled " .. handled)
+            """
+        let result = try await Subprocess.runDetached(
+            "tether", ["run", "-", "--lua", "--sim", "--burst", "100000@20000", "--format", "json"], stdin: script,
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        #expect(records.last?["outcome"] as? String == "passed")
+        let check = records.first { $0["type"] as? String == "check" }
+        #expect(check?["status"] as? String == "passed", "\(check ?? [:])")
+    }
+
     @Test func luaSyntaxErrorHasFileAndLine() throws {
         let folder = try TemporaryFolder()
         let file = try write("local a = 1\nif a then\n", named: "syntax.lua", in: folder)

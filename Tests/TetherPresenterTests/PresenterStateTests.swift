@@ -32,6 +32,19 @@ import Testing
         return presenter
     }
 
+    /// `monitor --live` grew with the number of distinct reading names (20 000 names:
+    /// 3 MB per `state` record): the first 64 names are tracked, the values of later
+    /// names are counted, and the known names go on updating.
+    @Test func readingNamesAreBoundedAndTheRestCounted() throws {
+        let events = (0..<20_000).map { notification("!N k\($0)=1 temp=\($0)", at: Double($0)) }
+        let state = presenter(events).state
+        #expect(state.readings.count == ViewState.maximumReadingNames)
+        #expect(state.readings.map(\.latest.name) == ["k0", "temp"] + (1..<63).map { "k\($0)" })
+        #expect(state.counts.untrackedReadings == 20_000 - 63)
+        #expect(state.reading(named: "temp")?.latest.value == "19999")
+        #expect(state.counts.notifications == 20_000)
+    }
+
     @Test func notificationsFillReadingsInTheOrderFirstSeen() throws {
         let state = presenter([notification("!READING temp=22.87 hum=41.3", at: 2)]).state
         #expect(state.readings.map(\.latest.name) == ["temp", "hum"])

@@ -29,6 +29,8 @@ struct PortAddressTests {
         ("tcp://host:0", "The address 'tcp://host:0' has an invalid port '0': give 1 to 65535"),
         ("tcp://host:70000", "The address 'tcp://host:70000' has an invalid port '70000': give 1 to 65535"),
         ("tcp://host:7000/x", "The address 'tcp://host:7000/x' has an invalid port '7000/x': give 1 to 65535"),
+        ("tcp://user@host:7000", "The address 'tcp://user@host:7000' has a user name ('user@')"),
+        ("rfc2217://me@lab:7000", "The address 'rfc2217://me@lab:7000' has a user name ('me@')"),
         ("foo://x", "The address 'foo://x' has the unknown scheme 'foo://'"),
         ("telnet://lab:23", "The address 'telnet://lab:23' has the unknown scheme 'telnet://'"),
     ])

@@ -198,4 +198,64 @@ struct RFC2217PortTests {
                     + "(COM-PORT-OPTION); carrying on with raw data at the server's serial settings"
             ])
     }
+
+    /// Reads from `port` until `count` bytes came (or the stream ended or failed).
+    static func receive(_ count: Int, from port: RFC2217Port) -> (bytes: [UInt8], error: SerialError?) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while received.count < count {
+            var entry = pollfd(fd: port.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 10_000) == 1 else { break }
+            do throws(SerialError) {
+                let got = try buffer.withMutableBytes { (bytes) throws(SerialError) in try port.receive(into: bytes) }
+                if got == 0 { break }
+                if got > 0 { received += buffer[..<got] }
+            } catch {
+                return (received, error)
+            }
+        }
+        return (received, nil)
+    }
+
+    /// A server that floods data from its first byte drove the open to 771 MiB in 2 s:
+    /// everything read during negotiation was kept. The open reads at most 64 KiB
+    /// ahead (then treats the server as silent), and no byte is lost: the rest waits in
+    /// the socket for the port loop.
+    @Test func aServerFloodingDataDuringTheOpenIsReadAheadOnlyUpToTheBound() throws {
+        let server = try LoopbackServer()
+        let flood = (0..<(2 << 20)).map { UInt8($0 % 251) }
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Thread.detachNewThread {
+                for start in stride(from: 0, to: flood.count, by: 65536) {
+                    server.write(Array(flood[start..<min(start + 65536, flood.count)]))
+                }
+            }
+        }
+        defer { port.close() }
+        let early = port.receiving.withLock { $0.early.count }
+        #expect(early >= RFC2217Port.maximumEarlyData && early <= RFC2217Port.maximumEarlyData + 4096)
+        #expect(!port.controlsPort)
+        let (received, error) = Self.receive(flood.count, from: port)
+        #expect(error == nil)
+        #expect(received.count == flood.count)
+        #expect(received == flood, "bytes lost or reordered")
+    }
+
+    /// An unterminated subnegotiation after the open: the data before it is read, then
+    /// the read fails naming the problem (the port loop reports a disconnect).
+    @Test func anUnterminatedSubnegotiationEndsTheConnectionWithItsReason() throws {
+        let server = try LoopbackServer()
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server)
+        }
+        defer { port.close() }
+        server.write([0x4F, 0x4B, 255, 250, 44] + [UInt8](repeating: 0x41, count: 5000))
+        let (received, error) = Self.receive(10_000, from: port)
+        #expect(received.starts(with: [0x4F, 0x4B]))
+        #expect(received.count <= 2 + 5000 - (TelnetDecoder.maximumSubnegotiationLength - 1))
+        #expect(
+            error?.description.contains(
+                "the server's telnet subnegotiation of option 44 ran past 4096 bytes without IAC SE") == true,
+            "\(String(describing: error))")
+    }
 }

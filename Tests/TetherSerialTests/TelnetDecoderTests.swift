@@ -56,4 +56,16 @@ struct TelnetDecoderTests {
         #expect(data == [65])
         #expect(commands == [.subnegotiation([44] + body.prefix(TelnetDecoder.maximumSubnegotiation - 1))])
     }
+
+    /// `IAC SB 44` and then data for ever silently swallowed the device's data (4.3 MB,
+    /// no warning): after 4096 bytes without `IAC SE` the decoder gives up on it, says
+    /// so, and the rest is data again — in one read or one byte at a time.
+    @Test(arguments: [[8192], [1], [1000]])
+    func anUnterminatedSubnegotiationEndsAtItsBound(chunks: [Int]) {
+        let flood = (0..<8000).map { UInt8($0 % 200) }
+        let (data, commands) = Self.decode([65, 255, 250, 44] + flood, chunks: chunks)
+        let swallowed = TelnetDecoder.maximumSubnegotiationLength - 1  // the option byte is one of them
+        #expect(data == [65] + flood.dropFirst(swallowed))
+        #expect(commands == [.unterminatedSubnegotiation(option: 44)])
+    }
 }

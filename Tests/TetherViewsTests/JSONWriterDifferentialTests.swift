@@ -83,6 +83,13 @@ import Testing
         }
     }
 
+    /// C1 controls reached JSON strings raw (U+009B is CSI to a terminal showing the
+    /// record): they are escaped, and DEL with them.
+    @Test func c1ControlsAndDELAreEscaped() {
+        let written = JSONWriter.line(.string("a\u{7F}b\u{80}c\u{9B}31md\u{9F}e\u{A0}f"))
+        #expect(String(decoding: written, as: UTF8.self) == #""a\u007fb\u0080c\u009b31md\u009fe\#u{A0}f""# + "\n")
+    }
+
     @Test func fuzzedLinesAreWrittenAsJSONEncoderWritesThem() throws {
         // A seeded linear congruential generator (Knuth's MMIX constants): a failing
         // case replays.
@@ -94,7 +101,8 @@ import Testing
         let alphabet: [[UInt8]] = [
             [0x00], [0x01], [0x08], [0x09], [0x0A], [0x0C], [0x0D], [0x1B], [0x1F], [0x7F], [0x22], [0x5C], [0x2F],
             [0x41], [0x7A], [0x20], [0x3D], [0x80], [0xBF], [0xC0], [0xC3], [0xE2, 0x80], [0xF0, 0x9F], [0xFF], [0xFE],
-            Array("é".utf8), Array("\u{2028}".utf8), Array("\u{2029}".utf8), Array("😀".utf8), Array("€".utf8),
+            Array("é".utf8), Array("\u{85}".utf8), Array("\u{9B}".utf8), Array("\u{9F}".utf8), Array("\u{A0}".utf8),
+            Array("\u{2028}".utf8), Array("\u{2029}".utf8), Array("😀".utf8), Array("€".utf8),
             Array("temp=nan".utf8), Array(" x=1e999".utf8), Array(" y=-infinity".utf8),
         ]
         for _ in 0..<2000 {
@@ -109,13 +117,27 @@ import Testing
         }
     }
 
+    /// `JSONEncoder`'s text with DEL and the C1 controls escaped as `JSONWriter` escapes
+    /// them (JSON allows them raw; outside strings they cannot occur).
+    private func escapingC1(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                result += "\\u00" + String(scalar.value, radix: 16)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     private func expectSameAsFoundation(_ object: [String: JSONValue]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let expected = try encoder.encode(object) + Data("\n".utf8)
         let written = Data(JSONWriter.line(.object(object)))
         #expect(
-            String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+            String(decoding: written, as: UTF8.self) == escapingC1(String(decoding: expected, as: UTF8.self)),
             "\(object)")
         let decoder = JSONDecoder()
         #expect(try decoder.decode(JSONValue.self, from: written) == decoder.decode(JSONValue.self, from: expected))

@@ -5,7 +5,8 @@
 /// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline), or
 ///   `nil` and a message for a command holding a line break (the command is the
 ///   string's exact bytes);
-/// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
+/// - `core.next(deadline_ms | nil)` → the next event that arrived by the deadline, or
+///   nothing at the deadline (``Inbox/take(until:)``):
 ///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
 ///   yet, whole) · `"done", dev, id, outcome, lines, message, final, prompt` ·
 ///   `"written", dev, id` · `"bytes", dev` (received bytes wait for `core.read`) ·
@@ -19,7 +20,8 @@
 ///   unread bytes were dropped; `core.read_limit`, the most bytes kept unread;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
-///   record; `core.emit(table, file, line)` → an `emit` record.
+///   record; `core.emit(table, file, line)` → an `emit` record, or a message when the
+///   table has no JSON value (it contains itself, or holds too many values).
 ///
 /// Everything a script may get wrong is checked here, in Lua, and raised with
 /// `error`: no Lua error is ever raised from Swift (a `longjmp` across Swift frames
@@ -35,7 +37,7 @@ enum LuaPrelude {
         local find, format = string.find, string.format
         local pack, unpack, concat = table.pack, table.unpack, table.concat
         local type, error, tostring, select, pairs, ipairs = type, error, tostring, select, pairs, ipairs
-        local setmetatable, getmetatable, rawequal, pcall = setmetatable, getmetatable, rawequal, pcall
+        local setmetatable, getmetatable, rawequal, pcall, xpcall = setmetatable, getmetatable, rawequal, pcall, xpcall
         local math_type, stderr = math.type, io.stderr
 
         local MAX_BUFFERED = 10000
@@ -78,6 +80,33 @@ enum LuaPrelude {
           local message = format("device '%s' disconnected (%s)", label(dev), ended[dev] and ended[dev].reason or "gone")
           if file then message = format("%s:%d: %s", file, line, message) end
           error(setmetatable({ message = message }, Lost), 0)
+        end
+
+        -- os.exit's error value: the end of the script, not an error.
+        local Exit = {}
+
+        -- The message handler of the script and of its handlers: an error raised with a
+        -- value that is not a message (error({ code = 5 })) is made one, as the
+        -- standalone lua interpreter does ("(error object is a table value)", or its
+        -- __tostring), at the place it was raised: the innermost Lua function's file:line.
+        local function located(problem)
+          local meta = getmetatable(problem)
+          if type(problem) == "string" or meta == Exit or meta == Lost then return problem end
+          local text = math_type(problem) and tostring(problem) or nil
+          if meta and meta.__tostring then
+            local converted, shown = pcall(tostring, problem)
+            if converted and type(shown) == "string" then text = shown end
+          end
+          text = text or format("(error object is a %s value)", type(problem))
+          for level = 2, math.huge do
+            local info = getinfo(level, "Sl")
+            if not info then break end
+            if info.what ~= "C" and info.currentline > 0 then
+              local file = info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src
+              return format("%s:%d: %s", file, info.currentline, text)
+            end
+          end
+          return text
         end
 
         -- An error value handed to the script: counted as unhandled until the script
@@ -170,7 +199,7 @@ enum LuaPrelude {
               local found = pack(find(text, handler.pattern))
               if found[1] then
                 in_handler = true
-                local ok, problem = pcall(handler.fn, text, unpack(found, 3, found.n))
+                local ok, problem = xpcall(handler.fn, located, text, unpack(found, 3, found.n))
                 in_handler = false
                 if not ok then error(problem, 0) end
               end
@@ -188,16 +217,13 @@ enum LuaPrelude {
 
         -- Pumps events (running handlers) until ready() returns a non-nil value or
         -- the deadline (ms since the run started; nil: none) has passed and every
-        -- event that arrived by then has been taken.
+        -- event that arrived by then has been taken: core.next gives none that came
+        -- later, so a wait ends even while events keep coming faster than handled.
         local function wait_until(ready, deadline)
           while true do
             local value = ready()
             if value ~= nil then return value end
-            if deadline and core.now() >= deadline then
-              if not pump(core.now()) then return nil end
-            else
-              pump(deadline)
-            end
+            if not pump(deadline) and deadline and core.now() >= deadline then return nil end
           end
         end
 
@@ -389,7 +415,8 @@ enum LuaPrelude {
         local function emit(value)
           local file, line = site()
           if type(value) ~= "table" then fail(file, line, "emit: expected a table, got " .. type(value)) end
-          core.emit(value, file, line)
+          local problem = core.emit(value, file, line)
+          if problem then fail(file, line, "emit: " .. problem) end
         end
 
         local function check(condition, message)
@@ -455,7 +482,6 @@ enum LuaPrelude {
         -- os.exit ends the script, not tether: the run still closes its devices and
         -- writes its summary. A failing code (false, or a number other than 0) is a
         -- failed check at the call.
-        local Exit = {}
         os.exit = function(code)
           local file, line = site()
           if code ~= nil and code ~= true and code ~= 0 then
@@ -465,7 +491,8 @@ enum LuaPrelude {
         end
 
         local function drain()
-          while pump(core.now()) do end
+          local ending = core.now()
+          while pump(ending) do end
           wait_until(function()
             for _, bounded in pairs(sends) do if bounded then return nil end end
             return true
@@ -473,9 +500,9 @@ enum LuaPrelude {
         end
 
         return function(main)
-          local ok, problem = pcall(main)
+          local ok, problem = xpcall(main, located)
           if not ok and getmetatable(problem) == Exit then ok = true end
-          if ok then ok, problem = pcall(drain) end
+          if ok then ok, problem = xpcall(drain, located) end
           if not ok and getmetatable(problem) == Exit then ok = true end
           local timeouts, errors = 0, 0
           for _, kind in pairs(unhandled) do
@@ -483,10 +510,6 @@ enum LuaPrelude {
           end
           if ok then return "completed", nil, timeouts, errors end
           if getmetatable(problem) == Lost then return "lost", problem.message, timeouts, errors end
-          if type(problem) ~= "string" then
-            local converted, text = pcall(tostring, problem)
-            problem = converted and text or "(error object)"
-          end
           return "error", problem, timeouts, errors
         end
         """#

@@ -288,11 +288,17 @@ final class LuaRun {
         return 0
     }
 
-    /// `core.emit(table, file, line)`.
+    /// `core.emit(table, file, line)` → nothing, or why the table has no JSON value
+    /// (``LuaState/JSONConversionError``), for the prelude to raise at the call.
     private func emit(_ lua: LuaState) -> Int32 {
-        let value = lua.jsonValue(at: 1)
-        mediator.report(.emitted(value, location: location(file: lua.string(at: 2), line: lua.integer(at: 3))))
-        return 0
+        do {
+            let value = try lua.jsonValue(at: 1)
+            mediator.report(.emitted(value, location: location(file: lua.string(at: 2), line: lua.integer(at: 3))))
+            return 0
+        } catch {
+            lua.push(error.description)
+            return 1
+        }
     }
 
     private func location(file: String?, line: Int?) -> SourceLocation {

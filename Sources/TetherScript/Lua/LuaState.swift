@@ -86,11 +86,49 @@ struct LuaState {
         return result
     }
 
+    /// Why a Lua value has no JSON value: the bounds of ``jsonValue(at:depthLimit:)``.
+    enum JSONConversionError: Error, Equatable, CustomStringConvertible {
+        /// A table holds itself, directly or through tables it holds.
+        case containsItself
+        /// The value holds more than ``maximumJSONValues`` values.
+        case tooManyValues
+
+        var description: String {
+            switch self {
+            case .containsItself: "the table contains itself"
+            case .tooManyValues: "the table holds more than \(LuaState.maximumJSONValues) values"
+            }
+        }
+    }
+
+    /// The most values (tables, strings, numbers… at any depth) that one value made into
+    /// JSON may hold: 100 000. A table that several tables share counts each time.
+    static let maximumJSONValues = 100_000
+
     /// The value at `index` as a JSON value: a table whose keys are exactly 1…n is
     /// an array, any other table an object (non-string keys written as text);
     /// functions and other values become their type name. Tables nested deeper than
     /// `depthLimit` become `"…"`.
-    func jsonValue(at index: Int32, depthLimit: Int = 16) -> JSONValue {
+    ///
+    /// - Throws: ``JSONConversionError`` for a table that contains itself, or a value
+    ///   holding more than ``maximumJSONValues`` values (shared tables counted each
+    ///   time they appear), found before that much is made.
+    func jsonValue(at index: Int32, depthLimit: Int = 16) throws(JSONConversionError) -> JSONValue {
+        var conversion = JSONConversion()
+        return try jsonValue(at: index, depthLimit: depthLimit, &conversion)
+    }
+
+    /// What a conversion has seen: the tables it is inside, and how many values it made.
+    private struct JSONConversion {
+        var enclosingTables: Set<UnsafeRawPointer> = []
+        var values = 0
+    }
+
+    private func jsonValue(
+        at index: Int32, depthLimit: Int, _ conversion: inout JSONConversion
+    ) throws(JSONConversionError) -> JSONValue {
+        conversion.values += 1
+        guard conversion.values <= Self.maximumJSONValues else { throw .tooManyValues }
         switch lua_type(pointer, index) {
         case LUA_TBOOLEAN:
             return .bool(lua_toboolean(pointer, index) != 0)
@@ -100,8 +138,12 @@ struct LuaState {
         case LUA_TSTRING:
             return .string(string(at: index)!)
         case LUA_TTABLE:
+            guard let identity = lua_topointer(pointer, index) else { return .null }
+            guard !conversion.enclosingTables.contains(identity) else { throw .containsItself }
             guard depthLimit > 0, lua_checkstack(pointer, 3) != 0 else { return .string("…") }
-            return table(at: lua_absindex(pointer, index), depthLimit: depthLimit - 1)
+            conversion.enclosingTables.insert(identity)
+            defer { conversion.enclosingTables.remove(identity) }
+            return try table(at: lua_absindex(pointer, index), depthLimit: depthLimit - 1, &conversion)
         case LUA_TNIL, LUA_TNONE:
             return .null
         default:
@@ -109,12 +151,20 @@ struct LuaState {
         }
     }
 
-    private func table(at table: Int32, depthLimit: Int) -> JSONValue {
+    private func table(
+        at table: Int32, depthLimit: Int, _ conversion: inout JSONConversion
+    ) throws(JSONConversionError) -> JSONValue {
         var fields: [String: JSONValue] = [:]
         var items: [Int: JSONValue] = [:]
         lua_pushnil(pointer)
         while lua_next(pointer, table) != 0 {
-            let value = jsonValue(at: -1, depthLimit: depthLimit)
+            let value: JSONValue
+            do {
+                value = try jsonValue(at: -1, depthLimit: depthLimit, &conversion)
+            } catch {
+                tether_lua_pop(pointer, 2)
+                throw error
+            }
             if let position = integer(at: -2), lua_isinteger(pointer, -2) != 0 {
                 items[position] = value
             } else if let name = string(at: -2) {

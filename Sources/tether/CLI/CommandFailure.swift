@@ -3,15 +3,18 @@ import TetherSerial
 /// A command that could not do its job: a one-line message for stderr and the exit
 /// code that says why.
 struct CommandFailure: Error {
-    /// The message after `Error: `.
+    /// The message after `Error: `, one line (a line break in it is shown escaped).
     var message: String
+    /// Lines shown under the message, one per item (the ports a `--match` could mean).
+    var details: [String]
     /// The exit code.
     var code: ExitCode
     /// Whether to print the usage after the message (usage errors).
     var showsUsage = false
 
-    init(_ message: String, code: ExitCode) {
+    init(_ message: String, details: [String] = [], code: ExitCode) {
         self.message = message
+        self.details = details
         self.code = code
     }
 

@@ -197,7 +197,7 @@ enum RunCommand: Command {
     /// byte-order mark at the start is dropped (editors on Windows write one).
     ///
     /// - Throws: ``CommandFailure`` (66) when it cannot be read; ``ScriptError`` when it
-    ///   is not UTF-8 text or is blank.
+    ///   is not UTF-8 text, is blank or is longer than ``maximumScriptSize``.
     private static func read(_ path: String, forcingLua: Bool) throws -> Script {
         let name = path == "-" ? "stdin" : path
         var bytes = try contents(of: path)
@@ -213,8 +213,17 @@ enum RunCommand: Command {
         return Script(name: name, text: text, language: language)
     }
 
-    /// Every byte of the file or stream at `path` (`-`: standard input).
-    private static func contents(of path: String) throws(CommandFailure) -> [UInt8] {
+    /// The longest script `run` reads, in bytes (16 MiB): far more than any query file or
+    /// Lua script a person writes, and a bound on what an endless stream (`/dev/zero`, a
+    /// generator that never stops) can make tether hold.
+    static let maximumScriptSize = 16 << 20
+
+    /// Every byte of the file or stream at `path` (`-`: standard input), at most
+    /// ``maximumScriptSize``.
+    ///
+    /// - Throws: ``CommandFailure`` (66) when it cannot be read; ``ScriptError`` (65) when
+    ///   it holds more than ``maximumScriptSize`` bytes (it is not read further).
+    private static func contents(of path: String) throws -> [UInt8] {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased()
@@ -230,6 +239,11 @@ enum RunCommand: Command {
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
+                guard bytes.count + count <= maximumScriptSize else {
+                    let name = path == "-" ? "stdin" : path
+                    throw ScriptError(
+                        at: nil, "\(name): longer than \(maximumScriptSize >> 20) MiB, the most a script may hold")
+                }
                 bytes += chunk[..<count]
             } else if count == 0 {
                 return bytes

@@ -97,12 +97,23 @@ enum Tether {
             return fail(error, spec: command.spec)
         } catch let failure as CommandFailure {
             if failure.showsUsage { return fail(UsageError(failure.message), spec: command.spec) }
-            errors.write("Error: \(failure.message)\n")
+            report(failure.message, details: failure.details)
             return failure.code
         } catch {
-            errors.write("Error: \(error)\n")
+            report("\(error)")
             return .ioError
         }
+    }
+
+    /// Writes `Error: MESSAGE` and each of `details` on a line of its own to standard
+    /// error, with every control character escaped (`ByteEscaping`, backslashes kept):
+    /// a message quotes what the user gave (`Unknown option '--x\e]0;T\a'`), and an
+    /// argument holding ESC or a line break must neither drive the terminal nor make
+    /// the error two lines.
+    private static func report(_ message: String, details: [String] = []) {
+        let lines = ["Error: " + message] + details
+        FileSink.standardError.write(
+            lines.map { ByteEscaping.escaped(Array($0.utf8), escapesBackslash: false) + "\n" }.joined())
     }
 
     /// Refuses a command line with an argument that is not valid UTF-8: Swift would
@@ -130,7 +141,7 @@ enum Tether {
     }
 
     private static func fail(_ error: UsageError, spec: CommandSpec) -> ExitCode {
-        FileSink.standardError.write("Error: \(error.message) (see '\(spec.commandName) --help')\n")
+        report("\(error.message) (see '\(spec.commandName) --help')")
         return .usage
     }
 }

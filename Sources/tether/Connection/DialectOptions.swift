@@ -78,9 +78,16 @@ struct DialectOptions {
             (0,"No error", 0 No Error); any error fails the command (exit 1).
             """)
     static let prompt = Option<String?>(
-        "--prompt", value: "text", help: "\(dialects(taking: .prompt)): the console's prompt, exactly.",
+        "--prompt", value: "text", help: "\(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF).",
         defaultHelp: "'\(PromptDialect.defaultPrompt)'",
-        parse: Parse.nonEmpty(InvalidValue("Please provide the prompt's text, e.g. '=> '.")))
+        parse: { text throws(InvalidValue) in
+            guard !text.isEmpty else { throw InvalidValue("Please provide the prompt's text, e.g. '=> '.") }
+            // The prompt is matched in the text after the last line end: it can hold none.
+            guard !text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
+                throw InvalidValue("Please provide a prompt without CR or LF: it is the text after the last line end.")
+            }
+            return text
+        })
 
     /// The options, for a command's ``CommandSpec``.
     static let options: [OptionDeclaration] = [

@@ -229,13 +229,14 @@ struct HardwareOptions {
         case .selected:
             return nil
         case .noMatch:
-            let present = ports.isEmpty ? "  (none)" : ports.map(describe).joined(separator: "\n")
             return CommandFailure(
-                "no serial port matches '\(match)'. Ports present:\n\(present)", code: .portNotFound)
+                "no serial port matches '\(match)'. Ports present:",
+                details: ports.isEmpty ? ["  (none)"] : ports.map(describe), code: .portNotFound)
         case .ambiguous(let candidates):
             return CommandFailure(
-                "\(candidates.count) ports match '\(match)':\n\(candidates.map(describe).joined(separator: "\n"))\n"
-                    + "Give VID:PID:SERIAL, or the port's /dev/serial/by-id path.", code: .usage)
+                "\(candidates.count) ports match '\(match)':",
+                details: candidates.map(describe) + ["Give VID:PID:SERIAL, or the port's /dev/serial/by-id path."],
+                code: .usage)
         }
     }
 

@@ -94,6 +94,10 @@ final class OpenedDevice {
                 throw CommandFailure(
                     usage: "'\(option)' needs a serial port or an rfc2217:// address; tcp:// carries only data")
             }
+            if address?.isRemote == true, hardware.waits {
+                throw CommandFailure(
+                    usage: "'--wait' applies only to a device path; a tcp:// or rfc2217:// port is connected at once")
+            }
             var opener = hardware.opener(address: address, configuration: configuration, requiresSettings: false)
             var strictOpener = hardware.opener(address: address, configuration: configuration)
             if let tap = session?.tap {
