@@ -49,6 +49,11 @@ let package = Package(
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // Console: `connect`'s terminal program (terminal, line editor, view, local
+        // commands), over the Model's device.
+        .target(
+            name: "TetherConsole",
+            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine"]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
@@ -59,8 +64,8 @@ let package = Package(
         .executableTarget(
             name: "tether",
             dependencies: [
-                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
-                "CEditLine", "TetherCommandLine", "CAbortOrigin",
+                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
+                "TetherScript", "TetherCommandLine", "CAbortOrigin",
             ]
         ),
         // Benchmark: the Model through its public API, driven by scripts/bench.
@@ -80,6 +85,9 @@ let package = Package(
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
         .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
+        .testTarget(
+            name: "TetherConsoleTests",
+            dependencies: ["TetherConsole", "TetherPresenter", "TetherModel", "TetherSerial", "TetherViews"]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(
             name: "TetherSimulatorTests",

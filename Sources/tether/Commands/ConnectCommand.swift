@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import TetherCommandLine
+import TetherConsole
 import TetherModel
 import TetherPresenter
 import TetherSerial
@@ -9,9 +10,9 @@ import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
 enum ConnectCommand: Command {
-    static let mode = Option<ConsoleTerminal.Mode?>(
+    static let mode = Option<ConsoleMode?>(
         "--mode", value: "mode", help: "raw (keys as typed) or line (editing, history).",
-        defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleTerminal.Mode.self))
+        defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleMode.self))
     static let escape = Option<UInt8>(
         "--escape", value: "key", help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A).",
         default: 0x14, defaultHelp: "ctrl-t"
@@ -107,9 +108,11 @@ enum ConnectCommand: Command {
         tap.set { bytes in view.showReceived(bytes) }
         let console = Console(
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout, escape: escape,
-            enter: enter.bytes, logPath: options.log, portName: connection.displayName,
+            enter: enter, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
-        let code = try await connection.runUntilStopped { stop in await console.run(stop) }
+        let code = try await connection.runUntilStopped { stop in
+            stop.yield(await console.run() == .hungUp ? .hangUpSignal : .success)
+        }
         tap.set(nil)
         terminal.stop()
         try log?.check()
@@ -138,19 +141,6 @@ enum ConnectCommand: Command {
             // yet, so tell it from Ctrl-D by the terminal being gone.
             let hungUp = typesOnATerminal && isatty(STDIN_FILENO) == 0
             stop.yield(hungUp ? .hangUpSignal : .success)
-        }
-    }
-}
-
-/// What the Enter key sends in raw mode (`--enter`).
-enum EnterKey: String, CaseIterable {
-    case cr, lf, crlf
-
-    var bytes: [UInt8] {
-        switch self {
-        case .cr: [0x0D]
-        case .lf: [0x0A]
-        case .crlf: [0x0D, 0x0A]
         }
     }
 }

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherConsole
 import TetherModel
 import TetherPresenter
 import TetherSerial

@@ -8,43 +8,48 @@ import TetherModel
 /// U+0000 (libedit returns C strings), so the two cannot be confused. Keystrokes get
 /// no terminator and expect no reply; they still pass through the Session, so they
 /// are written in order with the typed lines.
-struct ConsoleDialect: Dialect {
+public struct ConsoleDialect: Dialect {
     /// The device's dialect.
-    let base: any Dialect
+    public let base: any Dialect
+
+    /// `base` with keystrokes.
+    public init(base: any Dialect) {
+        self.base = base
+    }
 
     /// The command that writes `bytes` as they are.
-    static func keystrokes(_ bytes: [UInt8]) -> String {
+    public static func keystrokes(_ bytes: [UInt8]) -> String {
         var text = "\u{0}"
         text.unicodeScalars.append(contentsOf: bytes.map { UnicodeScalar($0) })
         return text
     }
 
     /// The bytes of a keystroke command, or `nil` for a typed line.
-    static func bytes(ofKeystrokes command: String) -> [UInt8]? {
+    public static func bytes(ofKeystrokes command: String) -> [UInt8]? {
         guard command.unicodeScalars.first == "\u{0}" else { return nil }
         return command.unicodeScalars.dropFirst().map { UInt8(truncatingIfNeeded: $0.value) }
     }
 
-    var name: String { base.name }
-    var terminator: Terminator { base.terminator }
+    public var name: String { base.name }
+    public var terminator: Terminator { base.terminator }
 
-    func encode(_ command: String) -> [UInt8] {
+    public func encode(_ command: String) -> [UInt8] {
         Self.bytes(ofKeystrokes: command) ?? base.encode(command)
     }
 
-    func expectsReply(to command: String) -> Bool {
+    public func expectsReply(to command: String) -> Bool {
         Self.bytes(ofKeystrokes: command) == nil && base.expectsReply(to: command)
     }
 
-    func makeMatcher(for command: String) -> any ReplyMatcher { base.makeMatcher(for: command) }
+    public func makeMatcher(for command: String) -> any ReplyMatcher { base.makeMatcher(for: command) }
 
-    func isUnsolicited(_ line: Line, pending: String?) -> Bool { base.isUnsolicited(line, pending: pending) }
+    public func isUnsolicited(_ line: Line, pending: String?) -> Bool { base.isUnsolicited(line, pending: pending) }
 
     // The base's session rules too: without them `connect` took a line begun before
     // the command (`qemux86 login: root`) for its reply, where `query` and `run` do not.
-    var repliesAreUnmarked: Bool { base.repliesAreUnmarked }
+    public var repliesAreUnmarked: Bool { base.repliesAreUnmarked }
 
-    var settlesFromStart: Bool { base.settlesFromStart }
+    public var settlesFromStart: Bool { base.settlesFromStart }
 
-    func leadingNoiseLength(in line: Line) -> Int { base.leadingNoiseLength(in: line) }
+    public func leadingNoiseLength(in line: Line) -> Int { base.leadingNoiseLength(in: line) }
 }

@@ -1,5 +1,3 @@
-import TetherPresenter
-
 /// A command of `connect` typed after the escape key; it acts on tether, never
 /// reaches the device.
 enum LocalCommand: CaseIterable {

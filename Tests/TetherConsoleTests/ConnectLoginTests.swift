@@ -1,7 +1,6 @@
 import Testing
+import TetherConsole
 import TetherModel
-
-@testable import tether
 
 /// `connect` (line mode) on a board's login console, as a trial typed it: `root` at
 /// `qemux86 login:  [unterminated]`, `secret` at `Password: `, `uname` at the shell.
