@@ -151,7 +151,7 @@ public struct Console: Sendable {
         case .showModemLines:
             await control { (line) throws(SerialError) -> String in
                 let lines = try line.modemLines()
-                return "modem lines: \(lines.description.isEmpty ? "none asserted" : lines.description)"
+                return "modem lines: \(lines.isEmpty ? "none asserted" : lines.description)"
             }
         case .changeBaudRate:
             break  // the terminal asks for the rate first (.changeBaudRate)

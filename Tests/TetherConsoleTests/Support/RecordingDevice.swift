@@ -46,7 +46,7 @@ final class RecordingDevice: ConsoleDevice {
 
     /// The bytes sent as bytes, joined.
     var sentBytes: [UInt8] {
-        sentItems.flatMap { if case .bytes(let bytes) = $0 { bytes } else { [] } }
+        sentItems.flatMap { (item) -> [UInt8] in if case .bytes(let bytes) = item { bytes } else { [] } }
     }
 
     func sendLine(_ line: String, timeout: Duration?) {

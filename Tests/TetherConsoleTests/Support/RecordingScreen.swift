@@ -1,5 +1,6 @@
 import Synchronization
 import TetherConsole
+import TetherViews
 
 /// A terminal that records what the console shows, and types what a test scripts.
 final class RecordingScreen: ConsoleScreen {
@@ -52,12 +53,12 @@ final class RecordingScreen: ConsoleScreen {
 
     /// The text of the lines written, joined.
     var text: String {
-        shown.map { if case .lines(let text) = $0 { text } else { "" } }.joined()
+        shown.map { (item) -> String in if case .lines(let text) = item { text } else { "" } }.joined()
     }
 
     /// The received bytes written in raw mode, joined.
     var bytes: [UInt8] {
-        shown.flatMap { if case .bytes(let bytes) = $0 { bytes } else { [] } }
+        shown.flatMap { (item) -> [UInt8] in if case .bytes(let bytes) = item { bytes } else { [] } }
     }
 
     func start() { state.withLock { $0.isStarted = true } }
