@@ -6,18 +6,28 @@ import Testing
 /// The terminal thread of `connect` on a pty: what it reports of the keys typed, what
 /// it draws, and the terminal settings it leaves.
 @Suite(.serialized) struct ConsoleTerminalTests {
+    /// A started terminal on a pty, its history in a folder of its own.
     struct Harness {
         let pty: TestTerminal
+        let folder: TemporaryFolder
         let terminal: ConsoleTerminal
         let inputs: CollectedInputs
 
-        init(mode: ConsoleMode, raw: Bool = true, history: String? = nil) throws {
+        init(mode: ConsoleMode, raw: Bool = true) throws {
             pty = try TestTerminal(raw: raw)
+            folder = try TemporaryFolder()
             terminal = try #require(
                 ConsoleTerminal(
-                    mode: mode, escape: 0x14, historyPath: history, input: pty.terminal, output: pty.terminal))
+                    mode: mode, escape: 0x14, historyPath: folder.path("history"), input: pty.terminal,
+                    output: pty.terminal))
             inputs = CollectedInputs(terminal.inputs)
             terminal.start()
+        }
+
+        /// Types `text`, then waits until the inputs so far are `expected`.
+        func type(_ text: String, giving expected: [ConsoleInput]) async -> Bool {
+            pty.type(text)
+            return await inputs.wait { $0 == expected }
         }
     }
 
@@ -43,9 +53,7 @@ import Testing
 
     @Test func ctrlCCancelsAQuestion() async throws {
         let harness = try Harness(mode: .raw)
-        harness.pty.type("\u{14}f/nowhere\u{3}ok")
-        #expect(await harness.inputs.wait { $0.last == .keystrokes(Array("ok".utf8)) })
-        #expect(harness.inputs.merged == [.keystrokes(Array("ok".utf8))])
+        #expect(await harness.type("\u{14}f/nowhere\u{3}ok", giving: [.keystrokes(Array("ok".utf8))]))
         harness.terminal.stop()
     }
 
@@ -88,12 +96,9 @@ import Testing
     }
 
     @Test func lineModeGivesEditedLinesAndCtrlDOnAnEmptyLineEndsIt() async throws {
-        let folder = try TemporaryFolder()
-        let harness = try Harness(mode: .line, history: folder.path("history"))
-        harness.pty.type("RATE 0\r")
-        #expect(await harness.inputs.wait { $0 == [.line("RATE 0")] })
-        harness.pty.type("\u{4}")
-        #expect(await harness.inputs.wait { $0 == [.line("RATE 0"), .end(hungUp: false)] })
+        let harness = try Harness(mode: .line)
+        #expect(await harness.type("RATX\u{7f}E 0\r", giving: [.line("RATE 0")]))
+        #expect(await harness.type("\u{4}", giving: [.line("RATE 0"), .end(hungUp: false)]))
         #expect(await waitUntil { harness.inputs.hasEnded })
         harness.terminal.stop()
     }
@@ -101,29 +106,25 @@ import Testing
     /// `m` switches the mode as it is read, so the keys right after it are read in
     /// the new mode.
     @Test func switchingModeTakesEffectAtOnce() async throws {
-        let folder = try TemporaryFolder()
-        let harness = try Harness(mode: .raw, history: folder.path("history"))
-        harness.pty.type("\u{14}m")
-        #expect(await harness.inputs.wait { $0 == [.command(key: UInt8(ascii: "m"))] })
+        let harness = try Harness(mode: .raw)
+        let switched = ConsoleInput.command(key: UInt8(ascii: "m"))
+        #expect(await harness.type("\u{14}m", giving: [switched]))
         #expect(harness.terminal.mode == .line)
-        harness.pty.type("HUM?\r")
-        #expect(await harness.inputs.wait { $0.last == .line("HUM?") })
+        #expect(await harness.type("HUM?\r", giving: [switched, .line("HUM?")]))
         harness.terminal.stop()
     }
 
     /// Output while a line is being typed goes above it: the prompt's row is cleared,
     /// the output written there, and the prompt and text drawn again below it.
     @Test func lineModeDrawsOutputAboveTheLineBeingTyped() async throws {
-        let folder = try TemporaryFolder()
-        let harness = try Harness(mode: .line, history: folder.path("history"))
+        let harness = try Harness(mode: .line)
         harness.pty.type("TEM")
         _ = harness.pty.shown { $0.hasSuffix("TEM") }
         harness.terminal.write("!READING 21.5\n")
         // libedit's terminal mode keeps output processing on: the pty adds a CR to each LF.
         let expected = "\r\u{1b}[J!READING 21.5\r\r\n> TEM"
         #expect(harness.pty.shown { $0.hasSuffix("> TEM") } == expected)
-        harness.pty.type("P?\r")
-        #expect(await harness.inputs.wait { $0 == [.line("TEMP?")] })
+        #expect(await harness.type("P?\r", giving: [.line("TEMP?")]))
         harness.terminal.stop()
     }
 }
