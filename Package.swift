@@ -49,11 +49,13 @@ let package = Package(
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-        // Console: `connect`'s terminal program (terminal, line editor, view, local
-        // commands), over the Model's device.
+        // Console: tether's programs on a terminal — `connect`'s console (terminal, line
+        // editor, view, local commands, over the Model's device) and `monitor --live`'s screen.
         .target(
             name: "TetherConsole",
-            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine"]),
+            dependencies: [
+                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine", "TetherCommandLine",
+            ]),
         // Simulator: pty device simulator, usable in-process.
         .target(
             name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
