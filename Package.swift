@@ -89,7 +89,9 @@ let package = Package(
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         .testTarget(
             name: "TetherConsoleTests",
-            dependencies: ["TetherConsole", "TetherPresenter", "TetherModel", "TetherSerial", "TetherViews"]),
+            dependencies: [
+                "TetherConsole", "TetherPresenter", "TetherModel", "TetherSerial", "TetherViews", "TetherCommandLine",
+            ]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(
             name: "TetherSimulatorTests",

@@ -10,27 +10,6 @@ import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
 enum ConnectCommand: Command {
-    static let mode = Option<ConsoleMode?>(
-        "--mode", value: "mode", help: "raw (keys as typed) or line (editing, history).",
-        defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleMode.self))
-    static let escape = Option<UInt8>(
-        "--escape", value: "key", help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A).",
-        default: 0x14, defaultHelp: "ctrl-t"
-    ) { text throws(InvalidValue) in
-        guard let key = EscapeKeyFilter.key(parsing: text) else {
-            throw InvalidValue("Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'.")
-        }
-        return key
-    }
-    static let echo = Flag("--echo", help: "Raw mode: show the keys you type (for a device that does not echo).")
-    static let mapCR = Flag(
-        "--map-cr",
-        help:
-            "Raw mode: show a received CR as a line end (for devices that end lines\nwith CR only; a CR LF stays one).")
-    static let enter = Option<EnterKey>(
-        "--enter", value: "eol", help: "Raw mode: what the Enter key sends: cr, lf or crlf.", default: .cr,
-        defaultHelp: "cr, as typed", parse: Parse.choice(EnterKey.self))
-
     static let spec = CommandSpec(
         program: "tether", name: "connect",
         abstract: "Work with a device interactively.",
@@ -62,27 +41,21 @@ enum ConnectCommand: Command {
                 isOptional: true)
         ],
         options: ConnectionOptions.options + [
-            HardwareOptions.noReconnect.declaration, mode.declaration, escape.declaration, echo.declaration,
-            mapCR.declaration, enter.declaration,
-        ],
+            HardwareOptions.noReconnect.declaration
+        ] + ConsoleOptions.declarations,
         usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         let options = try ConnectionOptions(portOrSimulator: arguments)
-        let mode = arguments[Self.mode]
-        let escape = arguments[Self.escape]
-        let enter = arguments[Self.enter]
+        let console = ConsoleOptions(arguments)
         let savedTerminal = TerminalState.save()
         defer { savedTerminal?.restore() }
         guard options.format == .text,
             let terminal = ConsoleTerminal(
-                mode: mode ?? .line, escape: escape, historyPath: LineEditor.historyPath())
+                mode: console.mode ?? .line, escape: console.escape, historyPath: LineEditor.historyPath())
         else {
-            let terminalOnly = [
-                Self.escape.declaration, Self.echo.declaration, Self.mapCR.declaration, Self.enter.declaration,
-            ].first { arguments.isGiven($0) }
-            if let option = mode == .raw ? "--mode raw" : terminalOnly?.key {
+            if let option = console.terminalOnlyOption {
                 throw UsageError(
                     "'\(option)' needs a terminal on standard input and output and text output; without them "
                         + "connect sends each input line as a command")
@@ -95,23 +68,23 @@ enum ConnectCommand: Command {
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
                 log: log?.view, logPath: options.log),
-            mapsCR: arguments[Self.mapCR])
+            mapsCR: console.mapsCR)
         let tap = ByteTap()
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFile.stopReason) }
-        let chosen = mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
+        let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
-        terminal.echoesLocally = arguments[Self.echo]
+        terminal.echoesLocally = console.echoes
         view.settings.withLock { $0.mode = chosen }
         tap.set { bytes in view.showReceived(bytes) }
-        let console = Console(
-            terminal: terminal, view: view, device: connection.device, timeout: options.timeout, escape: escape,
-            enter: enter, logPath: options.log, portName: connection.displayName,
+        let session = Console(
+            terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
+            escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
         let code = try await connection.runUntilStopped { stop in
-            stop.yield(await console.run() == .hungUp ? .hangUpSignal : .success)
+            stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
         }
         tap.set(nil)
         terminal.stop()
