@@ -80,6 +80,8 @@ public struct Console: Sendable {
                 await sendFile(at: path)
             case .changeBaudRate(let text):
                 await changeBaudRate(to: text)
+            case .sendHex(let text):
+                sendHex(text)
             case .end(let hungUp):
                 return hungUp ? .hungUp : .inputEnded
             }
@@ -155,6 +157,8 @@ public struct Console: Sendable {
             }
         case .changeBaudRate:
             break  // the terminal asks for the rate first (.changeBaudRate)
+        case .sendHex:
+            break  // the terminal asks for the bytes first (.sendHex)
         }
         return command
     }
@@ -208,6 +212,17 @@ public struct Console: Sendable {
             offset = end
         }
         terminal.write("sent \(bytes.count) bytes from \(path)\n")
+    }
+
+    /// Sends the bytes typed after `w` as hex pairs (``HexBytes``), exactly those;
+    /// nothing when one is not a pair of hex digits.
+    private func sendHex(_ text: String) {
+        guard let bytes = HexBytes(parsing: text) else {
+            terminal.write("'\(text)' is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
+            return
+        }
+        device.sendBytes(bytes.bytes)
+        terminal.write("sent \(bytes.bytes.count) bytes: \(ByteEscaping.hex(bytes.bytes))\n")
     }
 
     /// The most bytes of a sent file in one write.

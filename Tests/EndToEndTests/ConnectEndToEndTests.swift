@@ -203,6 +203,29 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
+    /// Ctrl-T w sends exactly the bytes typed as hex pairs (picocom's C-a C-w); an
+    /// answer that is not hex bytes sends nothing.
+    @Test(arguments: ["line", "raw"])
+    func hexBytesReachTheDeviceExactly(mode: String) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", mode])
+        #expect(terminal.waitForScreen(containing: "\(mode) mode"))
+        terminal.press("C-t", "w")
+        #expect(terminal.waitForScreen(containing: "hex bytes:"))
+        terminal.type("7f 0")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "'7f 0' is not hex bytes"), "\(terminal.screen)")
+        terminal.press("C-t", "w")
+        terminal.type("7f 00 ff 0d 0a")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "sent 5 bytes: 7f 00 ff 0d 0a"), "\(terminal.screen)")
+        let sent: [UInt8] = [0x7F, 0x00, 0xFF, 0x0D, 0x0A]
+        #expect(waitUntil { TranscriptBytes.received(in: folder.path("sim.log")) == sent })
+        #expect(terminal.quitsCleanly())
+    }
+
     /// `connect --log /dev/full` ended with 74 from the view's thread and left the
     /// terminal in line mode's raw settings: the terminal is put back at any exit.
     @Test func aLogThatCannotBeWrittenLeavesTheTerminalAsItWas() throws {

@@ -51,6 +51,13 @@ import Testing
         harness.terminal.stop()
     }
 
+    @Test func hexBytesAreAskedForInLineModeToo() async throws {
+        let harness = try Harness(mode: .line)
+        #expect(await harness.type("\u{14}w7f 00\r", giving: [.sendHex("7f 00")]))
+        #expect(await harness.type("ok\r", giving: [.sendHex("7f 00"), .line("ok")]))
+        harness.terminal.stop()
+    }
+
     @Test func ctrlCCancelsAQuestion() async throws {
         let harness = try Harness(mode: .raw)
         #expect(await harness.type("\u{14}f/nowhere\u{3}ok", giving: [.keystrokes(Array("ok".utf8))]))

@@ -167,6 +167,16 @@ import TetherSerial
         #expect(harness.screen.text.hasSuffix("sent 300 bytes from \(path)\ncannot read \(folder.path("nowhere"))\n"))
     }
 
+    @Test func hexBytesAreSentExactly() async {
+        let harness = Harness()
+        _ = await harness.run([.sendHex("7f 00 ff 0d"), .sendHex("7g")])
+        #expect(harness.device.sentItems == [.bytes([0x7F, 0x00, 0xFF, 0x0D])])
+        #expect(
+            harness.screen.text.hasSuffix(
+                "sent 4 bytes: 7f 00 ff 0d\n'7g' is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
+        )
+    }
+
     @Test func theLogStartsAndStops() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("session.jsonl")

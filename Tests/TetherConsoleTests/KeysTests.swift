@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func onlyTheCommandsThatAskTakeAnAnswer() {
-        #expect(LocalCommand.allCases.filter(\.asksForAnswer) == [.changeBaudRate, .sendFile])
+        #expect(LocalCommand.allCases.filter { $0.question != nil } == [.changeBaudRate, .sendFile, .sendHex])
     }
 
     @Test(arguments: [

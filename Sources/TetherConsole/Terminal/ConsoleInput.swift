@@ -10,6 +10,8 @@ public enum ConsoleInput: Equatable, Sendable {
     case sendFile(path: String)
     /// The escape key, `B`, then a baud rate as typed.
     case changeBaudRate(String)
+    /// The escape key, `w`, then bytes as hex pairs, as typed (``HexBytes``).
+    case sendHex(String)
     /// The input ended: Ctrl-D in line mode, or the terminal hung up.
     case end(hungUp: Bool)
 }

@@ -203,7 +203,7 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     }
 
     /// Passes typed bytes through the escape key's filter: keys go to `keys`, local
-    /// commands run. A command that asks a question (`f`, `B`) takes the keys typed
+    /// commands run. A command that asks a question (`f`, `B`, `w`) takes the keys typed
     /// right after it — a paste, fast typing — as the start of its answer, so they
     /// never reach the device; what follows the answer is fed again.
     private func feed(_ bytes: [UInt8], keys: ([UInt8]) -> Void) {
@@ -213,7 +213,7 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
             case .bytes(let typed):
                 keys(typed)
             case .command(let key):
-                guard LocalCommand(key: key)?.asksForAnswer == true else {
+                guard LocalCommand(key: key)?.question != nil else {
                     command(key)
                     continue
                 }
@@ -228,30 +228,28 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     }
 
     /// Passes on a local command's key. The mode switches here at once, so keys typed
-    /// right after it are read in the new mode; `f` asks for the file first, `B` for the
-    /// baud rate, starting with `typedAhead`.
+    /// right after it are read in the new mode; a command with a question (`f`: the
+    /// file, `B`: the baud rate, `w`: hex bytes) asks it first, starting with
+    /// `typedAhead`, and is passed on with a non-empty answer.
     ///
     /// - Returns: the typed-ahead bytes left after the answer.
     @discardableResult
     private func command(_ key: UInt8, typedAhead: [UInt8] = []) -> [UInt8] {
-        var leftover: [UInt8] = []
-        switch LocalCommand(key: key) {
-        case .switchMode:
-            shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw }
+        let command = LocalCommand(key: key)
+        if command == .switchMode { shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw } }
+        guard let command, let question = command.question else {
             continuation.yield(.command(key: key))
-        case .sendFile:
-            let (path, rest) = ask("send file: ", typedAhead: typedAhead)
-            leftover = rest
-            if let path, !path.isEmpty { continuation.yield(.sendFile(path: path)) }
-            if mode == .line { editor?.redraw() }
-        case .changeBaudRate:
-            let (rate, rest) = ask("baud rate: ", typedAhead: typedAhead)
-            leftover = rest
-            if let rate, !rate.isEmpty { continuation.yield(.changeBaudRate(rate)) }
-            if mode == .line { editor?.redraw() }
-        default:
-            continuation.yield(.command(key: key))
+            return []
         }
+        let (answer, leftover) = ask(question, typedAhead: typedAhead)
+        if let answer, !answer.isEmpty {
+            switch command {
+            case .sendFile: continuation.yield(.sendFile(path: answer))
+            case .changeBaudRate: continuation.yield(.changeBaudRate(answer))
+            default: continuation.yield(.sendHex(answer))
+            }
+        }
+        if mode == .line { editor?.redraw() }
         return leftover
     }
 

@@ -23,7 +23,8 @@ enum ConnectCommand: Command {
                     notifications above the line being typed. The default otherwise.
             The escape key (Ctrl-T) followed by a key runs a local command that never
             reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
-            Ctrl-T sends Ctrl-T. In line mode Ctrl-D on an empty line and Ctrl-C quit too
+            Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff) and sends
+            exactly those. In line mode Ctrl-D on an empty line and Ctrl-C quit too
             (exit 0 and 130). The terminal is left as it was found, however tether ends.
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
