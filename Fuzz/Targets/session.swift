@@ -209,20 +209,39 @@ struct SessionProgram {
             require(outcome.writes.contains(dialect.encode(commands[id]!)), "\(id) sent but never written")
         }
         guard !isPrompt else { return }
-        var framer = LineFramer(maximumLineLength: maximumLineLength)
+        // The session's framing: the dialect's payloads, an indefinite-length block
+        // ended once the line was quiet for the partial quiet period, or at hang-up.
+        var framer = LineFramer(maximumLineLength: maximumLineLength, payloadFraming: dialect.payloadFraming)
         var framed: [[UInt8]: Int] = [:]
         var continuesOverlong = false
-        for read in reads {
-            for line in framer.append(read) {
-                defer { continuesOverlong = line.ending == .overlong }
-                guard line.ending == .terminated else { continue }
-                // The tail of an overlong line is shown as it is, even empty.
-                let routed = continuesOverlong ? [line.bytes] : pieces(of: line, dialect).filter { !$0.isEmpty }
-                for piece in routed {
-                    framed[piece, default: 0] += 1
-                }
+        func count(_ line: Line) {
+            defer { continuesOverlong = line.ending == .overlong }
+            guard line.ending == .terminated else { return }
+            // The tail of an overlong line is shown as it is, even empty.
+            // Blank lines count too: shown while nothing is pending, else dropped.
+            let routed =
+                continuesOverlong
+                ? [line.bytes] : pieces(of: line, dialect).filter { !$0.isEmpty || line.bytes.isEmpty }
+            for piece in routed {
+                framed[piece, default: 0] += 1
             }
         }
+        var quiet = Duration.zero
+        for step in steps {
+            switch step {
+            case .receive(let bytes):
+                if !bytes.isEmpty { quiet = .zero }
+                for line in framer.append(bytes) { count(line) }
+            case .wait(let duration):
+                quiet += duration
+                if quiet >= Session(dialect: dialect).partialQuietPeriod, let block = framer.endIndefiniteBlock() {
+                    count(block)
+                }
+            case .enqueue:
+                break
+            }
+        }
+        if let tail = framer.finish() { count(tail) }
         for (bytes, count) in shown {
             require(count <= framed[bytes] ?? 0, "a line was shown \(count) times, framed \(framed[bytes] ?? 0)")
         }
@@ -237,15 +256,15 @@ struct SessionProgram {
     /// noise (AT) apart from the rest.
     private func pieces(of line: Line, _ dialect: any Dialect) -> [[UInt8]] {
         let cleaned = ControlSequences.cleaned(line)
-        let noise = dialect.leadingNoiseLength(in: cleaned)
+        let noise = cleaned.payloadRange == nil ? dialect.leadingNoiseLength(in: cleaned) : 0
         return noise > 0
             ? [Array(cleaned.bytes.prefix(noise)), Array(cleaned.bytes.dropFirst(noise))] : [cleaned.bytes]
     }
 
-    /// Whether a line may be taken without being shown: the echo of a command, or the
-    /// end of an SCPI error queue.
+    /// Whether a line may be taken without being shown: a blank line (part of a reply's
+    /// framing), the echo of a command, or the end of an SCPI error queue.
     func mayGoUnshown(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
-        enqueued.contains { bytes == Array($0.1.utf8) || bytes == Array($0.1.uppercased().utf8) }
+        bytes.isEmpty || enqueued.contains { bytes == Array($0.1.utf8) || bytes == Array($0.1.uppercased().utf8) }
             || endsErrorQueue(bytes)
     }
 
@@ -274,5 +293,21 @@ enum FramerCheck {
         let terminators = stream.filter { $0 == 0x0A || $0 == 0x0D }.count
         require(kept + terminators == stream.count, "bytes lost or invented by the framer")
         require(whole.0.allSatisfy { $0.bytes.count <= maximumLineLength }, "a line longer than the maximum")
+        // With each payload framing: the same lines and payloads however the reads cut them.
+        let framings: [any PayloadFraming] = [
+            ArbitraryBlockFraming(), TemplatePayloadFraming(ATDialect.builtInPayloadHeaders),
+        ]
+        for framing in framings {
+            func frame(_ pieces: [[UInt8]]) -> [Line] {
+                var framer = LineFramer(maximumLineLength: maximumLineLength, payloadFraming: framing)
+                var lines: [Line] = []
+                for piece in pieces { lines += framer.append(piece) }
+                return lines + [framer.finish()].compactMap { $0 }
+            }
+            let whole = frame([stream])
+            require(frame(reads) == whole, "the given reads frame payloads differently from the whole stream")
+            require(frame(stream.map { [$0] }) == whole, "one byte per read frames payloads differently")
+            require(whole.allSatisfy { $0.bytes.count <= maximumLineLength }, "a payload line longer than the maximum")
+        }
     }
 }

@@ -52,4 +52,8 @@ public struct ConsoleDialect: Dialect {
     public var settlesFromStart: Bool { base.settlesFromStart }
 
     public func leadingNoiseLength(in line: Line) -> Int { base.leadingNoiseLength(in: line) }
+
+    public var payloadFraming: (any PayloadFraming)? { base.payloadFraming }
+
+    public var blankLinesAreFraming: Bool { base.blankLinesAreFraming }
 }

@@ -161,6 +161,15 @@ extension ViewLine {
             case .overlong: .overlong
             case .unterminated: .unterminated
             }
-        self.init(bytes: line.bytes, ending: ending, exactBytes: line.exactBytes)
+        let terminator: LineEnd? =
+            switch line.terminator {
+            case .cr: .cr
+            case .lf: .lf
+            case .crlf: .crlf
+            case nil: nil
+            }
+        self.init(
+            bytes: line.bytes, ending: ending, exactBytes: line.exactBytes, terminator: terminator,
+            payloadRange: line.payloadRange)
     }
 }

@@ -132,17 +132,38 @@ public struct JSONView: DeviceView {
         return .object(Dictionary(uniqueKeysWithValues: fields.map { ($0.0, $0.1.map(JSONValue.string) ?? .null) }))
     }
 
+    /// `key` (the line's text, its payload left out), `key_hex` when the text is not
+    /// exact, `key_ending` when it did not end in a terminator, and for a payload
+    /// `key_payload_hex`, `key_payload_length` (bytes) and `key_payload_offset` (where
+    /// it lies in the line's bytes) — docs/JSON.md, "Binary payloads".
     static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
-        var object: [String: JSONValue] = [key: .string(line.text)]
-        if !line.isExact { object[key + "_hex"] = .string(ByteEscaping.hex(line.receivedBytes, separator: "")) }
+        let text = line.outsidePayload
+        var object: [String: JSONValue] = [key: .string(text.text)]
+        if !text.isExact { object[key + "_hex"] = .string(ByteEscaping.hex(text.receivedBytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
+        if let range = line.payloadRange {
+            object[key + "_payload_hex"] = .string(ByteEscaping.hex(Array(line.bytes[range]), separator: ""))
+            object[key + "_payload_length"] = .int(range.count)
+            object[key + "_payload_offset"] = .int(range.lowerBound)
+        }
         return object
     }
 
+    /// As ``lineFields(_:_:)`` for a list of lines: each field a list, `null` for a line
+    /// without a payload in the payload fields.
     private static func linesFields(_ key: String, _ lines: [ViewLine]) -> [String: JSONValue] {
-        var object: [String: JSONValue] = [key: .array(lines.map { .string($0.text) })]
-        if lines.contains(where: { !$0.isExact }) {
-            object[key + "_hex"] = .array(lines.map { .string(ByteEscaping.hex($0.receivedBytes, separator: "")) })
+        let texts = lines.map(\.outsidePayload)
+        var object: [String: JSONValue] = [key: .array(texts.map { .string($0.text) })]
+        if texts.contains(where: { !$0.isExact }) {
+            object[key + "_hex"] = .array(texts.map { .string(ByteEscaping.hex($0.receivedBytes, separator: "")) })
+        }
+        if lines.contains(where: { $0.payloadRange != nil }) {
+            func each(_ value: (ViewLine, Range<Int>) -> JSONValue) -> JSONValue {
+                .array(lines.map { line in line.payloadRange.map { value(line, $0) } ?? .null })
+            }
+            object[key + "_payload_hex"] = each { .string(ByteEscaping.hex(Array($0.bytes[$1]), separator: "")) }
+            object[key + "_payload_length"] = each { .int($1.count) }
+            object[key + "_payload_offset"] = each { .int($1.lowerBound) }
         }
         return object
     }

@@ -138,13 +138,37 @@ public struct TextView: DeviceView {
         ByteEscaping.escaped(Array(text.utf8), escapesBackslash: false)
     }
 
+    /// A line as text, or with `--hex` as hex pairs with its line end (`4f 4b 0d 0a`); a
+    /// payload as its length and first bytes (``payloadSummary(_:)``).
     private func show(_ line: ViewLine) -> String {
-        let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(line.bytes)
+        let text: String
+        if showsHex {
+            text = ByteEscaping.hex(line.receivedBytes + (line.terminator?.bytes ?? []))
+        } else if let range = line.payloadRange {
+            let before = ByteEscaping.escaped(Array(line.bytes[..<range.lowerBound]))
+            let after = ByteEscaping.escaped(Array(line.bytes[range.upperBound...]))
+            text = [before, Self.payloadSummary(line.bytes[range]), after].filter { !$0.isEmpty }.joined(
+                separator: " ")
+        } else {
+            text = ByteEscaping.escaped(line.bytes)
+        }
         switch line.ending {
         case .terminated: return text
         case .overlong: return text + style.dim(" [line cut at \(line.bytes.count) bytes]")
         case .unterminated: return text + style.dim(" [unterminated]")
         }
+    }
+
+    /// The most payload bytes shown in text: 16.
+    static let shownPayloadBytes = 16
+
+    /// A payload as its length and its first ``shownPayloadBytes`` bytes in hex, never
+    /// as raw bytes: `<2000 bytes: 00 01 02 … 0f …>`, `<5 bytes: 61 62 0d 0a 63>`.
+    static func payloadSummary(_ payload: ArraySlice<UInt8>) -> String {
+        let unit = payload.count == 1 ? "byte" : "bytes"
+        guard !payload.isEmpty else { return "<0 bytes>" }
+        let shown = ByteEscaping.hex(Array(payload.prefix(shownPayloadBytes)))
+        return "<\(payload.count) \(unit): \(shown)\(payload.count > shownPayloadBytes ? " …" : "")>"
     }
 
     /// `1.2 s`, with one decimal.

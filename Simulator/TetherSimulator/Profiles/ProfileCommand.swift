@@ -37,8 +37,12 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
     let error: ProfileErrors.Entry?
     /// An action, done after the assignments.
     let action: Action?
+    /// Exact bytes sent before the reply's lines, as they are (no line start or end):
+    /// a binary block, a payload with CR and LF in it. JSON: `"bytes"`, hex pairs,
+    /// blanks between them allowed (`"23 34 32 30 30 30"`).
+    let bytes: [UInt8]
 
-    static let keys = ["match", "regex", "ignoreCase", "set", "reply", "error", "action"]
+    static let keys = ["match", "regex", "ignoreCase", "set", "reply", "error", "action", "bytes"]
 
     /// Reads and checks one entry of `commands`.
     ///
@@ -86,6 +90,11 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
         self.assignments = assignments.sorted { $0.0 < $1.0 }
         reply = try object.optional(ProfileReply.self, "reply", configuration: scope)
         error = try object.optional(ProfileErrors.Entry.self, "error", configuration: scope)
+        let hex = try object.string("bytes")
+        guard let bytes = hex.map(Self.bytes(fromHex:)) ?? [] else {
+            throw object.error("bytes", "expected hex pairs, e.g. \"23 30 0a\"")
+        }
+        self.bytes = bytes
         if let name = try object.string("action") {
             guard let action = Action(rawValue: name) else {
                 throw object.error(
@@ -97,12 +106,27 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
         } else {
             action = nil
         }
-        if error != nil, set != nil || reply != nil || action != nil {
+        if error != nil, set != nil || reply != nil || action != nil || !bytes.isEmpty {
             throw object.error("error", "a row with 'error' cannot also 'set', 'reply' or have an 'action'")
         }
         if action == .popError, reply != nil {
             throw object.error("reply", "the reply of 'popError' is the error entry; remove 'reply'")
         }
+    }
+
+    /// The bytes that hex pairs stand for (blanks between pairs allowed), or `nil`.
+    static func bytes(fromHex text: String) -> [UInt8]? {
+        let digits = text.filter { $0 != " " }
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        var index = digits.startIndex
+        while index < digits.endIndex {
+            let next = digits.index(index, offsetBy: 2)
+            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
     }
 
     /// The captures if the row matches `line` (`[]` for an exact match), else `nil`.

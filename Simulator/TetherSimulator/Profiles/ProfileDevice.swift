@@ -64,6 +64,11 @@ public final class ProfileDevice: SimulatedDevice {
 
     /// The text as one write; none when empty.
     private static func output(_ text: String) -> [DeviceOutput] {
-        text.isEmpty ? [] : [.send(text)]
+        output(Array(text.utf8))
+    }
+
+    /// The bytes as one write; none when empty.
+    private static func output(_ bytes: [UInt8]) -> [DeviceOutput] {
+        bytes.isEmpty ? [] : [.send(bytes)]
     }
 }

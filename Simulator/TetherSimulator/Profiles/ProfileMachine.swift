@@ -52,7 +52,7 @@ struct ProfileMachine {
     /// Handles bytes from the host.
     ///
     /// - Returns: The bytes to send back (echo, replies, prompt), in order; empty for none.
-    mutating func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> String {
+    mutating func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> [UInt8] {
         begin(at: now)
         let filtered =
             switch profile.input {
@@ -60,18 +60,18 @@ struct ProfileMachine {
             case .cr: bytes.filter { $0 != UInt8(ascii: "\n") }
             case .lf: bytes.filter { $0 != UInt8(ascii: "\r") }
             }
-        var output = ""
+        var output: [UInt8] = []
         for item in assembler.append(filtered) {
             switch item {
             case .line(let line):
                 if let echoEnd = profile.echoEnd, values.last == .bool(true) {
-                    output += line + echoEnd
+                    output += Array((line + echoEnd).utf8)
                 }
                 output += execute(line, at: now)
             case .overflow:
-                output += fail(profile.errors.lineTooLong, line: "", captures: []).map(frame).joined()
+                output += Array(fail(profile.errors.lineTooLong, line: "", captures: []).map(frame).joined().utf8)
             }
-            if let prompt = profile.prompt { output += prompt }
+            if let prompt = profile.prompt { output += Array(prompt.utf8) }
         }
         return output
     }
@@ -94,10 +94,11 @@ struct ProfileMachine {
 
     // MARK: - Commands
 
-    /// One line: its reply lines framed (and the final result code), or its error.
-    private mutating func execute(_ rawLine: String, at now: ContinuousClock.Instant) -> String {
+    /// One line: the exact bytes of the rows that send some (``ProfileCommand/bytes``),
+    /// then its reply lines framed (and the final result code), or its error.
+    private mutating func execute(_ rawLine: String, at now: ContinuousClock.Instant) -> [UInt8] {
         let line = rawLine.trimmingCharacters(in: .whitespaces)
-        guard !line.isEmpty else { return "" }
+        guard !line.isEmpty else { return [] }
         var units =
             profile.separator.map { separator in
                 line.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -110,11 +111,12 @@ struct ProfileMachine {
             units = [first] + units.dropFirst().map { $0.isEmpty ? $0 : prefix + $0 }
         }
         var answers: [String] = []
+        var exact: [UInt8] = []
         for unit in units where !unit.isEmpty {
-            switch run(unit, at: now) {
+            switch run(unit, at: now, bytes: &exact) {
             case .success(let lines): answers += lines
             case .failure(let failure):
-                return (answers + failure.lines).map(frame).joined()
+                return exact + Array((answers + failure.lines).map(frame).joined().utf8)
             }
         }
         if let separator = profile.separator, !isAT, answers.count > 1 {
@@ -123,7 +125,7 @@ struct ProfileMachine {
         if let finalReply = profile.finalReply {
             answers.append(render(finalReply, line: line, captures: []))
         }
-        return answers.map(frame).joined()
+        return exact + Array(answers.map(frame).joined().utf8)
     }
 
     /// Lines an error produced: the error reply, or none when it went to the queue.
@@ -131,7 +133,9 @@ struct ProfileMachine {
         var lines: [String]
     }
 
-    private mutating func run(_ line: String, at now: ContinuousClock.Instant) -> Result<[String], Failure> {
+    private mutating func run(_ line: String, at now: ContinuousClock.Instant, bytes: inout [UInt8])
+        -> Result<[String], Failure>
+    {
         guard let (command, captures) = firstCommand(matching: line) else {
             return .failure(Failure(lines: fail(profile.errors.unknownCommand, line: line, captures: [])))
         }
@@ -165,6 +169,7 @@ struct ProfileMachine {
         case nil:
             break
         }
+        bytes += command.bytes
         let templates = command.reply?.templates(shown: shown) ?? []
         return .success(templates.map { render($0, line: line, captures: captures) })
     }

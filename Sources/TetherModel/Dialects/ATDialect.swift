@@ -12,7 +12,8 @@ import FoundationEssentials
 /// - Echo (`ATE1`): a line equal to the command (letter case and surrounding blanks
 ///   ignored) is dropped, so echo on and echo off read the same. The echo begins the
 ///   reply (``ReplyMatcher/hasStarted``): the echo of a timed-out command begins its late
-///   reply, whichever command is in flight. Empty lines are ignored.
+///   reply, whichever command is in flight. Empty lines are framing (V.250 heads every
+///   response with CR LF) and ignored, also while nothing is pending.
 /// - Line noise: bytes at the start of a line that are not printable ASCII (a stray
 ///   `0xFF` or NUL, e.g. from a modem waking up) are not part of the line: the session
 ///   reports them as a notification of their own (``leadingNoiseLength(in:)``).
@@ -27,6 +28,13 @@ import FoundationEssentials
 /// - Lines equal to one of ``standardUnsolicitedLines`` (`RING`, `RDY`, `SMS Ready`…) or
 ///   starting with one of ``unsolicitedPrefixes`` (`--urc`) are always notifications —
 ///   except a `+XXX` prefix that the command in flight itself has.
+/// - Payloads (``payloadFraming``): ESP-AT's `+IPD,<id>,<len>:` (also `+IPD,<len>:`)
+///   and Quectel's `+QIRD: <len>` are built in, more with ``payloadHeaders``
+///   (`--payload-header`); a payload is taken by count, never cut at CR or LF. A
+///   payload line is information, never a final result code: `OK\r\n` inside one ends
+///   nothing. A payload line whose header names a `+XXX` that the command in flight
+///   does not have (`+IPD`) is unsolicited; a payload that follows its header line
+///   (`+QIRD: 5`, then 5 bytes) belongs to the reply that took the header.
 /// - Not supported: numeric result codes (`ATV0`) and the SMS text prompt `> `.
 public struct ATDialect: Dialect {
     /// Unsolicited result codes without a `+XXX:` prefix, matched as whole lines.
@@ -55,17 +63,33 @@ public struct ATDialect: Dialect {
     /// Vendor final result codes that end a reply with an error (`--final-error`, e.g.
     /// `ABORTED`), matched like ``extraSuccessCodes``.
     public var extraErrorCodes: [String]
+    /// Length-prefixed payload forms besides the built-in ones (`--payload-header`),
+    /// tried after them.
+    public var payloadHeaders: [PayloadHeaderTemplate]
+
+    /// The built-in payload forms: ESP-AT's `+IPD` and Quectel's `+QIRD`.
+    public static let builtInPayloadHeaders = PayloadHeaderTemplate.espAT + [PayloadHeaderTemplate.quectel]
 
     /// Creates the dialect.
     public init(
         unsolicitedPrefixes: [String] = [], notificationPattern: LinePattern? = nil, terminator: Terminator = .cr,
-        extraSuccessCodes: [String] = [], extraErrorCodes: [String] = []
+        extraSuccessCodes: [String] = [], extraErrorCodes: [String] = [], payloadHeaders: [PayloadHeaderTemplate] = []
     ) {
         self.unsolicitedPrefixes = unsolicitedPrefixes
         self.notificationPattern = notificationPattern
         self.terminator = terminator
         self.extraSuccessCodes = extraSuccessCodes
         self.extraErrorCodes = extraErrorCodes
+        self.payloadHeaders = payloadHeaders
+    }
+
+    public var payloadFraming: (any PayloadFraming)? { templateFraming }
+
+    /// V.250 frames every response as CR LF, text, CR LF: a blank line is framing.
+    public var blankLinesAreFraming: Bool { true }
+
+    private var templateFraming: TemplatePayloadFraming {
+        TemplatePayloadFraming(Self.builtInPayloadHeaders + payloadHeaders)
     }
 
     public var name: String { Self.kind.name }
@@ -81,6 +105,13 @@ public struct ATDialect: Dialect {
     }
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
+        if let payloadRange = line.payloadRange {
+            // A payload after its header line goes to the reply that took the header.
+            guard payloadRange.lowerBound > 0 else { return false }
+            let form = templateFraming.template(of: line.bytes[..<payloadRange.lowerBound])
+            guard let prefix = form?.prefix, let pending else { return true }
+            return !CommandShape(pending).prefixes.contains(prefix)
+        }
         if notificationPattern?.matches(line) ?? false { return true }
         let text = line.text.trimmingWhitespace()
         if Self.standardUnsolicitedLines.contains(text) { return true }
@@ -155,6 +186,13 @@ public struct ATDialect: Dialect {
         }
 
         mutating func offer(_ line: Line) -> MatchStep {
+            if let payloadRange = line.payloadRange {
+                // Information, never a final result code; a payload alone (after its
+                // header line) belongs to a reply that has begun.
+                guard payloadRange.lowerBound > 0 || !lines.isEmpty else { return .notMine }
+                lines.append(line)
+                return .consumed
+            }
             let text = line.text.trimmingWhitespace()
             if text.isEmpty { return .notMine }
             if text.uppercased() == command {
@@ -193,11 +231,14 @@ extension ATDialect {
     /// `--dialect at` (modem: lines up to OK/ERROR), for ``DialectRegistry/builtIn``.
     public static let kind = DialectKind(
         name: "at", summary: "modem: lines up to OK/ERROR",
-        takes: [.terminator, .notificationPattern, .unsolicitedPrefixes, .extraSuccessCodes, .extraErrorCodes]
+        takes: [
+            .terminator, .notificationPattern, .unsolicitedPrefixes, .extraSuccessCodes, .extraErrorCodes,
+            .payloadHeaders,
+        ]
     ) { settings in
         ATDialect(
             unsolicitedPrefixes: settings.unsolicitedPrefixes, notificationPattern: settings.notificationPattern,
             terminator: settings.terminator ?? .cr, extraSuccessCodes: settings.extraSuccessCodes,
-            extraErrorCodes: settings.extraErrorCodes)
+            extraErrorCodes: settings.extraErrorCodes, payloadHeaders: settings.payloadHeaders)
     }
 }

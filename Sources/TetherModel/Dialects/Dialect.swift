@@ -44,6 +44,17 @@ public protocol Dialect: Sendable {
     /// stray `0xFF` or NUL glued to an AT echo); the session reports them as a
     /// notification of their own and matches the rest. The default is 0.
     func leadingNoiseLength(in line: Line) -> Int
+
+    /// How the dialect's binary payloads are framed (``PayloadFraming``: `scpi`'s
+    /// IEEE 488.2 blocks, `at`'s `+IPD`/`+QIRD` payloads), or `nil` for lines only. The
+    /// ``Session`` hands it to its ``LineFramer`` once. The default is `nil`.
+    var payloadFraming: (any PayloadFraming)? { get }
+
+    /// Whether a blank line is always framing, never the device's own text — V.250
+    /// heads every result code and unsolicited result code with CR LF (`at`) — so the
+    /// ``Session`` drops it even while nothing is pending. The default is `false`: a
+    /// blank line then is a notification while no request is pending.
+    var blankLinesAreFraming: Bool { get }
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -135,4 +146,8 @@ extension Dialect {
     public var settlesFromStart: Bool { false }
 
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
+
+    public var payloadFraming: (any PayloadFraming)? { nil }
+
+    public var blankLinesAreFraming: Bool { false }
 }

@@ -20,4 +20,6 @@ public enum DialectSetting: String, Sendable, CaseIterable {
     case terminator
     /// ``DialectSettings/notificationPattern`` (`--notify-pattern`).
     case notificationPattern
+    /// ``DialectSettings/payloadHeaders`` (`--payload-header`).
+    case payloadHeaders
 }

@@ -24,12 +24,15 @@ public struct DialectSettings: Sendable {
     public var sendsNothingUnsolicited: Bool
     /// The console's prompt, exactly (`--prompt`).
     public var prompt: String?
+    /// Length-prefixed payload forms besides the dialect's own (`--payload-header`), in order.
+    public var payloadHeaders: [PayloadHeaderTemplate]
 
     /// Creates settings; by default none is given.
     public init(
         terminator: Terminator? = nil, notificationPattern: LinePattern? = nil, errorPattern: LinePattern? = nil,
         unsolicitedPrefixes: [String] = [], extraSuccessCodes: [String] = [], extraErrorCodes: [String] = [],
-        checksErrors: Bool = false, sendsNothingUnsolicited: Bool = false, prompt: String? = nil
+        checksErrors: Bool = false, sendsNothingUnsolicited: Bool = false, prompt: String? = nil,
+        payloadHeaders: [PayloadHeaderTemplate] = []
     ) {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
@@ -40,6 +43,7 @@ public struct DialectSettings: Sendable {
         self.checksErrors = checksErrors
         self.sendsNothingUnsolicited = sendsNothingUnsolicited
         self.prompt = prompt
+        self.payloadHeaders = payloadHeaders
     }
 
     /// The settings given, in ``DialectSetting``'s order.
@@ -55,6 +59,7 @@ public struct DialectSettings: Sendable {
             case .errorPattern: errorPattern != nil
             case .terminator: terminator != nil
             case .notificationPattern: notificationPattern != nil
+            case .payloadHeaders: !payloadHeaders.isEmpty
             }
         }
     }
@@ -73,6 +78,7 @@ public struct DialectSettings: Sendable {
         case .errorPattern: filled.errorPattern = defaults.errorPattern
         case .terminator: filled.terminator = defaults.terminator
         case .notificationPattern: filled.notificationPattern = defaults.notificationPattern
+        case .payloadHeaders: filled.payloadHeaders = defaults.payloadHeaders
         }
         return filled
     }

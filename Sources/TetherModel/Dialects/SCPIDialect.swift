@@ -17,6 +17,9 @@ import FoundationEssentials
 ///   appended to the reply's lines and makes the reply an error reply; an answer that
 ///   is not an error entry ends the check as an error too.
 /// - A received line equal to the command is an echo and dropped.
+/// - Arbitrary block data (IEEE 488.2 `#42000` and 2000 bytes, `#0` indefinite) is taken
+///   by count, never cut at CR or LF (``ArbitraryBlockFraming``); the line holding it is
+///   one answer, its `;` counted outside the block.
 public struct SCPIDialect: Dialect {
     /// The error queue query (`SYSTem:ERRor[:NEXT]?`).
     public static let errorQuery = "SYST:ERR?"
@@ -68,8 +71,10 @@ public struct SCPIDialect: Dialect {
     }
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
-        notificationPattern?.matches(line) ?? false
+        notificationPattern?.matches(line.textOutsidePayload) ?? false
     }
+
+    public var payloadFraming: (any PayloadFraming)? { ArbitraryBlockFraming() }
 
     /// How many of the `;`-joined units of `command` are queries.
     public static func queryCount(in command: String) -> Int {
@@ -127,7 +132,7 @@ public struct SCPIDialect: Dialect {
             if !hasStarted && line.bytes == command { return .echo }
             if answers < expectedAnswers {
                 lines.append(line)
-                answers += SCPIDialect.units(of: line.text).count
+                answers += SCPIDialect.units(of: line.textOutsidePayload).count
                 if answers < expectedAnswers { return .consumed }
                 return checksErrors ? .ask(SCPIDialect.errorQuery, soFar: reply) : .complete(reply)
             }

@@ -13,10 +13,11 @@ public enum ControlSequences {
     private static let escape: UInt8 = 0x1B
 
     /// `line` with control sequences removed from ``Line/bytes``; the bytes as received
-    /// are kept in ``Line/exactBytes`` when anything was removed.
+    /// are kept in ``Line/exactBytes`` when anything was removed. A line with a payload
+    /// (``Line/payloadRange``) is returned as it is: its bytes are data, not text.
     public static func cleaned(_ line: Line) -> Line {
-        guard line.bytes.contains(escape) else { return line }
-        var cleaned = Line(removed(from: line.bytes), ending: line.ending)
+        guard line.payloadRange == nil, line.bytes.contains(escape) else { return line }
+        var cleaned = Line(removed(from: line.bytes), ending: line.ending, terminator: line.terminator)
         cleaned.exactBytes = line.receivedBytes
         return cleaned
     }

@@ -4,9 +4,13 @@
 ///
 /// Rules (docs/DIALECTS.md, "Rules every dialect shares", says the same for users):
 /// - One request is in flight at a time; the others wait in order (FIFO).
-/// - Received bytes are framed into lines (``LineFramer``); terminal control sequences
-///   are removed from each line's text (``ControlSequences``), the exact bytes stay in
-///   ``Line/receivedBytes``. Leading line noise the dialect names
+/// - Received bytes are framed into lines (``LineFramer``, with the dialect's
+///   ``Dialect/payloadFraming``); terminal control sequences are removed from the text
+///   of each line without a payload (``ControlSequences``), the exact bytes stay in
+///   ``Line/receivedBytes``. An indefinite-length block (IEEE 488.2 `#0`) ends at a LF
+///   followed by ``partialQuietPeriod`` with no byte (``LineFramer/endIndefiniteBlock()``);
+///   the bytes of a payload still arriving are neither offered as a prompt nor
+///   reported as pending text. Leading line noise the dialect names
 ///   (``Dialect/leadingNoiseLength(in:)``) is a notification of its own. A line the
 ///   dialect calls unsolicited is a notification.
 /// - Any other line is offered in this order: the oldest timed-out request whose late
@@ -15,8 +19,12 @@
 ///   are then closed; the request in flight, when the line is its echo (the echo of a
 ///   new command closes whatever earlier, timed-out commands were still owed);
 ///   timed-out requests whose late reply has begun; the request in
-///   flight; other timed-out requests. A line nobody takes is a notification (empty
-///   lines are dropped).
+///   flight; other timed-out requests. A line nobody takes is a notification.
+/// - **Blank lines** are never offered as a reply, and never mark one in doubt. While no
+///   request is queued, in flight, settling or owed a late reply, a blank line the
+///   device sent is a notification (`monitor` and `--log` show it); otherwise it is part
+///   of a reply's framing and dropped — always in a dialect whose blank lines are
+///   framing (``Dialect/blankLinesAreFraming``: `at`, `\r\nOK\r\n`, `\r\nRING\r\n`).
 /// - **Contested line.** When the request in flight has taken nothing yet and the
 ///   oldest timed-out request would take the line too, the line is held: the next line
 ///   decides that it was the timed-out request's late reply; the in-flight request's
@@ -162,12 +170,16 @@ public struct Session: Sendable {
     /// - Parameter maximumLineLength: the longest line kept whole, in bytes.
     public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         self.dialect = dialect
-        self.framer = LineFramer(maximumLineLength: maximumLineLength)
+        self.framer = LineFramer(maximumLineLength: maximumLineLength, payloadFraming: dialect.payloadFraming)
         self.settlesReplies = dialect.repliesAreUnmarked && dialect.settlesFromStart
     }
 
     /// Whether a request is in flight, queued or its reply is settling.
     var isBusy: Bool { inFlight != nil || !queue.isEmpty || held != nil }
+
+    /// Whether no request is busy nor owed a late reply: a blank line is then the
+    /// device's own, not a reply's framing.
+    private var isIdle: Bool { !isBusy && owed.isEmpty }
 
     /// When ``expire(now:)`` next has work: the in-flight request's deadline, the end of
     /// a wait before the next request or of a settling reply, or a timed-out request's
@@ -177,6 +189,7 @@ public struct Session: Sendable {
         if let deadline = inFlight?.deadline { candidates.append(deadline) }
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
         if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
+        if let blockEnd = indefiniteBlockEndAt { candidates.append(blockEnd) }
         if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
             candidates.append(end)
         }
@@ -258,6 +271,9 @@ public struct Session: Sendable {
     /// over and sends the next request.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
+        if let blockEnd = indefiniteBlockEndAt, blockEnd <= now, let block = framer.endIndefiniteBlock() {
+            actions += route(block, now: now)
+        }
         if let quietAt = quietPartialAt, quietAt <= now {
             offeredQuietPartial = true
             actions += offerPartial(isQuiet: true, now: now)
@@ -374,9 +390,15 @@ public struct Session: Sendable {
 
     // MARK: - Sending and waiting
 
+    /// When the indefinite-length block whose LF came last ends, or `nil`.
+    private var indefiniteBlockEndAt: ContinuousClock.Instant? {
+        guard framer.awaitsEndOfIndefiniteBlock, let lastByteAt else { return nil }
+        return lastByteAt + partialQuietPeriod
+    }
+
     /// When the unterminated bytes are to be offered as quiet, or `nil`.
     private var quietPartialAt: ContinuousClock.Instant? {
-        guard !offeredQuietPartial, !framer.partial.isEmpty, let lastByteAt,
+        guard !offeredQuietPartial, !framer.partial.isEmpty, !framer.isInPayload, let lastByteAt,
             inFlight != nil || owed.contains(where: { $0.matcher.hasStarted })
         else { return nil }
         return lastByteAt + partialQuietPeriod
@@ -384,7 +406,9 @@ public struct Session: Sendable {
 
     /// When the unterminated bytes are to be reported as pending text, or `nil`.
     private var pendingTextAt: ContinuousClock.Instant? {
-        guard !reportedPendingText, !isUnread, !framer.partial.isEmpty, let lastByteAt else { return nil }
+        guard !reportedPendingText, !isUnread, !framer.partial.isEmpty, !framer.isInPayload, let lastByteAt else {
+            return nil
+        }
         return max(lastByteAt, readingResumedAt ?? lastByteAt) + pendingTextQuiet
     }
 
@@ -526,10 +550,10 @@ public struct Session: Sendable {
         }
         var line = ControlSequences.cleaned(line)
         var actions: [SessionAction] = []
-        let noise = dialect.leadingNoiseLength(in: line)
+        let noise = line.payloadRange == nil ? dialect.leadingNoiseLength(in: line) : 0
         if noise > 0 {
             actions.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
-            line = Line(Array(line.bytes.dropFirst(noise)))
+            line = Line(Array(line.bytes.dropFirst(noise)), terminator: line.terminator)
         }
         if dialect.isUnsolicited(line, pending: inFlight?.request.command) {
             return report(actions + [.emit(.notification(line))])
@@ -588,7 +612,7 @@ public struct Session: Sendable {
         for index in owed.indices where !started.contains(index) {
             if let taken = offer(line, toOwed: index) { return taken }
         }
-        if line.isEmpty { return [] }
+        if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
         settlesReplies = true
         if held != nil { held!.reply.isInDoubt = true }
         return [.emit(.notification(line))]
@@ -657,7 +681,7 @@ public struct Session: Sendable {
     /// Offers the unterminated tail (a prompt) in the same order as lines: timed-out
     /// requests whose late reply has begun, then the request in flight.
     private mutating func offerPartial(isQuiet: Bool, now: ContinuousClock.Instant) -> [SessionAction] {
-        guard !framer.partial.isEmpty else { return [] }
+        guard !framer.partial.isEmpty, !framer.isInPayload else { return [] }
         let partial = ControlSequences.removed(from: framer.partial)
         for index in owed.indices where owed[index].matcher.hasStarted {
             if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {

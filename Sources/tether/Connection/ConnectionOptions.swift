@@ -29,7 +29,8 @@ struct ConnectionOptions {
         "--format", "-f", value: "format", help: "Output: text (for people) or json (JSON Lines).", default: .text,
         parse: Parse.choice(OutputFormat.self))
     static let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
-    static let hex = Flag("--hex", help: "Text output shows received bytes as hex pairs (0d 0a) instead of text.")
+    static let hex = Flag(
+        "--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
     static let log = Option<String?>(
         "--log", value: "file",
         help: """

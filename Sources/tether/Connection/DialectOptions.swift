@@ -55,6 +55,22 @@ struct DialectOptions {
             \(dialects(taking: .extraErrorCodes)): a vendor final result code that ends a reply with an error (repeatable),
             e.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.
             """, each: codeText)
+    static let payloadHeader = Option<[PayloadHeaderTemplate]>(
+        "--payload-header", value: "form",
+        help: """
+            \(dialects(taking: .payloadHeaders)): a length-prefixed binary payload's header (repeatable), {len} its
+            length: '+CIPRECVDATA:{len},' (payload after it, ending the line) or '+QIRD: {len}'
+            (a header line, payload after its line end). +IPD and +QIRD are built in.
+            See docs/DIALECTS.md, "Binary payloads".
+            """,
+        each: { text throws(InvalidValue) in
+            do throws(PayloadHeaderTemplate.Invalid) {
+                return try PayloadHeaderTemplate(text)
+            } catch {
+                throw InvalidValue(
+                    "Please provide a header with one {len} field, e.g. '+IPD,{id},{len}:': \(error.reason).")
+            }
+        })
     static let checkErrors = Flag(
         "--check-errors",
         help: """
@@ -70,7 +86,7 @@ struct DialectOptions {
     static let options: [OptionDeclaration] = [
         dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
         errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
-        checkErrors.declaration, prompt.declaration,
+        payloadHeader.declaration, checkErrors.declaration, prompt.declaration,
     ]
 
     private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
@@ -92,7 +108,8 @@ struct DialectOptions {
     /// `--dialect`, or `nil` when not given.
     var kind: DialectKind?
     /// The other options: `--eol`, `--notify-pattern`, `--error-pattern`, `--urc`,
-    /// `--final-ok`, `--final-error`, `--check-errors`, `--no-unsolicited`, `--prompt`.
+    /// `--final-ok`, `--final-error`, `--payload-header`, `--check-errors`, `--no-unsolicited`,
+    /// `--prompt`.
     var settings: DialectSettings
 
     /// Reads the options.
@@ -103,7 +120,7 @@ struct DialectOptions {
             errorPattern: arguments[Self.errorPattern], unsolicitedPrefixes: arguments[Self.urc],
             extraSuccessCodes: arguments[Self.finalOK], extraErrorCodes: arguments[Self.finalError],
             checksErrors: arguments[Self.checkErrors], sendsNothingUnsolicited: arguments[Self.noUnsolicited],
-            prompt: arguments[Self.prompt])
+            prompt: arguments[Self.prompt], payloadHeaders: arguments[Self.payloadHeader])
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
@@ -158,6 +175,7 @@ struct DialectOptions {
         case .checksErrors: "--check-errors"
         case .sendsNothingUnsolicited: "--no-unsolicited"
         case .prompt: "--prompt"
+        case .payloadHeaders: "--payload-header"
         }
     }
 
