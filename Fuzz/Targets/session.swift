@@ -174,7 +174,7 @@ struct SessionProgram {
         }
         for event in outcome.events {
             switch event {
-            case .sent(let id, let command):
+            case .sent(let id, let command, _, _):
                 require(commands[id] != nil, "sent an unknown request \(id)")
                 if command == commands[id] && !sentInOrder.contains(id) { sentInOrder.append(id) }
             case .replied(let id, let command, let reply, _):

@@ -76,7 +76,8 @@ enum EventSource {
         let command = choice < commands.count ? commands[choice] : input.text()
         switch input.number(below: 13) {
         case 0: return .connected(port: input.text(), settings: input.text())
-        case 1: return .session(.sent(id, command: command))
+        case 1:
+            return .session(.sent(id, command: command, bytes: Array(command.utf8), isRaw: input.number(below: 2) == 0))
         case 2, 3:
             let reply = Reply(
                 lines: input.lines(), finalResult: input.number(below: 2) == 0 ? nil : input.line(),

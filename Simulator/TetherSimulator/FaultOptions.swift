@@ -40,6 +40,10 @@ public enum FaultOptions {
         "--burst", value: "n@rate",
         help: "On each open, send n '!BURST n=<i>' lines at rate\nlines/s (e.g. 1000@2000).",
         parse: burstPlan)
+    public static let receiveGap = Option<Int?>(
+        "--receive-gap", value: "ms",
+        help: "Drop each byte received less than this many ms after\nthe last one taken (a UART without a FIFO).",
+        parse: whole(minimum: 1))
     public static let sequenceNumbers = Flag(
         "--sequence-numbers", help: "Append ' seq=<n>' to every notification line\n(n from 1, never reset).")
 
@@ -48,6 +52,7 @@ public enum FaultOptions {
         latency.declaration, jitter.declaration, paceBaud.declaration, split.declaration, splitGap.declaration,
         garbage.declaration, drop.declaration, duplicate.declaration, disconnectAfter.declaration,
         disconnectAfterLines.declaration, reappearAfter.declaration, burst.declaration, sequenceNumbers.declaration,
+        receiveGap.declaration,
     ]
 
     /// The first fault option given in `arguments`, if any.
@@ -76,6 +81,7 @@ public enum FaultOptions {
         plan.duplicateProbability = arguments[duplicate] ?? 0
         plan.burst = arguments[burst]
         plan.sequenceNumbers = arguments[sequenceNumbers]
+        plan.receiveGap = arguments[receiveGap].map { .milliseconds($0) }
         let trigger: FaultPlan.DisconnectTrigger?
         switch (arguments[disconnectAfter], arguments[disconnectAfterLines]) {
         case (nil, nil): trigger = nil

@@ -95,6 +95,10 @@ public struct FaultPlan: Sendable, Equatable {
     /// right behind the original, so it arrives before the client can send its next
     /// command (a client sees it as an unsolicited line).
     public var duplicateProbability: Double = 0
+    /// A receiver without a FIFO (``ReceiveGate``): each byte from the client that
+    /// arrives less than this long after the last byte the device accepted is dropped
+    /// before the device sees it (the transcript notes it). `nil`: every byte is taken.
+    public var receiveGap: Duration?
     /// A simulated unplug, or `nil`.
     public var disconnect: Disconnect?
     /// A burst of notifications on each connection, or `nil`.

@@ -43,6 +43,8 @@ struct ServeLoop {
 
     private let clock = ContinuousClock()
     private var faults: FaultInjector
+    /// The receiver without a FIFO of ``FaultPlan/receiveGap``, if any.
+    private var receiveGate: ReceiveGate?
     private var shaper: OutputShaper
     private var burst: NotificationBurst?
     private var isConnected = false
@@ -73,6 +75,7 @@ struct ServeLoop {
         self.plan = plan
         self.transcript = transcript
         faults = FaultInjector(plan: plan)
+        receiveGate = plan.receiveGap.map(ReceiveGate.init)
         shaper = OutputShaper(plan: plan)
     }
 
@@ -172,7 +175,15 @@ struct ServeLoop {
 
         let (reads, clientGone) = terminal.readAvailable()
         now = clock.now
-        for bytes in reads {
+        for read in reads {
+            var bytes = read
+            if var gate = receiveGate {
+                let (accepted, dropped) = gate.filter(read, at: now)
+                receiveGate = gate
+                if !dropped.isEmpty { transcript?.note("receive gap: dropped \(Transcript.shown(dropped))") }
+                bytes = accepted
+                if bytes.isEmpty { continue }
+            }
             transcript?.record(.received, bytes)
             state.withLock { $0.record(received: bytes) }
             if hangUpStarted == nil {

@@ -61,8 +61,14 @@ public final class Transcript: Sendable {
     /// The line for `bytes` at `time` (seconds and nanoseconds since 1970, UTC).
     static func line(time: timespec, direction: Direction, bytes: some Collection<UInt8>) -> String {
         let arrow = direction == .received ? "<" : ">"
+        return "\(timestamp(time)) \(arrow) \(shown(bytes))\n"
+    }
+
+    /// `bytes` as a line shows them: lower-case hex pairs, then the C string,
+    /// e.g. `50 0d  "P\r"`.
+    static func shown(_ bytes: some Collection<UInt8>) -> String {
         let hex = bytes.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 0xF)] }.joined(separator: " ")
-        return "\(timestamp(time)) \(arrow) \(hex)  \"\(escaped(bytes))\"\n"
+        return "\(hex)  \"\(escaped(bytes))\""
     }
 
     /// `2026-11-29T21:00:00.123Z` for `time`.

@@ -33,8 +33,8 @@ public struct ConsoleDialect: Dialect {
     public var name: String { base.name }
     public var terminator: Terminator { base.terminator }
 
-    public func encode(_ command: String) -> [UInt8] {
-        Self.bytes(ofKeystrokes: command) ?? base.encode(command)
+    public func encode(_ command: [UInt8]) -> [UInt8] {
+        Self.bytes(ofKeystrokes: String(decoding: command, as: UTF8.self)) ?? base.encode(command)
     }
 
     public func expectsReply(to command: String) -> Bool {

@@ -1,8 +1,9 @@
 /// A passive view of a device session (MVP's View, written as a delegate protocol).
 ///
 /// The presenter calls ``render(_:state:)`` for every record, in order, from one task
-/// at a time. ``stateDidChange(_:)`` and ``finish(_:)`` are optional: their defaults
-/// do nothing.
+/// at a time — ``renderReceived(_:bytes:state:)`` for received bytes.
+/// ``renderReceived(_:bytes:state:)``, ``stateDidChange(_:)`` and ``finish(_:)`` are
+/// optional: their defaults do nothing.
 ///
 /// No reference cycle is possible: ``Presenter`` is a value that never holds a view,
 /// and ``Presenter/present(_:to:)`` holds the view only for the length of the call;
@@ -10,6 +11,9 @@
 public protocol DeviceView: Sendable {
     /// Shows one record. `state` is the state after it.
     func render(_ record: ViewRecord, state: ViewState)
+    /// Shows bytes read from the port (a ``ViewEvent/received(_:)`` record), for a view
+    /// that shows the raw stream; the default ignores them.
+    func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState)
     /// Called after each record with the new state (a dashboard redraws here).
     func stateDidChange(_ state: ViewState)
     /// Called once when the session is over.
@@ -17,6 +21,7 @@ public protocol DeviceView: Sendable {
 }
 
 extension DeviceView {
+    public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {}
     public func stateDidChange(_ state: ViewState) {}
     public func finish(_ state: ViewState) {}
 }

@@ -29,7 +29,7 @@ extension Presenter {
     ) async -> ViewState {
         presenting: for await event in events {
             for record in handle(event) {
-                view.render(record, state: state)
+                show(record, on: view)
                 observe(record, state)
                 if isDone(state) {
                     view.stateDidChange(state)
@@ -47,8 +47,17 @@ extension Presenter {
     /// (`--strict-settings`, see ``DeviceEvent/opened(_:settings:as:)``).
     public mutating func present(_ events: [DeviceEvent], to view: any DeviceView) {
         for event in events {
-            for record in handle(event) { view.render(record, state: state) }
+            for record in handle(event) { show(record, on: view) }
         }
         view.stateDidChange(state)
+    }
+
+    /// Hands `record` to the view's callback for it.
+    private func show(_ record: ViewRecord, on view: any DeviceView) {
+        if case .received(let bytes) = record.event {
+            view.renderReceived(record, bytes: bytes, state: state)
+        } else {
+            view.render(record, state: state)
+        }
     }
 }

@@ -11,6 +11,9 @@ public struct Presenter: Sendable {
     /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
     /// (`tether query`, whose output is replies), it is only kept in the state.
     public var showsPendingText = true
+    /// The exact bytes of commands sent and not yet ended whose bytes are not UTF-8
+    /// (rare: nothing is kept for the others), for their exchange.
+    private var undecodedCommands: [RequestID: [UInt8]] = [:]
 
     /// Creates a presenter for `port` (the name the user gave); `device` is a script
     /// run's name for it, if any; `facts` give the identity shown until the
@@ -61,7 +64,17 @@ public struct Presenter: Sendable {
             return [ViewRecord(time: time, event: .settingNotApplied(warning))]
         case .session(let sessionEvent):
             return handle(sessionEvent, at: time)
+        case .received(let bytes):
+            return [ViewRecord(time: time, event: .received(bytes))]
+        case .wroteNow(let bytes):
+            return [ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: .immediate))]
         }
+    }
+
+    /// The exact bytes of request `id`'s command when they are not UTF-8, forgotten
+    /// now that it ended.
+    private mutating func undecodedCommand(_ id: RequestID) -> [UInt8]? {
+        undecodedCommands.isEmpty ? nil : undecodedCommands.removeValue(forKey: id)
     }
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
@@ -70,9 +83,12 @@ public struct Presenter: Sendable {
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
-        case .sent(_, let command):
-            return [ViewRecord(time: time, event: .sent(command: command))]
-        case .replied(_, let command, let reply, let roundTrip):
+        case .sent(let id, _, let bytes, let isRaw):
+            if !isRaw, String(validating: bytes, as: UTF8.self) == nil { undecodedCommands[id] = bytes }
+            return [
+                ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: isRaw ? .raw : .command))
+            ]
+        case .replied(let id, let command, let reply, let roundTrip):
             state.counts.replies += 1
             let lines = reply.lines.map(ViewLine.init)
             let finalResult = reply.finalResult.map(ViewLine.init)
@@ -94,9 +110,10 @@ public struct Presenter: Sendable {
                 record(
                     Exchange(
                         command: command, outcome: outcome, time: time, errorDescription: reply.errorDescription,
-                        identity: identity, isInDoubt: reply.isInDoubt))
+                        identity: identity, isInDoubt: reply.isInDoubt,
+                        commandBytes: undecodedCommand(id)))
             ]
-        case .failed(_, let command, let failure):
+        case .failed(let id, let command, let failure):
             let outcome: Exchange.Outcome
             if case .timedOut(let timeout) = failure {
                 state.counts.timeouts += 1
@@ -105,7 +122,9 @@ public struct Presenter: Sendable {
                 state.counts.failures += 1
                 outcome = .failed(reason: failure.description)
             }
-            return [record(Exchange(command: command, outcome: outcome, time: time))]
+            return [
+                record(Exchange(command: command, outcome: outcome, time: time, commandBytes: undecodedCommand(id)))
+            ]
         case .notification(let line):
             state.counts.notifications += 1
             let text = line.text
@@ -166,7 +185,8 @@ extension ViewLine {
             case .cr: .cr
             case .lf: .lf
             case .crlf: .crlf
-            case nil: nil
+            // `Terminator.none` ends commands only; a received line never has it.
+            case .some(.none), nil: nil
             }
         self.init(
             bytes: line.bytes, ending: ending, exactBytes: line.exactBytes, terminator: terminator,

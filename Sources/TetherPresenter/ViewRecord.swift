@@ -21,8 +21,15 @@ public enum ViewEvent: Sendable, Equatable {
     case waiting(for: String)
     /// The port opened; `settings` like `115200 8N1`.
     case connected(port: String, settings: String)
-    /// A command was written.
-    case sent(command: String)
+    /// Bytes were written: a command (its exact bytes in ``ViewLine/bytes``, no
+    /// terminator), a raw write or an immediate one (`kind`).
+    case sent(command: ViewLine, kind: SentKind = .command)
+    /// Bytes as read from the port, one read's worth, before the records they produced;
+    /// only from a device observed with received bytes (the Model's
+    /// `Device.events(_:includesBytes:)`). The Presenter hands them to
+    /// ``DeviceView/renderReceived(_:bytes:state:)``, which views ignore unless they
+    /// show raw bytes (a terminal's raw mode).
+    case received([UInt8])
     /// A request finished (reply, timeout or failure).
     case exchanged(Exchange)
     /// An unsolicited line; `readings` are its parsed `name=value` fields.
@@ -52,4 +59,16 @@ public enum ViewEvent: Sendable, Equatable {
     /// After `connected` or `reconnected`: the port does not have a serial setting as
     /// asked (a warning too, with the setting's name and both values).
     case settingNotApplied(SettingWarning)
+}
+
+extension ViewEvent {
+    /// How bytes went out (``ViewEvent/sent(command:kind:)``).
+    public enum SentKind: String, Sendable, Equatable {
+        /// A command: the dialect's terminator followed it.
+        case command
+        /// A raw write, in turn with the commands: exactly these bytes, no terminator.
+        case raw
+        /// An immediate write, ahead of everything queued: exactly these bytes.
+        case immediate
+    }
 }

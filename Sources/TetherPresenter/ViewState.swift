@@ -96,6 +96,9 @@ public struct Exchange: Sendable, Equatable {
     /// Whether the reply may not be this command's (a stray line may have been taken
     /// for it; see docs/DIALECTS.md, "Replies in doubt").
     public var isInDoubt = false
+    /// The command's exact bytes when ``command`` is not exactly them (they are not
+    /// UTF-8, e.g. `\xff`: ``command`` shows U+FFFD); `nil` otherwise.
+    public var commandBytes: [UInt8]? = nil
 
     /// How a request ended.
     public enum Outcome: Sendable, Equatable {

@@ -75,11 +75,11 @@ final class RunMediator: Sendable {
 
     // MARK: - For the script thread
 
-    /// Queues `command` on device `index` and returns its request identity; the
+    /// Queues the command whose exact bytes are `bytes` on device `index` and returns its request identity; the
     /// outcome arrives later as ``MediatorEvent/finished(device:id:outcome:)``. Commands
     /// go out in call order. Script thread only.
-    func submit(_ command: String, to index: Int, timeout: Duration?) -> RequestID {
-        devices[index].device.send(command, timeout: timeout)
+    func submit(bytes: [UInt8], to index: Int, timeout: Duration?) -> RequestID {
+        devices[index].device.send(bytes: bytes, timeout: timeout)
     }
 
     /// Consumes the first `count` bytes of device `index`'s pending text that starts
@@ -126,6 +126,7 @@ final class RunMediator: Sendable {
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
             case .session(.sent), .session(.partialReply), .connected, .settingMismatch, .missed, .error, .reconnecting,
+                .received, .wroteNow,
                 .reconnected:
                 break
             }

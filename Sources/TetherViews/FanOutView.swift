@@ -17,6 +17,10 @@ public struct FanOutView: RunView {
         for view in views { view.render(record, state: state) }
     }
 
+    public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
+        for view in views { view.renderReceived(record, bytes: bytes, state: state) }
+    }
+
     public func render(_ record: RunRecord) {
         for case let view as any RunView in views { view.render(record) }
     }

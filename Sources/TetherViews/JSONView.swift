@@ -43,8 +43,18 @@ public struct JSONView: DeviceView {
             return ["type": "waiting", "for": .string(port)]
         case .connected(_, let settings):
             return ["type": "connected", "settings": .string(settings)]
-        case .sent(let command):
-            return ["type": "sent", "command": .string(command)]
+        case .sent(let command, let kind):
+            var object: [String: JSONValue] = ["type": "sent", "command": .string(command.text)]
+            // The exact bytes also when they are valid UTF-8 but not printable (Ctrl-C, ESC).
+            if !command.isValidUTF8 || command.bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                object["command_hex"] = .string(ByteEscaping.hex(command.bytes, separator: ""))
+            }
+            if kind != .command { object["write"] = .string(kind.rawValue) }
+            return object
+        case .received(let bytes):
+            var object: [String: JSONValue] = ["type": "received"]
+            object.merge(lineFields("bytes", ViewLine(bytes: bytes))) { $1 }
+            return object
         case .exchanged(let exchange):
             return fields(for: exchange)
         case .notification(let line, let readings):
@@ -90,6 +100,7 @@ public struct JSONView: DeviceView {
 
     static func fields(for exchange: Exchange) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["command": .string(exchange.command)]
+        if let bytes = exchange.commandBytes { object["command_hex"] = .string(ByteEscaping.hex(bytes, separator: "")) }
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             object["type"] = "reply"

@@ -66,7 +66,7 @@ public struct TextView: DeviceView {
             diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
         case .connected(let port, let settings):
             diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
-        case .sent:
+        case .sent, .received:
             break
         case .exchanged(let exchange):
             output.write(stamp + describe(exchange, indent: stampWidth) + "\n")
@@ -108,7 +108,9 @@ public struct TextView: DeviceView {
     /// more columns than the command (the width of what precedes it).
     private func describe(_ exchange: Exchange, indent lead: Int) -> String {
         // An empty command sends just the line end (connect's empty Enter).
-        let command = exchange.command.isEmpty ? "(empty line)" : Self.escaped(exchange.command)
+        let command =
+            exchange.command.isEmpty
+            ? "(empty line)" : ByteEscaping.escaped(exchange.commandBytes ?? Array(exchange.command.utf8))
         switch exchange.outcome {
         case .reply(let lines, let finalResult, let isError, let roundTrip):
             let shown = (lines + [finalResult].compactMap { $0 }).map(show)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TetherCommandLine
 import TetherModel
@@ -65,6 +66,20 @@ import TetherSimulator
         ) {
             try Self.options(["--sim", "--format", "json", option])
         }
+    }
+
+    /// `--char-delay` and `--command-delay` make the device's pacing; a device
+    /// description's `char-delay` is under the command line's.
+    @Test func pacingIsReadFromTheCommandLineOverTheDescriptionFile() throws {
+        #expect(try Self.options(["--sim"]).pacing == Pacing())
+        let given = try Self.options(["--sim", "--char-delay", "6", "--command-delay", "20"])
+        #expect(given.pacing == Pacing(characterDelay: .milliseconds(6), commandDelay: .milliseconds(20)))
+        let path = "/tmp/tether-pacing-\(getpid()).json"
+        try #"{"char-delay": 5, "command-delay": 50}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let layered = try Self.options(["--sim", "--device", path, "--char-delay", "7"])
+        #expect(layered.pacing == Pacing(characterDelay: .milliseconds(7), commandDelay: .milliseconds(50)))
+        #expect(throws: UsageError.self) { try Self.options(["--sim", "--char-delay", "-1"]) }
     }
 
     @Test func timeoutZeroMeansNoDeadline() throws {

@@ -28,7 +28,7 @@ import TetherModel
             var now = ms
             if consuming { record(session.consumeShownPendingText(now: start + .milliseconds(now))) }
             record(session.enqueue(command, timeout: .seconds(1), now: start + .milliseconds(now)).1)
-            while !events.contains(where: { if case .sent(_, command) = $0 { true } else { false } }) {
+            while !events.contains(where: { if case .sent(_, command, _, _) = $0 { true } else { false } }) {
                 now += 5
                 record(session.expire(now: start + .milliseconds(now)))
             }

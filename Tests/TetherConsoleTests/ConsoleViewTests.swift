@@ -62,14 +62,15 @@ import Testing
         let harness = Harness(mode: .raw)
         harness.render(
             .connected(port: "/dev/ttyUSB0", settings: "115200 8N1"), Self.notification, Self.reply,
-            .sent(command: "*IDN?"))
+            .sent(command: ViewLine("*IDN?")))
         #expect(harness.screen.text == "connected to /dev/ttyUSB0 (115200 8N1)\n")
         #expect(harness.log.rendered.count == 4)
     }
 
     @Test func lineModeShowsRepliesAndNotificationsButNotWhatWasSent() {
         let harness = Harness(mode: .line)
-        harness.render(.sent(command: "*IDN?"), Self.reply, Self.notification, .pendingText(ViewLine(bytes: [0x3E])))
+        harness.render(
+            .sent(command: ViewLine("*IDN?")), Self.reply, Self.notification, .pendingText(ViewLine(bytes: [0x3E])))
         #expect(harness.screen.text == "*IDN? → TETHER,ENV-1  (3 ms)\n!READING\n")
         #expect(harness.log.rendered.count == 4)
     }
@@ -101,12 +102,12 @@ import Testing
         let harness = Harness(mode: .raw)
         let keys = ConsoleDialect.keystrokes(Array("ab".utf8))
         harness.render(
-            .sent(command: keys),
+            .sent(command: ViewLine(keys)),
             .exchanged(
                 Exchange(
                     command: keys, outcome: .reply(lines: [], finalResult: nil, isError: false, roundTrip: .zero),
                     time: Date())))
-        #expect(harness.log.rendered == [.sent(command: "ab")])
+        #expect(harness.log.rendered == [.sent(command: ViewLine("ab"))])
     }
 
     @Test func theSettingsShownAreThoseOfTheLatestConnection() {

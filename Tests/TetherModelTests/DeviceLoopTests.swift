@@ -152,7 +152,7 @@ import TetherSerial
             switch event.kind {
             case .connected: kinds.append("connected")
             case .session(.notification(let line)): kinds.append("notification \(line.text)")
-            case .session(.sent(early, _)): kinds.append("sent")
+            case .session(.sent(early, _, _, _)): kinds.append("sent")
             case .session(.replied(early, _, let reply, _)): kinds.append("replied \(reply.lines.map(\.text))")
             default: kinds.append("\(event.kind)")
             }

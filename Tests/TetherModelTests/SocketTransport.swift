@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import TetherModel
 import TetherSerial
 
@@ -9,6 +10,8 @@ final class SocketTransport: SerialTransport {
     let descriptor: Int32
     /// The device's end, blocking; closed by ``closePeer()``.
     let peer: Int32
+    /// Every write tether made that the socket took: when, and how many bytes.
+    let transmits = Mutex<[(at: ContinuousClock.Instant, count: Int)]>([])
 
     init() throws {
         var ends: [Int32] = [-1, -1]
@@ -36,6 +39,7 @@ final class SocketTransport: SerialTransport {
             if errno == EPIPE || errno == ECONNRESET { throw .disconnected(path: name) }
             throw .io(path: name, function: "send", errno: errno, message: "send failed")
         }
+        if count > 0 { transmits.withLock { $0.append((.now, count)) } }
         return count
     }
 
@@ -58,6 +62,11 @@ final class SocketTransport: SerialTransport {
     /// Polls without blocking between short sleeps, so it never holds a thread of
     /// Swift's cooperative pool that the device under test may need.
     func received(count: Int, timeout: Int = 120_000) async -> String {
+        String(decoding: await receivedBytes(count: count, timeout: timeout), as: UTF8.self)
+    }
+
+    /// The device reads the bytes tether wrote, as ``received(count:timeout:)`` does.
+    func receivedBytes(count: Int, timeout: Int = 120_000) async -> [UInt8] {
         var bytes: [UInt8] = []
         let end = ContinuousClock.now + .milliseconds(timeout)
         while bytes.count < count, ContinuousClock.now < end {
@@ -71,7 +80,7 @@ final class SocketTransport: SerialTransport {
             guard got > 0 else { break }
             bytes += chunk[..<got]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The device goes away.

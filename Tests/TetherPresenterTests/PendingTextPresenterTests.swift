@@ -45,7 +45,9 @@ import Testing
     @Test func aSentCommandLeavesThePendingText() {
         var presenter = Presenter(port: "p")
         _ = presenter.handle(pending("login: "))
-        _ = presenter.handle(DeviceEvent(time: time, kind: .session(.sent(RequestID(value: 1), command: "root"))))
+        _ = presenter.handle(
+            DeviceEvent(
+                time: time, kind: .session(.sent(RequestID(value: 1), command: "root", bytes: Array("root".utf8)))))
         #expect(presenter.state.pendingText?.text == "login: ")
     }
 }

@@ -23,8 +23,8 @@ import Testing
     private static let id = RequestID(value: 1)
 
     @Test func aSentCommandIsARecordAndChangesNoCount() {
-        let (events, state) = records([.session(.sent(Self.id, command: "*IDN?"))])
-        #expect(events == [.sent(command: "*IDN?")])
+        let (events, state) = records([.session(.sent(Self.id, command: "*IDN?", bytes: Array("*IDN?".utf8)))])
+        #expect(events == [.sent(command: ViewLine("*IDN?"))])
         #expect(state.counts == ViewState.Counts())
     }
 

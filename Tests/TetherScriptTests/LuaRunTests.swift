@@ -33,7 +33,7 @@ import TetherSimulator
             harness.view.emitted
                 == [20, 25, 30].map { .object(["setpoint": .int($0), "back": .string("\($0).0")]) })
         let commands = harness.view.events(of: nil).compactMap {
-            if case .sent(let command) = $0 { command } else { nil }
+            if case .sent(let command, _) = $0 { command.text } else { nil }
         }
         #expect(commands == ["SETP 20", "SETP?", "SETP 25", "SETP?", "SETP 30", "SETP?"])
     }

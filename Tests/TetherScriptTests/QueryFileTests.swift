@@ -14,6 +14,16 @@ import TetherPresenter
         #expect(file.steps.allSatisfy { $0.expectation == nil })
     }
 
+    /// `""` is the empty command and `" "` a space (not wait lines, not skipped);
+    /// escapes give exact bytes; a bad escape names the line and the position.
+    @Test func quotesAndEscapesSpellExactBytes() throws {
+        let file = try QueryFile(parsing: "\"\"\n\" \" == OK\nA\\tB\\xff\n\"x\"y\n", name: "q.txt")
+        #expect(file.steps.map(\.bytes) == [[], [0x20], [0x41, 0x09, 0x42, 0xFF], Array("\"x\"y".utf8)])
+        #expect(file.steps.map(\.isWait) == [false, false, false, false])
+        #expect(file.steps.map(\.description) == ["\"\"", "\" \" == OK", "A\\tB\\xff", "\"x\"y"])
+        #expect(throws: ScriptError.self) { try QueryFile(parsing: "*IDN?\nSEND \\x4\n", name: "q.txt") }
+    }
+
     @Test func equalsTakesTheRestOfTheLineTrimmed() throws {
         let file = try QueryFile(parsing: "*IDN?   ==   TETHER,ENV-1, SIM0001,1.0  \r\n", name: "q.txt")
         let step = try #require(file.steps.first)

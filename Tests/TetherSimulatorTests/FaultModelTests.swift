@@ -50,6 +50,29 @@ import TetherSerial
         #expect(simulator.received.count > 0)
     }
 
+    /// A receiver without a FIFO (`receiveGap` 5 ms) takes `SETP 25\n` written in one
+    /// go as `S` alone, and whole when the Model paces it at 50 ms a byte (a margin
+    /// that a busy machine's scheduling cannot eat).
+    @Test func aReceiverWithoutAFIFOTakesOnlyPacedBytes() async throws {
+        var faults = FaultPlan()
+        faults.receiveGap = .milliseconds(5)
+        for (pacing, expected) in [(Pacing(), "S"), (Pacing(characterDelay: .milliseconds(50)), "SETP 25\n")] {
+            let simulator = try Simulator(faults: faults)
+            let port = try SerialPort.open(simulator.devicePath, configuration: SerialConfiguration())
+            let device = try Device(transport: port, dialect: LineDialect(), settings: "115200 8N1", pacing: pacing)
+            await device.start()
+            device.write(Array("SETP 25\n".utf8))
+            let deadline = ContinuousClock.now + .seconds(20)
+            while simulator.received.count < expected.utf8.count, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(String(decoding: simulator.received, as: UTF8.self) == expected)
+            await device.close()
+            simulator.stop()
+        }
+    }
+
     @Test func latencyMakesARepliesSlowerButStillMatched() async throws {
         var faults = FaultPlan()
         faults.latency = .milliseconds(400)

@@ -23,7 +23,7 @@ import Testing
     static let deviceEvents: [ViewEvent] = [
         .waiting(for: "a port matching '0403:6001'"),
         .connected(port: "/dev/ttyUSB0", settings: "115200 8N1"),
-        .sent(command: "MEAS:VOLT? \"x\" \\ /"),
+        .sent(command: ViewLine("MEAS:VOLT? \"x\" \\ /")),
         .exchanged(
             exchange(.reply(lines: [ViewLine("+1.23")], finalResult: nil, isError: false, roundTrip: .milliseconds(3)))),
         .exchanged(

@@ -36,7 +36,7 @@ import TetherViews
     static let events: [ViewEvent] = [
         .waiting(for: "/tmp/w\(escape)"),
         .connected(port: "/tmp/a\(escape)", settings: "115200 8N1\(escape)"),
-        .sent(command: escape),
+        .sent(command: ViewLine(escape)),
         .exchanged(
             Exchange(
                 command: "Q\(escape)",

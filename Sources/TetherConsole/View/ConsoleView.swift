@@ -113,9 +113,9 @@ public final class ConsoleView: DeviceView {
     /// "replies" are dropped.
     static func shown(_ record: ViewRecord) -> ViewRecord? {
         switch record.event {
-        case .sent(let command):
-            guard let keys = ConsoleDialect.bytes(ofKeystrokes: command) else { return record }
-            return ViewRecord(time: record.time, event: .sent(command: String(decoding: keys, as: UTF8.self)))
+        case .sent(let command, let kind):
+            guard let keys = ConsoleDialect.bytes(ofKeystrokes: command.text) else { return record }
+            return ViewRecord(time: record.time, event: .sent(command: ViewLine(bytes: keys), kind: kind))
         case .exchanged(let exchange):
             return ConsoleDialect.bytes(ofKeystrokes: exchange.command) == nil ? record : nil
         default:
@@ -127,7 +127,7 @@ public final class ConsoleView: DeviceView {
         switch event {
         case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied:
             true
-        case .sent, .exchanged, .notification, .partialReply, .lateReply, .pendingText: false
+        case .sent, .received, .exchanged, .notification, .partialReply, .lateReply, .pendingText: false
         }
     }
 }

@@ -17,13 +17,16 @@ extension Device {
     ///   - configuration: baud rate, data bits, parity, stop bits, flow control
     ///     (default 115200 8N1, no flow control).
     ///   - dialect: how commands and replies are framed (default ``LineDialect``).
+    ///   - pacing: pauses between characters and after each command (``Pacing``;
+    ///     none by default).
     /// - Throws: ``SerialError`` when the port cannot be opened or configured, or the
-    ///   device cannot be made (see ``init(transport:name:dialect:settings:maximumLineLength:writeTimeout:reopener:)``).
+    ///   device cannot be made (see ``init(transport:name:dialect:settings:maximumLineLength:writeTimeout:pacing:reopener:)``).
     public static func open(
         _ path: String, configuration: SerialConfiguration = SerialConfiguration(),
-        dialect: any Dialect = LineDialect()
+        dialect: any Dialect = LineDialect(), pacing: Pacing = Pacing()
     ) throws(SerialError) -> Device {
         let port = try SerialPort.open(path, configuration: configuration)
-        return try Device(transport: port, name: path, dialect: dialect, settings: configuration.summary)
+        return try Device(
+            transport: port, name: path, dialect: dialect, settings: configuration.summary, pacing: pacing)
     }
 }

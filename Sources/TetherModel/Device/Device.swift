@@ -42,6 +42,8 @@ public final class Device: Sendable {
     ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
     ///   - writeTimeout: how long a write may make no progress (output held by XOFF or
     ///     CTS, a receiver that stopped reading) before it is given up, in ms.
+    ///   - pacing: pauses between characters and after each command (``Pacing``;
+    ///     none by default).
     ///   - reopener: reopens the port after a disconnect with the same settings; `nil`
     ///     (the default) makes a disconnect final.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when the
@@ -49,14 +51,14 @@ public final class Device: Sendable {
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeTimeout: Int = 2_000,
-        reopener: PortOpener? = nil
+        pacing: Pacing = Pacing(), reopener: PortOpener? = nil
     ) throws(SerialError) {
         port = name ?? transport.name
         self.writeTimeout = writeTimeout
         loop = try DeviceLoop(
             transport: transport, port: name ?? transport.name, settings: settings,
             session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeTimeout: writeTimeout,
-            reopener: reopener)
+            pacing: pacing, reopener: reopener)
     }
 
     /// A device dropped without ``close()`` closes: its loop ends and closes the port.
@@ -73,15 +75,22 @@ public final class Device: Sendable {
     /// The sequence ends after the device disconnects for good (without a reopener)
     /// or is closed.
     ///
-    /// - Parameter delivery: ``EventDelivery/lossless`` for an observer that must see
-    ///   everything (the device stops reading while it is behind),
-    ///   ``EventDelivery/lossy`` for one that may miss events and is told how many.
-    public func events(_ delivery: EventDelivery) -> DeviceEvents {
+    /// - Parameters:
+    ///   - delivery: ``EventDelivery/lossless`` for an observer that must see
+    ///     everything (the device stops reading while it is behind),
+    ///     ``EventDelivery/lossy`` for one that may miss events and is told how many
+    ///     (a `received` event counts as one event).
+    ///   - includesBytes: `true` to get every chunk read from the port as
+    ///     ``DeviceEvent/Kind/received(_:)``, in the same batch as and before the
+    ///     session events it produced (a terminal's raw mode). Observers that do not
+    ///     ask never see them, and cost nothing for them.
+    public func events(_ delivery: EventDelivery, includesBytes: Bool = false) -> DeviceEvents {
         let loop = self.loop
-        let subscriber = EventSubscriber(delivery) { loop.wake() }
+        let subscriber = EventSubscriber(delivery, includesBytes: includesBytes) { loop.wake() }
         let isAttached = loop.state.withLock { state in
             if case .ended = state.phase { return false }
             state.subscribers.append(subscriber)
+            if includesBytes { state.byteSubscriberCount += 1 }
             return true
         }
         if !isAttached { subscriber.finish() }
@@ -134,6 +143,14 @@ public final class Device: Sendable {
     ///   device is already closed or away (reconnecting): then it fails at once, not
     ///   sent.
     public func query(_ command: String, timeout: Duration?) async throws(RequestFailure) -> Reply {
+        try await query(bytes: Array(command.utf8), timeout: timeout)
+    }
+
+    /// Sends the command whose exact bytes are `bytes` — every byte 0x00–0xFF as it is,
+    /// the dialect's terminator after them — and waits for its reply, as
+    /// ``query(_:timeout:)`` does. The dialect decides on the bytes decoded as UTF-8
+    /// (``Request/command``).
+    public func query(bytes: [UInt8], timeout: Duration?) async throws(RequestFailure) -> Reply {
         let ticket = Mutex(Ticket.waiting)
         let loop = self.loop
         let result = await withTaskCancellationHandler {
@@ -144,7 +161,7 @@ public final class Device: Sendable {
                         return false
                     }
                     if isCancelled { return waiter.resume(returning: .failure(.cancelled)) }
-                    let id = state.enqueue(command, timeout: timeout, waiter: waiter)
+                    let id = state.enqueue(bytes, timeout: timeout, waiter: waiter)
                     ticket.withLock { $0 = .queued(id) }
                 }
             }
@@ -185,7 +202,35 @@ public final class Device: Sendable {
     /// - Returns: the request's identity, in enqueue order.
     @discardableResult
     public func send(_ command: String, timeout: Duration?) -> RequestID {
-        loop.update { $0.enqueue(command, timeout: timeout, waiter: nil) }
+        send(bytes: Array(command.utf8), timeout: timeout)
+    }
+
+    /// Queues the command whose exact bytes are `bytes` (the dialect's terminator after
+    /// them) without waiting for its reply, as ``send(_:timeout:)`` does.
+    @discardableResult
+    public func send(bytes: [UInt8], timeout: Duration?) -> RequestID {
+        loop.update { $0.enqueue(bytes, timeout: timeout, waiter: nil) }
+    }
+
+    /// Queues `bytes` as a raw write: in turn with the other requests (so typed lines
+    /// and keystrokes stay in order), written exactly — no terminator — and done as
+    /// soon as written: no reply is waited for. Published as `sent` with `isRaw`
+    /// (``SessionEvent/sent(_:command:bytes:isRaw:)``), paced like a command.
+    ///
+    /// - Returns: the request's identity, in enqueue order.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> RequestID {
+        loop.update { $0.enqueue(bytes, timeout: nil, isRaw: true, waiter: nil) }
+    }
+
+    /// Writes `bytes` at once — ahead of every queued request and of output not yet
+    /// written, without pacing — from the caller's thread (what the port does not
+    /// take now goes first when it can). The request in flight stays in flight: it
+    /// ends as the device answers (a console's prompt after Ctrl-C, 0x03) or at its
+    /// timeout. Published as ``DeviceEvent/Kind/wroteNow(_:)`` so logs record it.
+    /// Does nothing while the device is away, once it is closing or after it ended.
+    public func writeNow(_ bytes: [UInt8]) {
+        loop.update { $0.writeNow(bytes, now: .now) }
     }
 
     /// Sends `command` as a person's answer to the pending text shown to them (a
@@ -194,7 +239,7 @@ public final class Device: Sendable {
     /// echo line, and a command still waiting for its reply is over at the prompt.
     @discardableResult
     public func sendAtShownPrompt(_ command: String, timeout: Duration?) -> RequestID {
-        loop.update { $0.enqueue(command, timeout: timeout, waiter: nil, answersShownPrompt: true) }
+        loop.update { $0.enqueue(Array(command.utf8), timeout: timeout, waiter: nil, answersShownPrompt: true) }
     }
 
     /// Consumes the first `count` bytes of the pending text that starts at `start`, as

@@ -26,6 +26,13 @@ public struct DeviceEvent: Sendable, Equatable {
         /// `setting` (`parity`), the value `requested` (`odd`) and the one the port has
         /// (`actual`: `none`), as in ``SettingMismatch``.
         case settingMismatch(setting: String, requested: String, actual: String)
+        /// Bytes as read from the port, one read's worth, before the session events
+        /// they produced (in the same batch); only for observers that asked
+        /// (``Device/events(_:includesBytes:)``).
+        case received([UInt8])
+        /// Bytes written at once, ahead of everything queued, with no terminator
+        /// (``Device/writeNow(_:)``: Ctrl-C to a console while its command runs).
+        case wroteNow([UInt8])
         /// This observer fell behind and `count` events were dropped for it here.
         case missed(count: Int)
         /// A failure that does not end the connection by itself (e.g. a write error).

@@ -32,7 +32,7 @@ final class DeviceLoop: Sendable {
 
     init(
         transport: any SerialTransport, port: String, settings: String, session: Session, writeTimeout: Int,
-        reopener: PortOpener?
+        pacing: Pacing = Pacing(), reopener: PortOpener?
     ) throws(SerialError) {
         self.port = port
         self.settings = settings
@@ -40,7 +40,7 @@ final class DeviceLoop: Sendable {
         var session = session
         session.holdRequests()
         blankSession = session
-        var initial = LoopState(session: session, writeTimeout: writeTimeout)
+        var initial = LoopState(session: session, writeTimeout: writeTimeout, pacing: pacing)
         initial.transport = transport
         state = Mutex(initial)
         wakeUp = try WakeUpPipe(for: port)
@@ -130,10 +130,12 @@ final class DeviceLoop: Sendable {
                 let isReading = !state.isHeldBack()
                 if isReading { events |= Int16(POLLIN) }
                 state.session.noteReading(isReading, now: now)
-                if state.output.isPending { events |= Int16(POLLOUT) }
+                // Output that pacing holds back waits for its time, not for `POLLOUT`.
+                if state.output.isPending && !state.output.waitsForPacing(now: now) { events |= Int16(POLLOUT) }
                 var wakeAt = now + Self.idleHorizon
                 if let deadline = state.session.nextDeadline { wakeAt = min(wakeAt, deadline) }
                 if let deadline = state.output.deadline { wakeAt = min(wakeAt, deadline) }
+                if let writeAt = state.nextWriteAt { wakeAt = min(wakeAt, writeAt) }
                 state.sleepsUntil = wakeAt
                 state.sleepsWithoutOutput = !state.output.isPending
                 return (transport, events, (wakeAt - now).pollTimeout)
@@ -157,7 +159,7 @@ final class DeviceLoop: Sendable {
             }
             state.withLock { state in
                 let now = ContinuousClock.now
-                if revents & POLLOUT != 0 { state.flush(now: now) }
+                if revents & POLLOUT != 0 || state.nextWriteAt.map({ $0 <= now }) == true { state.flush(now: now) }
                 state.expireOutput(now: now)
                 if let deadline = state.session.nextDeadline, deadline <= now {
                     state.perform(state.session.expire(now: now), now: now)
@@ -191,20 +193,22 @@ final class DeviceLoop: Sendable {
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         state.withLock { state in
             let now = ContinuousClock.now
-            state.perform(state.session.receive(bytes, now: now), now: now)
+            state.perform(state.session.receive(bytes, now: now), now: now, received: bytes)
         }
         return nil
     }
 
-    /// Before closing: lets pending output go out, for up to the write timeout.
+    /// Before closing: lets pending output go out, for up to the write timeout without
+    /// progress, paced as it would have been.
     private func drainOutput() {
-        while let (transport, timeout) = state.withLock({ state -> (any SerialTransport, Int32)? in
-            state.expireOutput(now: .now)
-            guard state.output.isPending, let transport = state.transport, let deadline = state.output.deadline
-            else { return nil }
-            return (transport, (deadline - .now).pollTimeout)
+        while let (transport, events, timeout) = state.withLock({ state -> (any SerialTransport, Int16, Int32)? in
+            let now = ContinuousClock.now
+            state.expireOutput(now: now)
+            guard state.output.isPending, let transport = state.transport else { return nil }
+            if let writeAt = state.nextWriteAt, writeAt > now { return (transport, 0, (writeAt - now).pollTimeout) }
+            return (transport, Int16(POLLOUT), ((state.output.deadline ?? now) - now).pollTimeout)
         }) {
-            var entry = pollfd(fd: transport.descriptor, events: Int16(POLLOUT), revents: 0)
+            var entry = pollfd(fd: transport.descriptor, events: events, revents: 0)
             _ = poll(&entry, 1, timeout)
             state.withLock { $0.flush(now: .now) }
         }
@@ -224,7 +228,7 @@ final class DeviceLoop: Sendable {
             state.publish(.disconnected(reason: reason))
             state.publish(.reconnecting)
             state.phase = .away(since: now)
-            state.output = LoopState.Output()
+            state.output.clear()
             defer { state.transport = nil }
             return .some(state.transport)
         }

@@ -21,6 +21,8 @@ final class EventSubscriber: Sendable {
 
     private let limit: Int
     private let isLossless: Bool
+    /// Whether the observer asked for received bytes (``DeviceEvent/Kind/received(_:)``).
+    let includesBytes: Bool
     private let buffer = Mutex(Buffer())
     private let wakeLoop: @Sendable () -> Void
 
@@ -28,8 +30,10 @@ final class EventSubscriber: Sendable {
     ///
     /// - Parameters:
     ///   - delivery: lossless or lossy, and how many events may wait.
+    ///   - includesBytes: whether it gets the bytes read, as `received` events.
     ///   - wakeLoop: wakes the port loop (its wake-up pipe).
-    init(_ delivery: EventDelivery, wakeLoop: @escaping @Sendable () -> Void) {
+    init(_ delivery: EventDelivery, includesBytes: Bool = false, wakeLoop: @escaping @Sendable () -> Void) {
+        self.includesBytes = includesBytes
         switch delivery {
         case .lossless(let limit):
             (self.limit, isLossless) = (max(1, limit), true)

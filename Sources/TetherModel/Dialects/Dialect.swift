@@ -13,9 +13,10 @@ public protocol Dialect: Sendable {
     /// The line terminator written after each command.
     var terminator: Terminator { get }
 
-    /// The bytes to write for `command`, terminator included (e.g. `AT\r`). The default
-    /// is the command's UTF-8 bytes followed by ``terminator``.
-    func encode(_ command: String) -> [UInt8]
+    /// The bytes to write for a command whose exact bytes are `command` (no
+    /// terminator), terminator included (e.g. `AT\r`). The default is `command`
+    /// unchanged — every byte 0x00–0xFF as it is — followed by ``terminator``.
+    func encode(_ command: [UInt8]) -> [UInt8]
 
     /// Whether `command` gets a reply. A command that gets none completes as soon as
     /// it is written (e.g. a SCPI command without `?`).
@@ -139,7 +140,10 @@ public struct Reply: Sendable, Equatable {
 }
 
 extension Dialect {
-    public func encode(_ command: String) -> [UInt8] { Array(command.utf8) + terminator.bytes }
+    public func encode(_ command: [UInt8]) -> [UInt8] { command + terminator.bytes }
+
+    /// The bytes to write for `command` (its UTF-8 bytes), as ``encode(_:)-([UInt8])`` does.
+    public func encode(_ command: String) -> [UInt8] { encode(Array(command.utf8)) }
 
     public var repliesAreUnmarked: Bool { false }
 

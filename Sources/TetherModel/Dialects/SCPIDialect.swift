@@ -50,9 +50,9 @@ public struct SCPIDialect: Dialect {
 
     public var name: String { Self.kind.name }
 
-    public func encode(_ command: String) -> [UInt8] {
-        var bytes = Array(command.utf8) + terminator.bytes
-        if checksErrors && Self.queryCount(in: command) == 0 {
+    public func encode(_ command: [UInt8]) -> [UInt8] {
+        var bytes = command + terminator.bytes
+        if checksErrors && Self.queryCount(in: String(decoding: command, as: UTF8.self)) == 0 {
             bytes += Array(Self.errorQuery.utf8) + terminator.bytes
         }
         return bytes

@@ -1,19 +1,81 @@
-/// The checks a command's text must pass before it is sent: the one rule the command
-/// line, query files and Lua scripts share.
+/// The checks a command's text must pass before it is sent, and the one decoder of
+/// its escapes: the rules the command line, query files and Lua scripts share.
+///
+/// An empty command is a command: it sends the line end alone (a bare Enter), and a
+/// single space sends a space and the line end. A CR or LF typed into the text is
+/// refused (it would reach the device as several commands); the escapes `\r` and `\n`
+/// ask for those bytes on purpose (README.md, "Escapes in commands").
 public enum CommandText {
     /// Why a command cannot be sent as one.
     public enum Problem: Sendable, Equatable {
-        /// It is empty or only blanks: it would send a bare terminator.
-        case empty
         /// It holds a CR or LF: it would reach the device as several commands.
         case lineBreak
     }
 
+    /// A bad escape in a command's text, at ``position``.
+    public struct EscapeError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The command's text as written.
+        public let text: String
+        /// Where the bad escape's backslash is, counted in characters from 1.
+        public let position: Int
+        /// The bad escape as written (`\q`, `\x4`, a trailing `\`).
+        public let escape: String
+
+        public var description: String {
+            "Bad escape '\(CommandText.shown(escape))' at position \(position) in the command "
+                + "'\(CommandText.shown(text))': use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\"
+        }
+    }
+
     /// What is wrong with `command`, or `nil` when it can be sent.
     public static func problem(in command: String) -> Problem? {
-        if command.allSatisfy({ $0 == " " || $0 == "\t" }) { return .empty }
         if command.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) { return .lineBreak }
         return nil
+    }
+
+    /// The bytes `text` stands for, its escapes decoded: `\r` (0x0D), `\n` (0x0A),
+    /// `\t` (0x09), `\e` (ESC, 0x1B), `\xNN` (the byte 0xNN: exactly two hex digits,
+    /// either case) and `\\` (a backslash); every other character is its UTF-8 bytes.
+    /// So `\x7f\xff\x00ABC` is `7f ff 00 41 42 43`, and any byte 0x00–0xFF can be written.
+    ///
+    /// - Throws: ``EscapeError`` for a backslash followed by anything else (`\q`), a
+    ///   `\x` without two hex digits (`\x4`, `\xZZ`), or a backslash at the end.
+    public static func bytes(fromEscaped text: String) throws(EscapeError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let characters = Array(text)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            guard character == "\\" else {
+                bytes += Array(character.utf8)
+                index += 1
+                continue
+            }
+            let bad = { (length: Int) in
+                EscapeError(
+                    text: text, position: index + 1,
+                    escape: String(characters[index..<min(index + length, characters.count)]))
+            }
+            guard index + 1 < characters.count else { throw bad(1) }
+            switch characters[index + 1] {
+            case "r": bytes.append(0x0D)
+            case "n": bytes.append(0x0A)
+            case "t": bytes.append(0x09)
+            case "e": bytes.append(0x1B)
+            case "\\": bytes.append(UInt8(ascii: "\\"))
+            case "x":
+                guard index + 3 < characters.count, let high = characters[index + 2].hexDigitValue,
+                    let low = characters[index + 3].hexDigitValue,
+                    characters[index + 2].isASCII, characters[index + 3].isASCII
+                else { throw bad(4) }
+                bytes.append(UInt8(high * 16 + low))
+                index += 2
+            default: throw bad(2)
+            }
+            index += 2
+        }
+        return bytes
     }
 
     /// `command` with CR and LF shown as `\r` and `\n`, for messages.
@@ -33,7 +95,6 @@ public enum CommandText {
     /// contains a line break`.
     public static func message(_ problem: Problem, in command: String) -> String {
         switch problem {
-        case .empty: "The command '\(shown(command))' is empty"
         case .lineBreak: "The command '\(shown(command))' contains a line break"
         }
     }

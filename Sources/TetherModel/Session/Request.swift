@@ -9,8 +9,15 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
 public struct Request: Sendable, Equatable {
     /// Its identity.
     public let id: RequestID
-    /// The command as typed, without terminator (e.g. `*IDN?`).
+    /// The command without terminator (e.g. `*IDN?`), its ``bytes`` decoded as UTF-8
+    /// (an invalid byte shows as U+FFFD): what views show and dialects decide on.
     public let command: String
+    /// The command's exact bytes, without terminator: what is written (0x00–0xFF
+    /// unchanged), the dialect's terminator after them unless ``isRaw``.
+    public let bytes: [UInt8]
+    /// A raw write (``Device/write(_:)``): ``bytes`` go out alone, with no terminator,
+    /// and no reply is expected.
+    public let isRaw: Bool
     /// How long to wait for the reply once sent; `nil` waits without a deadline
     /// (a hang-up still ends the wait).
     public let timeout: Duration?

@@ -196,15 +196,29 @@ public struct Session: Sendable {
         return candidates.min()
     }
 
-    /// Queues `command`; it is sent when the requests before it are done.
-    ///
-    /// - Parameter closingReason: the device is being closed for this reason: the
-    ///   request fails at once, not sent, as after ``hangUp(reason:isAskedFor:now:)``.
-    /// - Returns: the request's identity and the actions to perform now.
+    /// Queues `command` (its UTF-8 bytes), as ``enqueue(bytes:timeout:isRaw:closingReason:now:)`` does.
     public mutating func enqueue(
         _ command: String, timeout: Duration?, closingReason: String? = nil, now: ContinuousClock.Instant
     ) -> (RequestID, [SessionAction]) {
-        let request = Request(id: RequestID(value: nextID), command: command, timeout: timeout)
+        enqueue(bytes: Array(command.utf8), timeout: timeout, closingReason: closingReason, now: now)
+    }
+
+    /// Queues the command whose exact bytes (no terminator) are `bytes`; it is sent
+    /// when the requests before it are done.
+    ///
+    /// - Parameters:
+    ///   - isRaw: a raw write: `bytes` are written alone (no terminator), no reply is
+    ///     expected, and only `sent` is reported — the request is done once written.
+    ///   - closingReason: the device is being closed for this reason: the request
+    ///     fails at once, not sent, as after ``hangUp(reason:isAskedFor:now:)``.
+    /// - Returns: the request's identity and the actions to perform now.
+    public mutating func enqueue(
+        bytes: [UInt8], timeout: Duration?, isRaw: Bool = false, closingReason: String? = nil,
+        now: ContinuousClock.Instant
+    ) -> (RequestID, [SessionAction]) {
+        let command = String(decoding: bytes, as: UTF8.self)
+        let request = Request(
+            id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout)
         nextID += 1
         if let reason = closedReason ?? closingReason {
             let failure = RequestFailure.notSent(reason: reason)
@@ -434,9 +448,13 @@ public struct Session: Sendable {
         }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
             let request = queue.removeFirst()
+            let sent = SessionEvent.sent(
+                request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)
+            // A raw write is done once written: no reply, and no line is its.
+            actions.append(.write(request.isRaw ? request.bytes : dialect.encode(request.bytes)))
+            actions.append(.emit(sent))
+            if request.isRaw { continue }
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
-            actions.append(.write(dialect.encode(request.command)))
-            actions.append(.emit(.sent(request.id, command: request.command)))
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
                     request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
@@ -604,7 +622,8 @@ public struct Session: Sendable {
             case .notMine: break
             case .echo, .consumed: return []
             case .ask(let command, _):
-                return [.write(dialect.encode(command)), .emit(.sent(flight.request.id, command: command))]
+                let bytes = Array(command.utf8)
+                return [.write(dialect.encode(bytes)), .emit(.sent(flight.request.id, command: command, bytes: bytes))]
             case .complete(let reply):
                 return complete(flight, with: reply, now: now)
             }

@@ -1,7 +1,10 @@
 /// What a ``Session`` reports about the conversation, in order.
 public enum SessionEvent: Sendable, Equatable {
-    /// A command was handed to the port (``SessionAction/write(_:)`` precedes it).
-    case sent(RequestID, command: String)
+    /// A command was handed to the port (``SessionAction/write(_:)`` precedes it):
+    /// `command` shown as text (``Request/command``), `bytes` exactly as written before
+    /// the dialect's terminator; `isRaw` for a raw write (``Request/isRaw``: no
+    /// terminator followed, and no `replied` follows).
+    case sent(RequestID, command: String, bytes: [UInt8], isRaw: Bool = false)
     /// A request's reply is complete; `roundTrip` runs from sending to the last byte.
     case replied(RequestID, command: String, reply: Reply, roundTrip: Duration)
     /// Lines of a reply that did not complete (e.g. AT information lines but no final

@@ -3,7 +3,8 @@
 /// It builds `device`, `devices`, `sleep`, `emit` and `check` (docs/SCRIPTING.md) on
 /// a few primitives that ``LuaRun`` provides as the table `core`:
 /// - `core.submit(dev, command, timeout_ms)` → request id (0 ms: no deadline), or
-///   `nil` and a message for an empty command or one holding a line break;
+///   `nil` and a message for a command holding a line break (the command is the
+///   string's exact bytes);
 /// - `core.next(deadline_ms | nil)` → the next event, or nothing at the deadline:
 ///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
 ///   yet, whole) · `"done", dev, id, outcome, lines, message, final, prompt` ·

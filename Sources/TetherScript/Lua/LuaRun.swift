@@ -144,14 +144,15 @@ final class LuaRun {
     /// command the command line would refuse too (``CommandText``).
     private func submit(_ lua: LuaState) -> Int32 {
         let index = (lua.integer(at: 1) ?? 1) - 1
-        let command = lua.string(at: 2) ?? ""
+        let bytes = lua.bytes(at: 2) ?? []
+        let command = String(decoding: bytes, as: UTF8.self)
         if let problem = CommandText.problem(in: command) {
             lua_pushnil(lua.pointer)
             lua.push(CommandText.message(problem, in: command))
             return 2
         }
         let milliseconds = lua.integer(at: 3) ?? 0
-        let id = mediator.submit(command, to: index, timeout: milliseconds > 0 ? .milliseconds(milliseconds) : nil)
+        let id = mediator.submit(bytes: bytes, to: index, timeout: milliseconds > 0 ? .milliseconds(milliseconds) : nil)
         lua_pushinteger(lua.pointer, lua_Integer(id.value))
         return 1
     }

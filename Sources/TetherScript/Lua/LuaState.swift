@@ -27,10 +27,16 @@ struct LuaState {
     /// The string at `index` (exact bytes decoded as UTF-8), or `nil` when the value
     /// there is not a string. Numbers are not converted.
     func string(at index: Int32) -> String? {
+        bytes(at: index).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the string at `index`, exactly (a Lua string may hold any byte:
+    /// `"\xff"`), or `nil` when it is not a string.
+    func bytes(at index: Int32) -> [UInt8]? {
         guard lua_type(pointer, index) == LUA_TSTRING else { return nil }
         var length = 0
         guard let characters = lua_tolstring(pointer, index, &length) else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(start: characters, count: length), as: UTF8.self)
+        return Array(UnsafeRawBufferPointer(start: characters, count: length))
     }
 
     /// The integer at `index` when it is a number with an integral value.

@@ -16,6 +16,10 @@ import TetherPresenter
 ///   the command is what precedes it, trimmed, and must not be empty.
 /// - `== TEXT` wants a reply line equal to `TEXT`; `=~ REGEX` one that the regular
 ///   expression matches (see ``QueryExpectation``).
+/// - A command's escapes are decoded (``CommandText/bytes(fromEscaped:)``: `\r`,
+///   `\xNN`…). A command written in double quotes, the whole of it, is sent as written
+///   between them, blanks included: `""` is the empty command (the line end alone, a
+///   bare Enter), `" "` a single space.
 /// - A line that starts with `=~` sends nothing: it waits for received text the
 ///   expression matches (a wait line, ``QueryStep/isWait``).
 public struct QueryFile: Sendable {
@@ -34,7 +38,7 @@ public struct QueryFile: Sendable {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let location = SourceLocation(file: name, line: number)
             guard let (operatorRange, isRegex) = Self.findOperator(in: line) else {
-                steps.append(QueryStep(line: number, command: String(line), expectation: nil))
+                steps.append(try Self.step(line: number, command: line, expectation: nil, at: location))
                 continue
             }
             let command = Self.trimmed(line[..<operatorRange.lowerBound])
@@ -56,9 +60,28 @@ public struct QueryFile: Sendable {
                 }
                 expectation = .equals(operand)
             }
-            steps.append(QueryStep(line: number, command: String(command), expectation: expectation))
+            if command.isEmpty {
+                steps.append(QueryStep(line: number, command: "", bytes: [], expectation: expectation, isWait: true))
+            } else {
+                steps.append(try Self.step(line: number, command: command, expectation: expectation, at: location))
+            }
         }
         self.steps = steps
+    }
+
+    /// The step that sends `command` (trimmed, not empty): quotes around the whole of
+    /// it removed, its escapes decoded.
+    private static func step(
+        line: Int, command: Substring, expectation: QueryExpectation?, at location: SourceLocation
+    ) throws(ScriptError) -> QueryStep {
+        var text = command
+        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+        do {
+            let bytes = try CommandText.bytes(fromEscaped: String(text))
+            return QueryStep(line: line, command: String(command), bytes: bytes, expectation: expectation)
+        } catch {
+            throw ScriptError(at: location, error.description)
+        }
     }
 
     /// A space, tab, CR or other Unicode space (`Character.isWhitespace`, which holds

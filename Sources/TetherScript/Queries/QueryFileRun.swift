@@ -48,7 +48,7 @@ struct QueryFileRun {
                 }
                 continue
             }
-            let id = mediator.submit(step.command, to: 0, timeout: timeout)
+            let id = mediator.submit(bytes: step.bytes, to: 0, timeout: timeout)
             if file.steps.indices.contains(index + 1), file.steps[index + 1].isWait {
                 deferred = (step, id)
             } else if finish(step, outcomeOf: id, &progress) {

@@ -18,14 +18,17 @@ enum QueryCommand: Command {
         abstract: "Send commands to a device and print each reply.",
         discussion: """
             Each <command> is sent in turn (the dialect adds the line terminator) and its
-            reply printed. Notifications that arrive meanwhile are printed too; query
-            exits as soon as the last reply is in, unless --linger asks it to wait for
-            the lines a device sends after it (e.g. '!ALARM test' after 'OK').
+            reply printed. Escapes in a command give any byte: \\r \\n \\t \\e (ESC),
+            \\xNN (hex) and \\\\ (a backslash); '' sends the line terminator alone.
+            Notifications that arrive meanwhile are printed too; query exits as soon as
+            the last reply is in, unless --linger asks it to wait for the lines a device
+            sends after it (e.g. '!ALARM test' after 'OK').
             Exits 0 when every command got a reply, 1 if any reply was an error reply,
             75 if any timed out, 74 if the device disconnected (query never reconnects).
 
             EXAMPLES:
               tether query --sim '*IDN?' 'TEMP?'
+              tether query /dev/ttyUSB0 --eol none 'PRINT 2+2\\r'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
               tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net, see README)
             """,
@@ -50,7 +53,7 @@ enum QueryCommand: Command {
         {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
         }
-        for command in commands { try validate(command) }
+        let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }
         let linger = Duration.milliseconds(arguments[Self.linger])
         let connection = try await Connection(options)
         // Every command's outcome arrives as an `exchanged` record, in order: replies,
@@ -79,7 +82,7 @@ enum QueryCommand: Command {
             return nil
         }
         await device.start()
-        for command in commands { device.send(command, timeout: options.timeout) }
+        for bytes in encoded { device.send(bytes: bytes, timeout: options.timeout) }
         var code = ExitCode.success
         var results = outcomes.makeAsyncIterator()
         for _ in commands {
@@ -123,12 +126,22 @@ enum QueryCommand: Command {
         func touch() { instant.withLock { $0 = .now } }
     }
 
-    /// Refuses a command that cannot be sent as one: an empty one, or one holding a
-    /// line terminator (it would reach the device as several commands).
-    static func validate(_ command: String) throws(UsageError) {
-        guard let problem = CommandText.problem(in: command) else { return }
-        let advice = problem == .lineBreak ? "; give each command as its own argument" : ""
-        throw UsageError(CommandText.message(problem, in: command) + advice)
+    /// The bytes to send for the argument `command`, its escapes decoded
+    /// (``CommandText/bytes(fromEscaped:)``). An empty argument is a command: the line
+    /// end alone.
+    ///
+    /// - Throws: ``UsageError`` for a line terminator typed into it (it would reach
+    ///   the device as several commands; `\r` and `\n` written as escapes are sent)
+    ///   or a bad escape.
+    static func bytes(of command: String) throws(UsageError) -> [UInt8] {
+        if let problem = CommandText.problem(in: command) {
+            throw UsageError(CommandText.message(problem, in: command) + "; give each command as its own argument")
+        }
+        do {
+            return try CommandText.bytes(fromEscaped: command)
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 
     /// The exit code for how a command ended.

@@ -41,6 +41,7 @@ struct ConnectionOptions {
     /// The options, for a command's ``CommandSpec``.
     static let options: [OptionDeclaration] =
         [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
+        + DeviceSettings.pacingOptions
         + [timeout.declaration, format.declaration, timestamps.declaration, hex.declaration, log.declaration]
         + DialectOptions.options + HardwareOptions.options + faultOptions
 
@@ -66,6 +67,8 @@ struct ConnectionOptions {
     var simulatorProfile: String?
     /// Serial settings: the command line's over `--device`'s.
     var configuration: SerialConfiguration
+    /// `--char-delay` and `--command-delay`, the command line's over `--device`'s.
+    var pacing: Pacing
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// The output format.
@@ -120,6 +123,7 @@ struct ConnectionOptions {
         deviceDescription = description
         let settings = try DeviceSettings(arguments, below: description.map { [$0] } ?? [])
         configuration = settings.configuration
+        pacing = settings.pacing
         dialect = settings.dialect
         let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherModel
 import TetherSerial
 
 /// One device's own settings: its serial settings and its dialect options.
@@ -23,15 +24,28 @@ struct DeviceSettings {
         "--flow-control", value: "mode", help: "Flow control: none, rtscts, xonxoff or dtrdsr.",
         default: SerialConfiguration().flowControl, parse: Parse.choice(FlowControl.self))
 
+    static let charDelay = Option<Int>(
+        "--char-delay", value: "ms",
+        help: "Pause this many ms after each byte sent, for a receiver\n"
+            + "without a FIFO (immediate writes are not paced).",
+        default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
+    static let commandDelay = Option<Int>(
+        "--command-delay", value: "ms", help: "Pause this many ms after each command sent, before the next.",
+        default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
+    private static let pacingAdvice = InvalidValue("Please provide a whole number of milliseconds, 0 to 10000.")
+
     /// The serial settings' options.
     static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
     ]
 
+    /// The pacing options (``Pacing``).
+    static let pacingOptions = [charDelay.declaration, commandDelay.declaration]
+
     /// Every option a device description or inline settings may give, by its long name:
-    /// the serial settings and every dialect option (``DialectOptions/options``), so a
-    /// new dialect option is a description key at once.
-    static var options: [OptionDeclaration] { serialOptions + DialectOptions.options }
+    /// the serial settings, the pacing and every dialect option
+    /// (``DialectOptions/options``), so a new dialect option is a description key at once.
+    static var options: [OptionDeclaration] { serialOptions + pacingOptions + DialectOptions.options }
 
     /// Every device option, for merging layers: a file may give a setting this command
     /// does not take (`eol` or `urc` under `monitor`, which sends nothing). The file
@@ -43,6 +57,8 @@ struct DeviceSettings {
     var configuration: SerialConfiguration
     /// `--dialect` and its options.
     var dialect: DialectOptions
+    /// `--char-delay` and `--command-delay`.
+    var pacing: Pacing
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     init(_ arguments: ParsedArguments) {
@@ -50,6 +66,9 @@ struct DeviceSettings {
             baudRate: arguments[Self.baud], dataBits: arguments[Self.dataBits], parity: arguments[Self.parity],
             stopBits: arguments[Self.stopBits], flowControl: arguments[Self.flowControl])
         dialect = DialectOptions(arguments)
+        pacing = Pacing(
+            characterDelay: .milliseconds(arguments[Self.charDelay]),
+            commandDelay: .milliseconds(arguments[Self.commandDelay]))
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

@@ -21,7 +21,7 @@ struct DialectOptions {
             return kind
         })
     static let eol = Option<Terminator?>(
-        "--eol", value: "eol", help: "Terminator sent after each command: lf, cr or crlf.",
+        "--eol", value: "eol", help: "Terminator sent after each command: lf, cr, crlf or none.",
         defaultHelp: defaultTerminators, parse: Parse.choice(Terminator.self))
     static let notifyPattern = Option<LinePattern?>(
         "--notify-pattern", value: "regex",

@@ -51,6 +51,7 @@ final class OpenedDevice {
     ///   - refused: with `--strict-settings`, given the port's name and the events of its
     ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
     ///     for, before the port is closed and this throws (78).
+    ///   - pacing: pauses between characters and after each command (``Pacing``).
     ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
     ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
     ///
@@ -60,7 +61,8 @@ final class OpenedDevice {
     ///   `--strict-settings` (78).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, faults: FaultPlan = FaultPlan(), waiting: (String) -> Void,
+        dialect options: DialectOptions, pacing: Pacing = Pacing(), faults: FaultPlan = FaultPlan(),
+        waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, session: ConsoleWiring? = nil
     ) async throws(CommandFailure) {
         var dialect: any Dialect
@@ -127,7 +129,8 @@ final class OpenedDevice {
         }
         do {
             device = try Device(
-                transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, reopener: reopener)
+                transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, pacing: pacing,
+                reopener: reopener)
         } catch {
             port.close()
             simulator?.stop()
