@@ -71,7 +71,7 @@ public struct Console: Sendable {
         for await input in terminal.inputs {
             switch input {
             case .line(let line):
-                device.sendLine(line, timeout: timeout)
+                sendLine(line)
             case .keystrokes(let keys):
                 device.sendBytes(enter.mapping(keys))
             case .command(let key):
@@ -87,6 +87,16 @@ public struct Console: Sendable {
             }
         }
         return .inputEnded
+    }
+
+    /// Sends a typed line, its escapes decoded (``CommandText/bytes(fromEscaped:)``:
+    /// `\r \n \t \e \xNN \\`); nothing when one is bad.
+    private func sendLine(_ line: String) {
+        do {
+            device.sendLine(try CommandText.bytes(fromEscaped: line), timeout: timeout)
+        } catch {
+            terminal.write("\(error); nothing sent\n")
+        }
     }
 
     /// Runs the local command of `key`; returns it.

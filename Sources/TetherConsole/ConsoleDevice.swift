@@ -4,13 +4,15 @@ import TetherSerial
 /// What the console asks of the device it works with: ``Device`` on a real port or
 /// the simulator, a stand-in that records in tests.
 public protocol ConsoleDevice: Sendable {
-    /// Sends a line typed in line mode as a command (the dialect adds its
-    /// terminator), as the answer to the prompt shown (``Device/sendAtShownPrompt(_:timeout:)``).
+    /// Sends the bytes of a line typed in line mode (its escapes decoded) as a command,
+    /// the dialect's terminator after them, as the answer to the prompt shown
+    /// (``Device/sendAtShownPrompt(bytes:timeout:)``).
     ///
     /// - Parameter timeout: how long to wait for its reply; `nil` for no deadline.
-    func sendLine(_ line: String, timeout: Duration?)
+    func sendLine(_ bytes: [UInt8], timeout: Duration?)
     /// Writes `bytes` exactly as they are, in order with the lines sent: no
-    /// terminator, no reply awaited (raw mode's keys, a sent file).
+    /// terminator, no reply awaited (raw mode's keys, a sent file, hex bytes;
+    /// ``Device/write(_:)``).
     func sendBytes(_ bytes: [UInt8])
     /// Runs `body` with the port's modem lines, break and baud rate
     /// (``Device/withLineControl(_:)``).
@@ -27,13 +29,11 @@ public protocol ConsoleDevice: Sendable {
 }
 
 extension Device: ConsoleDevice {
-    public func sendLine(_ line: String, timeout: Duration?) {
-        sendAtShownPrompt(line, timeout: timeout)
+    public func sendLine(_ bytes: [UInt8], timeout: Duration?) {
+        sendAtShownPrompt(bytes: bytes, timeout: timeout)
     }
 
-    /// Sends `bytes` as a keystroke command of the ``ConsoleDialect`` the device was
-    /// made with.
     public func sendBytes(_ bytes: [UInt8]) {
-        send(ConsoleDialect.keystrokes(bytes), timeout: nil)
+        write(bytes)
     }
 }

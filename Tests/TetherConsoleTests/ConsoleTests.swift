@@ -53,8 +53,22 @@ import TetherSerial
         #expect(harness.screen.text == "line mode; Ctrl-T ? lists the local commands, Ctrl-T q quits.\n")
         #expect(
             harness.device.sentItems == [
-                .line("RATE 0", timeout: .milliseconds(500)), .line("", timeout: .milliseconds(500)),
+                .line(Array("RATE 0".utf8), timeout: .milliseconds(500)), .line([], timeout: .milliseconds(500)),
             ])
+    }
+
+    /// A typed line's escapes are the Model's (`CommandText`); a bad one sends nothing.
+    @Test func typedLinesTakeEscapes() async {
+        let harness = Harness()
+        _ = await harness.run([.line(#"PRINT\x41\t\\"#), .line(#"BAD\q"#), .line("C")])
+        #expect(
+            harness.device.sentItems == [
+                .line(Array("PRINTA\t\\".utf8), timeout: .milliseconds(500)),
+                .line([0x43], timeout: .milliseconds(500)),
+            ])
+        let message =
+            #"Bad escape '\q' at position 4 in the command 'BAD\q': use \r, \n, \t, \e, \xNN (two hex digits) or \\"#
+        #expect(harness.screen.text.hasSuffix(message + "; nothing sent\n"))
     }
 
     @Test(arguments: [

@@ -21,6 +21,12 @@ import Testing
                 mapsCR: mapsCR)
         }
 
+        /// Hands `bytes` to the view as the Presenter does with a `received` record.
+        func receive(_ bytes: [UInt8]) {
+            view.renderReceived(
+                ViewRecord(time: Date(), event: .received(bytes)), bytes: bytes, state: ViewState(port: "/dev/ttyUSB0"))
+        }
+
         func render(_ events: ViewEvent..., settings: String? = nil) {
             var state = ViewState(port: "/dev/ttyUSB0")
             state.settings = settings
@@ -38,21 +44,21 @@ import Testing
 
     @Test func rawModeShowsReceivedBytesMadeSafe() {
         let harness = Harness(mode: .raw)
-        harness.view.showReceived(Array("ok\r\n\u{1b}]0;title\u{7}".utf8))
-        harness.view.showReceived([0x00])
+        harness.receive(Array("ok\r\n\u{1b}]0;title\u{7}".utf8))
+        harness.receive([0x00])
         #expect(harness.screen.bytes == Array("ok\r\n\\x1b]0;title\u{7}\\x00".utf8))
     }
 
     @Test func rawModeShowsHexPairsWhenAsked() {
         let harness = Harness(mode: .raw, showsHex: true)
-        harness.view.showReceived([0x6F, 0x6B, 0x0D])
-        harness.view.showReceived([0xFF])
+        harness.receive([0x6F, 0x6B, 0x0D])
+        harness.receive([0xFF])
         #expect(String(decoding: harness.screen.bytes, as: UTF8.self) == "6f 6b 0d ff ")
     }
 
     @Test func rawModeCanEndLinesAtCR() {
         let harness = Harness(mode: .raw, mapsCR: true)
-        harness.view.showReceived(Array("a\rb".utf8))
+        harness.receive(Array("a\rb".utf8))
         #expect(harness.screen.bytes == Array("a\r\nb".utf8))
     }
 
@@ -79,35 +85,32 @@ import Testing
     /// last line end, held until the device is quiet: a prompt.
     @Test func lineModeHoldsTheTextAfterTheLastLineEnd() {
         let harness = Harness(mode: .line)
-        harness.view.showReceived(Array("boot\r\nlogin: ".utf8))
-        harness.view.showReceived(Array("\u{1}".utf8))
-        harness.view.showReceived(Array("\r\n".utf8))
+        harness.receive(Array("boot\r\nlogin: ".utf8))
+        harness.receive(Array("\u{1}".utf8))
+        harness.receive(Array("\r\n".utf8))
         #expect(
             harness.screen.shown == [.tail("login:  [unterminated]"), .tail("login: \\x01 [unterminated]"), .tail(nil)])
     }
 
     @Test func lineModeHoldsAtMost256BytesOfText() {
         let harness = Harness(mode: .line, showsHex: true)
-        harness.view.showReceived([UInt8](repeating: 0x41, count: 200))
-        harness.view.showReceived([UInt8](repeating: 0x42, count: 200))
+        harness.receive([UInt8](repeating: 0x41, count: 200))
+        harness.receive([UInt8](repeating: 0x42, count: 200))
         let held = [UInt8](repeating: 0x41, count: 200) + [UInt8](repeating: 0x42, count: 56)
         #expect(
             harness.screen.shown.last
                 == .tail(held.map { String($0, radix: 16) }.joined(separator: " ") + " [unterminated]"))
     }
 
-    /// Keystrokes travel as ``ConsoleDialect`` commands: the log has the bytes typed,
-    /// and no "reply" of theirs.
-    @Test func keystrokesAreLoggedAsTyped() {
+    /// Keystrokes are raw writes: the log has them as such; the screen shows the
+    /// device's echo, if any, not the write. Received bytes are shown, not logged (the
+    /// log has the records they made).
+    @Test func keystrokesAreLoggedAsRawWritesAndReceivedBytesAreNot() {
         let harness = Harness(mode: .raw)
-        let keys = ConsoleDialect.keystrokes(Array("ab".utf8))
-        harness.render(
-            .sent(command: ViewLine(keys)),
-            .exchanged(
-                Exchange(
-                    command: keys, outcome: .reply(lines: [], finalResult: nil, isError: false, roundTrip: .zero),
-                    time: Date())))
-        #expect(harness.log.rendered == [.sent(command: ViewLine("ab"))])
+        harness.render(.sent(command: ViewLine("ab"), kind: .raw))
+        harness.receive(Array("ab".utf8))
+        #expect(harness.log.rendered == [.sent(command: ViewLine("ab"), kind: .raw)])
+        #expect(harness.screen.shown == [.bytes(Array("ab".utf8))])
     }
 
     @Test func theSettingsShownAreThoseOfTheLatestConnection() {

@@ -12,15 +12,10 @@ public struct HexBytes: Equatable, Sendable {
         var bytes: [UInt8] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
             let digits = word.hasPrefix("0x") || word.hasPrefix("0X") ? word.dropFirst(2) : word[...]
-            // `UInt8(_:radix:)` alone would take a sign (`+f`).
-            guard !digits.isEmpty, digits.count.isMultiple(of: 2), digits.allSatisfy({ $0.isASCII && $0.isHexDigit })
-            else { return nil }
-            var index = digits.startIndex
-            while index < digits.endIndex {
-                let next = digits.index(index, offsetBy: 2)
-                guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-                bytes.append(byte)
-                index = next
+            let values = digits.compactMap { $0.isASCII ? $0.hexDigitValue : nil }
+            guard !values.isEmpty, values.count == digits.count, values.count.isMultiple(of: 2) else { return nil }
+            for high in stride(from: 0, to: values.count, by: 2) {
+                bytes.append(UInt8(values[high] << 4 | values[high + 1]))
             }
         }
         guard !bytes.isEmpty else { return nil }

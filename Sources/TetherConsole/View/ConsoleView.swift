@@ -7,11 +7,12 @@ import TetherViews
 /// (``ConsoleScreen``, so it never breaks into typed text), with settings the escape
 /// key's commands change during the session, and the `--log` file (JSON Lines) beside it.
 ///
-/// In raw mode received bytes are shown as they arrive by ``showReceived(_:)`` (fed
-/// with every chunk read from the port), so the records show only connection events there; in line
-/// mode they show replies (with round trip), notifications and connection events.
-/// Keystroke commands (``ConsoleDialect``) appear in the log as the bytes typed
-/// and nowhere else.
+/// In raw mode received bytes are shown as they arrive by
+/// ``renderReceived(_:bytes:state:)`` (every chunk read from the port, from a
+/// subscription that includes bytes), so the records show only connection events there;
+/// in line mode they show replies (with round trip), notifications and connection
+/// events. What was sent (typed lines, keystrokes as raw writes) appears in the log
+/// only.
 public final class ConsoleView: DeviceView {
     /// What the user can change during the session.
     public struct Settings: Sendable {
@@ -63,7 +64,6 @@ public final class ConsoleView: DeviceView {
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
-        guard let record = Self.shown(record) else { return }
         let settings = self.settings.withLock { settings in
             if let shown = state.settings { settings.portSettings = shown }
             return settings
@@ -83,7 +83,7 @@ public final class ConsoleView: DeviceView {
     /// as hex pairs. In line mode, where the records show whole lines, only the bytes
     /// after the last line end are shown, once quiet (``ConsoleScreen/holdTail(_:)``):
     /// a console's prompt.
-    public func showReceived(_ bytes: [UInt8]) {
+    public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
         guard settings.mode == .raw else {
             let pending = tail.withLock { tail in
@@ -107,20 +107,6 @@ public final class ConsoleView: DeviceView {
             return filter.filter(bytes)
         }
         terminal.writeBytes(shown)
-    }
-
-    /// The record as shown: keystroke commands become the text typed; their empty
-    /// "replies" are dropped.
-    static func shown(_ record: ViewRecord) -> ViewRecord? {
-        switch record.event {
-        case .sent(let command, let kind):
-            guard let keys = ConsoleDialect.bytes(ofKeystrokes: command.text) else { return record }
-            return ViewRecord(time: record.time, event: .sent(command: ViewLine(bytes: keys), kind: kind))
-        case .exchanged(let exchange):
-            return ConsoleDialect.bytes(ofKeystrokes: exchange.command) == nil ? record : nil
-        default:
-            return record
-        }
     }
 
     private static func isConnectionEvent(_ event: ViewEvent) -> Bool {

@@ -21,6 +21,8 @@ enum ConnectCommand: Command {
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and
                     notifications above the line being typed. The default otherwise.
+            Lines, typed or from a pipe, take the escapes of commands: \\r \\n \\t \\e (ESC),
+            \\xNN (hex) and \\\\ (a backslash); a line with a bad one is not sent.
             The escape key (Ctrl-T) followed by a key runs a local command that never
             reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
             Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff) and sends
@@ -70,31 +72,29 @@ enum ConnectCommand: Command {
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
                 log: log?.view, logPath: options.log),
             mapsCR: console.mapsCR)
-        let tap = ByteTap()
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
-        let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
+        let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFile.stopReason) }
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
         view.settings.withLock { $0.mode = chosen }
-        tap.set { bytes in view.showReceived(bytes) }
         let session = Console(
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
             escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
-        let code = try await connection.runUntilStopped { stop in
+        let code = try await connection.runUntilStopped(includesBytes: true) { stop in
             stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
         }
-        tap.set(nil)
         terminal.stop()
         try log?.check()
         return code
     }
 
-    /// Input from a pipe or file (or JSON output): each line is sent as a command, in
-    /// turn, until the end of input.
+    /// Input from a pipe or file (or JSON output): each line is sent as a command, its
+    /// escapes decoded, in turn, until the end of input; a bad escape ends the session
+    /// (exit 64).
     private static func runFromPipe(_ options: ConnectionOptions) async throws -> ExitCode {
         let connection = try await Connection(options)
         let device = connection.device
@@ -109,7 +109,15 @@ enum ConnectCommand: Command {
         return try await connection.runUntilStopped(observe: { _, _, _ in show.yield() }) { stop in
             for await _ in shown { break }
             for await line in StandardInput.lines() where !line.isEmpty {
-                _ = try? await device.query(line, timeout: timeout)
+                let bytes: [UInt8]
+                do {
+                    bytes = try CommandText.bytes(fromEscaped: line)
+                } catch {
+                    FileSink.standardError.write("Error: \(error); nothing more is sent\n")
+                    stop.yield(.usage)
+                    return
+                }
+                _ = try? await device.query(bytes: bytes, timeout: timeout)
             }
             // A terminal that hung up also ends the input; SIGHUP may not have arrived
             // yet, so tell it from Ctrl-D by the terminal being gone.

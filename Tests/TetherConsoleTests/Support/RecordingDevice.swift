@@ -5,7 +5,7 @@ import TetherSerial
 /// A device that records what the console sends and does to the port's lines.
 final class RecordingDevice: ConsoleDevice {
     enum Sent: Equatable {
-        case line(String, timeout: Duration?)
+        case line([UInt8], timeout: Duration?)
         case bytes([UInt8])
     }
 
@@ -49,8 +49,8 @@ final class RecordingDevice: ConsoleDevice {
         sentItems.flatMap { (item) -> [UInt8] in if case .bytes(let bytes) = item { bytes } else { [] } }
     }
 
-    func sendLine(_ line: String, timeout: Duration?) {
-        sent.withLock { $0.append(.line(line, timeout: timeout)) }
+    func sendLine(_ bytes: [UInt8], timeout: Duration?) {
+        sent.withLock { $0.append(.line(bytes, timeout: timeout)) }
     }
 
     func sendBytes(_ bytes: [UInt8]) {
