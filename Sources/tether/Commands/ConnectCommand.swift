@@ -92,37 +92,26 @@ enum ConnectCommand: Command {
         return code
     }
 
-    /// Input from a pipe or file (or JSON output): each line is sent as a command, its
-    /// escapes decoded, in turn, until the end of input; a bad escape ends the session
-    /// (exit 64).
+    /// Input from a pipe or file (or JSON output): ``PipedConsole``; a bad escape ends
+    /// the session (exit 64).
     private static func runFromPipe(_ options: ConnectionOptions) async throws -> ExitCode {
         let connection = try await Connection(options)
         let device = connection.device
         let timeout = options.timeout
-        let typesOnATerminal = isatty(STDIN_FILENO) == 1
-        if typesOnATerminal {
-            FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
-        }
         // Nothing is sent before the session's first record (`connected`) is shown: a
         // `--log` file that cannot take it ends the session there.
         let (shown, show) = AsyncStream.makeStream(of: Void.self)
         return try await connection.runUntilStopped(observe: { _, _, _ in show.yield() }) { stop in
             for await _ in shown { break }
-            for await line in StandardInput.lines() where !line.isEmpty {
-                let bytes: [UInt8]
-                do {
-                    bytes = try CommandText.bytes(fromEscaped: line)
-                } catch {
-                    FileSink.standardError.write("Error: \(error); nothing more is sent\n")
-                    stop.yield(.usage)
-                    return
-                }
-                _ = try? await device.query(bytes: bytes, timeout: timeout)
+            switch await PipedConsole.run(
+                StandardInput.lines(), send: { _ = try? await device.query(bytes: $0, timeout: timeout) })
+            {
+            case .inputEnded: stop.yield(.success)
+            case .hungUp: stop.yield(.hangUpSignal)
+            case .badEscape(let error):
+                FileSink.standardError.write("Error: \(error); nothing more is sent\n")
+                stop.yield(.usage)
             }
-            // A terminal that hung up also ends the input; SIGHUP may not have arrived
-            // yet, so tell it from Ctrl-D by the terminal being gone.
-            let hungUp = typesOnATerminal && isatty(STDIN_FILENO) == 0
-            stop.yield(hungUp ? .hangUpSignal : .success)
         }
     }
 }
