@@ -1,11 +1,7 @@
-import FoundationEssentials
-import Glibc
 import Synchronization
 import TetherCommandLine
 import TetherConsole
 import TetherModel
-import TetherPresenter
-import TetherSerial
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TetherCommandLine
 import TetherConsole
 import TetherPresenter
