@@ -49,6 +49,13 @@ let package = Package(
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // Console: tether's programs on a terminal — `connect`'s console (terminal, line
+        // editor, view, local commands, over the Model's device) and `monitor --live`'s screen.
+        .target(
+            name: "TetherConsole",
+            dependencies: [
+                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine", "TetherCommandLine",
+            ]),
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
@@ -65,8 +72,8 @@ let package = Package(
         .executableTarget(
             name: "tether",
             dependencies: [
-                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
-                "CEditLine", "TetherCommandLine", "CAbortOrigin",
+                "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
+                "TetherScript", "TetherCommandLine", "CAbortOrigin",
             ],
             plugins: ["StampCommit"]
         ),
@@ -87,6 +94,11 @@ let package = Package(
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
         .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
+        .testTarget(
+            name: "TetherConsoleTests",
+            dependencies: [
+                "TetherConsole", "TetherPresenter", "TetherModel", "TetherSerial", "TetherViews", "TetherCommandLine",
+            ]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(
             name: "TetherSimulatorTests",

@@ -8,9 +8,10 @@
 #include <wchar.h>
 #include <histedit.h>
 
-/// `el_init` on the standard streams (which Swift 6 cannot name safely).
-static inline EditLine *tether_el_init_standard(const char *program) {
-    return el_init(program, stdin, stdout, stderr);
+/// `el_init` reading the terminal settings of `in`, drawing on `out`, with errors on
+/// standard error (which Swift 6 cannot name safely).
+static inline EditLine *tether_el_init_files(const char *program, FILE *in, FILE *out) {
+    return el_init(program, in, out, stderr);
 }
 
 /// The prompt of tether's line mode.

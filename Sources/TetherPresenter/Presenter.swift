@@ -187,7 +187,7 @@ extension ViewLine {
             case .cr: .cr
             case .lf: .lf
             case .crlf: .crlf
-            // A received line never ends with `Terminator.none` (`--eol none` is for sending).
+            // `Terminator.none` ends commands only; a received line never has it.
             case .some(.none), nil: nil
             }
         self.init(

@@ -34,7 +34,7 @@ extension RFC2217Port {
     ///   ``TCPPort/connect(to:port:name:timeout:)`` throws; ``SerialError/disconnected(path:)``
     ///   when the server closes the connection during the open.
     public static func open(
-        _ name: String, host: String, port: UInt16, setup: Setup
+        _ name: String, host: String, port: UInt16, setup: PortSetup
     ) throws(SerialError) -> RFC2217Port {
         try setup.configuration.validate()
         let connection = try TCPPort.connect(to: host, port: port, name: name)
@@ -131,7 +131,7 @@ extension RFC2217Port {
         /// Applies the serial settings, DTR/RTS, the DTR pulse and the break.
         ///
         /// - Returns: the settings as the server answered them (``settingsReport(asked:)``).
-        mutating func configure(_ setup: Setup) throws(SerialError) -> SettingsReport {
+        mutating func configure(_ setup: PortSetup) throws(SerialError) -> SettingsReport {
             var settings = ComPortOption.settings(for: setup.configuration)
             switch setup.dtr {
             case .keep: break

@@ -21,30 +21,6 @@ import TetherPoll
 /// (at open: as the input waiting there, never as the reply to a command); the loop
 /// reads ``descriptor`` before every `poll`.
 public final class RFC2217Port: SerialTransport {
-    /// What to apply on open.
-    public struct Setup: Sendable {
-        /// Baud rate, data bits, parity, stop bits, flow control.
-        public var configuration: SerialConfiguration
-        /// DTR and RTS (`.keep` sends nothing).
-        public var dtr: SerialPort.LineControl
-        public var rts: SerialPort.LineControl
-        /// DTR off time of a reset pulse after the open, in ms (none when nil).
-        public var pulseDTR: Int?
-        /// Length of a break after the open, in ms (none when nil).
-        public var breakLength: Int?
-
-        public init(
-            configuration: SerialConfiguration, dtr: SerialPort.LineControl = .keep,
-            rts: SerialPort.LineControl = .keep, pulseDTR: Int? = nil, breakLength: Int? = nil
-        ) {
-            self.configuration = configuration
-            self.dtr = dtr
-            self.rts = rts
-            self.pulseDTR = pulseDTR
-            self.breakLength = breakLength
-        }
-    }
-
     /// The address as the user gave it (`rfc2217://host:7000`).
     public let name: String
     /// Whether the server accepted RFC 2217 serial port control; when false the port

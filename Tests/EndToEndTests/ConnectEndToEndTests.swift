@@ -203,6 +203,87 @@ import TetherSimulator
         #expect(terminal.terminalSettingsUnchanged)
     }
 
+    /// Ctrl-T w sends exactly the bytes typed as hex pairs (picocom's C-a C-w); an
+    /// answer that is not hex bytes sends nothing.
+    @Test(arguments: ["line", "raw"])
+    func hexBytesReachTheDeviceExactly(mode: String) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", mode])
+        #expect(terminal.waitForScreen(containing: "\(mode) mode"))
+        terminal.press("C-t", "w")
+        #expect(terminal.waitForScreen(containing: "hex bytes:"))
+        terminal.type("7f 0")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "'7f 0' is not hex bytes"), "\(terminal.screen)")
+        terminal.press("C-t", "w")
+        terminal.type("7f 00 ff 0d 0a")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "sent 5 bytes: 7f 00 ff 0d 0a"), "\(terminal.screen)")
+        let sent: [UInt8] = [0x7F, 0x00, 0xFF, 0x0D, 0x0A]
+        #expect(waitUntil { TranscriptBytes.received(in: folder.path("sim.log")) == sent })
+        #expect(terminal.quitsCleanly())
+    }
+
+    /// A typed line takes the escapes of commands; a line with a bad one is not sent
+    /// and the screen says why.
+    @Test func typedLinesTakeEscapesAndABadOneSendsNothing() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder)
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type(#"RATE\x200"#)
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "RATE 0 → OK"), "\(terminal.screen)")
+        terminal.type(#"SETP\q"#)
+        terminal.press("Enter")
+        #expect(
+            terminal.waitForScreen(containing: #"Bad escape '\q' at position 5 in the command 'SETP\q'"#),
+            "\(terminal.screen)")
+        terminal.type("SETP?")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "SETP? → 22.0"))
+        #expect(Self.received(folder) == "RATE 0\nSETP?\n")
+        #expect(terminal.quitsCleanly())
+    }
+
+    /// From a pipe, a bad escape ends the session as a usage error, before anything
+    /// after it is sent.
+    @Test func aBadEscapeFromAPipeIsAUsageError() throws {
+        let result = try Subprocess.run("tether", ["connect", "--sim"], stdin: "A\\q\n*IDN?\n")
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains(
+                #"Error: Bad escape '\q' at position 2 in the command 'A\q': use \r, \n, \t, \e, \xNN (two hex digits) or \\; nothing more is sent"#
+            ), "\(result.stderr)")
+        #expect(!result.stdout.contains("*IDN?"), "\(result.stdout)")
+    }
+
+    /// With the device's own dialect (no console wrapper), `--hex` shows each line with
+    /// the line end it came with, and the `--log` keeps the blank lines a device sends.
+    @Test func hexShowsLineEndsAndTheLogKeepsBlankLines() throws {
+        let folder = try TemporaryFolder()
+        let profile = folder.path("blank.json")
+        try """
+        {"name": "blank", "dialect": "line", "lineEnd": "\\r\\n", "commands": [{"match": "X", "reply": "x"}],
+         "notifications": [{"every": 200, "send": ["tick", "", "tock"]}]}
+        """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let log = folder.path("session.jsonl")
+        let terminal = try TmuxTerminal(
+            ["tether", "connect", "--sim", "--profile", profile, "--hex", "--log", log],
+            environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(terminal.waitForScreen(containing: "74 6f 63 6b 0d 0a"), "\(terminal.screen)")
+        terminal.type("X")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "X → 78 0d 0a"), "\(terminal.screen)")
+        #expect(terminal.quitsCleanly())
+        let records = try JSONLines.parse(String(contentsOfFile: log, encoding: .utf8))
+        let lines = records.filter { $0["type"] as? String == "notification" }.compactMap { $0["line"] as? String }
+        #expect(lines.starts(with: ["tick", "", "tock"]), "\(lines)")
+    }
+
     /// `connect --log /dev/full` ended with 74 from the view's thread and left the
     /// terminal in line mode's raw settings: the terminal is put back at any exit.
     @Test func aLogThatCannotBeWrittenLeavesTheTerminalAsItWas() throws {

@@ -13,7 +13,7 @@ struct RFC2217PortTests {
 
     /// Opens a port on another thread while the test plays the server.
     static func open(
-        _ server: LoopbackServer, setup: RFC2217Port.Setup, serve: () -> Void
+        _ server: LoopbackServer, setup: PortSetup, serve: () -> Void
     ) throws -> RFC2217Port {
         let result = Mutex<Result<RFC2217Port, SerialError>?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -239,7 +239,15 @@ public final class Device: Sendable {
     /// echo line, and a command still waiting for its reply is over at the prompt.
     @discardableResult
     public func sendAtShownPrompt(_ command: String, timeout: Duration?) -> RequestID {
-        loop.update { $0.enqueue(Array(command.utf8), timeout: timeout, waiter: nil, answersShownPrompt: true) }
+        sendAtShownPrompt(bytes: Array(command.utf8), timeout: timeout)
+    }
+
+    /// Sends the command whose exact bytes are `bytes` (the dialect's terminator after
+    /// them) as a person's answer to the pending text shown, as
+    /// ``sendAtShownPrompt(_:timeout:)`` does: a line typed with escapes (`\x03`).
+    @discardableResult
+    public func sendAtShownPrompt(bytes: [UInt8], timeout: Duration?) -> RequestID {
+        loop.update { $0.enqueue(bytes, timeout: timeout, waiter: nil, answersShownPrompt: true) }
     }
 
     /// Consumes the first `count` bytes of the pending text that starts at `start`, as

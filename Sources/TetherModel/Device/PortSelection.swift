@@ -23,4 +23,21 @@ public enum PortSelection: Sendable, Equatable {
         default: self = .ambiguous(found)
         }
     }
+
+    /// The node of the one port `match` selects among the ports present now.
+    ///
+    /// - Throws: ``SerialError/notFound(path:)`` (`--match VID:PID`) when none matches;
+    ///   ``SerialError/io(path:function:errno:message:)`` naming the candidates when
+    ///   several do; what ``SerialPortInfo/list()`` throws.
+    public static func node(of match: PortMatch) throws(SerialError) -> String {
+        switch PortSelection(match, among: try SerialPortInfo.list()) {
+        case .selected(let port):
+            return port.name
+        case .noMatch:
+            throw .notFound(path: "--match \(match)")
+        case .ambiguous(let ports):
+            let names = ports.map(\.name).joined(separator: ", ")
+            throw .io(path: "--match \(match)", function: "select", errno: 0, message: "several ports match (\(names))")
+        }
+    }
 }

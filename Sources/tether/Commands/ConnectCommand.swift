@@ -1,35 +1,11 @@
-import FoundationEssentials
-import Glibc
 import Synchronization
 import TetherCommandLine
+import TetherConsole
 import TetherModel
-import TetherPresenter
-import TetherSerial
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
 enum ConnectCommand: Command {
-    static let mode = Option<ConsoleTerminal.Mode?>(
-        "--mode", value: "mode", help: "raw (keys as typed) or line (editing, history).",
-        defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleTerminal.Mode.self))
-    static let escape = Option<UInt8>(
-        "--escape", value: "key", help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A).",
-        default: 0x14, defaultHelp: "ctrl-t"
-    ) { text throws(InvalidValue) in
-        guard let key = EscapeKeyFilter.key(parsing: text) else {
-            throw InvalidValue("Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'.")
-        }
-        return key
-    }
-    static let echo = Flag("--echo", help: "Raw mode: show the keys you type (for a device that does not echo).")
-    static let mapCR = Flag(
-        "--map-cr",
-        help:
-            "Raw mode: show a received CR as a line end (for devices that end lines\nwith CR only; a CR LF stays one).")
-    static let enter = Option<EnterKey>(
-        "--enter", value: "eol", help: "Raw mode: what the Enter key sends: cr, lf or crlf.", default: .cr,
-        defaultHelp: "cr, as typed", parse: Parse.choice(EnterKey.self))
-
     static let spec = CommandSpec(
         program: "tether", name: "connect",
         abstract: "Work with a device interactively.",
@@ -41,9 +17,12 @@ enum ConnectCommand: Command {
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and
                     notifications above the line being typed. The default otherwise.
+            Lines, typed or from a pipe, take the escapes of commands: \\r \\n \\t \\e (ESC),
+            \\xNN (hex) and \\\\ (a backslash); a line with a bad one is not sent.
             The escape key (Ctrl-T) followed by a key runs a local command that never
             reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
-            Ctrl-T sends Ctrl-T. In line mode Ctrl-D on an empty line and Ctrl-C quit too
+            Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff) and sends
+            exactly those. In line mode Ctrl-D on an empty line and Ctrl-C quit too
             (exit 0 and 130). The terminal is left as it was found, however tether ends.
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
@@ -61,27 +40,21 @@ enum ConnectCommand: Command {
                 isOptional: true)
         ],
         options: ConnectionOptions.options + [
-            HardwareOptions.noReconnect.declaration, mode.declaration, escape.declaration, echo.declaration,
-            mapCR.declaration, enter.declaration,
-        ],
+            HardwareOptions.noReconnect.declaration
+        ] + ConsoleOptions.declarations,
         usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         let options = try ConnectionOptions(portOrSimulator: arguments)
-        let mode = arguments[Self.mode]
-        let escape = arguments[Self.escape]
-        let enter = arguments[Self.enter]
+        let console = ConsoleOptions(arguments)
         let savedTerminal = TerminalState.save()
         defer { savedTerminal?.restore() }
         guard options.format == .text,
             let terminal = ConsoleTerminal(
-                mode: mode ?? .line, escape: escape, historyPath: LineEditor.historyPath())
+                mode: console.mode ?? .line, escape: console.escape, historyPath: LineEditor.historyPath())
         else {
-            let terminalOnly = [
-                Self.escape.declaration, Self.echo.declaration, Self.mapCR.declaration, Self.enter.declaration,
-            ].first { arguments.isGiven($0) }
-            if let option = mode == .raw ? "--mode raw" : terminalOnly?.key {
+            if let option = console.terminalOnlyOption {
                 throw UsageError(
                     "'\(option)' needs a terminal on standard input and output and text output; without them "
                         + "connect sends each input line as a command")
@@ -94,63 +67,47 @@ enum ConnectCommand: Command {
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
                 log: log?.view, logPath: options.log),
-            mapsCR: arguments[Self.mapCR])
-        let tap = ByteTap()
+            mapsCR: console.mapsCR)
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
-        let connection = try await Connection(connectionOptions, session: ConsoleWiring(tap: tap), view: view)
+        let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFile.stopReason) }
-        let chosen = mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
+        let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
-        terminal.echoesLocally = arguments[Self.echo]
+        terminal.echoesLocally = console.echoes
         view.settings.withLock { $0.mode = chosen }
-        tap.set { bytes in view.showReceived(bytes) }
-        let console = Console(
-            terminal: terminal, view: view, device: connection.device, timeout: options.timeout, escape: escape,
-            enter: enter.bytes, logPath: options.log, portName: connection.displayName,
+        let session = Console(
+            terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
+            escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
-        let code = try await connection.runUntilStopped { stop in await console.run(stop) }
-        tap.set(nil)
+        let code = try await connection.runUntilStopped(includesBytes: true) { stop in
+            stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
+        }
         terminal.stop()
         try log?.check()
         return code
     }
 
-    /// Input from a pipe or file (or JSON output): each line is sent as a command, in
-    /// turn, until the end of input.
+    /// Input from a pipe or file (or JSON output): ``PipedConsole``; a bad escape ends
+    /// the session (exit 64).
     private static func runFromPipe(_ options: ConnectionOptions) async throws -> ExitCode {
         let connection = try await Connection(options)
         let device = connection.device
         let timeout = options.timeout
-        let typesOnATerminal = isatty(STDIN_FILENO) == 1
-        if typesOnATerminal {
-            FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
-        }
         // Nothing is sent before the session's first record (`connected`) is shown: a
         // `--log` file that cannot take it ends the session there.
         let (shown, show) = AsyncStream.makeStream(of: Void.self)
         return try await connection.runUntilStopped(observe: { _, _, _ in show.yield() }) { stop in
             for await _ in shown { break }
-            for await line in StandardInput.lines() where !line.isEmpty {
-                _ = try? await device.query(line, timeout: timeout)
+            switch await PipedConsole.run(
+                StandardInput.lines(), send: { _ = try? await device.query(bytes: $0, timeout: timeout) })
+            {
+            case .inputEnded: stop.yield(.success)
+            case .hungUp: stop.yield(.hangUpSignal)
+            case .badEscape(let error):
+                FileSink.standardError.write("Error: \(error); nothing more is sent\n")
+                stop.yield(.usage)
             }
-            // A terminal that hung up also ends the input; SIGHUP may not have arrived
-            // yet, so tell it from Ctrl-D by the terminal being gone.
-            let hungUp = typesOnATerminal && isatty(STDIN_FILENO) == 0
-            stop.yield(hungUp ? .hangUpSignal : .success)
-        }
-    }
-}
-
-/// What the Enter key sends in raw mode (`--enter`).
-enum EnterKey: String, CaseIterable {
-    case cr, lf, crlf
-
-    var bytes: [UInt8] {
-        switch self {
-        case .cr: [0x0D]
-        case .lf: [0x0A]
-        case .crlf: [0x0D, 0x0A]
         }
     }
 }

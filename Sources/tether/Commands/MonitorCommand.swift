@@ -1,5 +1,5 @@
-import FoundationEssentials
 import TetherCommandLine
+import TetherConsole
 import TetherPresenter
 
 /// `tether monitor`: print notifications as they arrive.
@@ -67,7 +67,7 @@ enum MonitorCommand: Command {
             throw UsageError(
                 "'\(flag.declaration.key)' applies to the event log, and '--live' shows a dashboard instead")
         }
-        let live = arguments[Self.live] ? try LiveScreen(format: options.format) : nil
+        let live = arguments[Self.live] ? try LiveScreen(json: options.format == .json) : nil
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
         return try await connection.runUntilStopped(

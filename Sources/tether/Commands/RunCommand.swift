@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import TetherCommandLine
 import TetherModel
 import TetherPresenter
@@ -82,7 +81,7 @@ enum RunCommand: Command {
         let view: any RunView = log.map { FanOutView([shown, $0.view]) } ?? shown
         let prepared: PreparedScript
         do {
-            let script = try read(path, forcingLua: arguments[Self.lua])
+            let script = try Script.read(path, forcingLua: arguments[Self.lua])
             if script.language == .queries, ports.count > 1 {
                 throw UsageError("A query file drives one device; give one '--port' or '--sim' (or write a Lua script)")
             }
@@ -95,6 +94,8 @@ enum RunCommand: Command {
             render(.scriptFailed(problem), on: shown, format: options.format)
             if let log { render(.scriptFailed(problem), on: log.view, format: .json) }
             throw CommandFailure(error.description, code: .scriptError)
+        } catch let error as Script.Unreadable {
+            throw CommandFailure(error.description, code: .portNotFound)
         }
         if arguments[Self.dryRun] {
             let script = prepared.script
@@ -190,67 +191,5 @@ enum RunCommand: Command {
             }
         }
         return ports
-    }
-
-    /// Reads the script at `path` (`-`: standard input, named `stdin`): a file, or any
-    /// readable stream (a FIFO, process substitution `<(…)`, `/dev/null`). A UTF-8
-    /// byte-order mark at the start is dropped (editors on Windows write one).
-    ///
-    /// - Throws: ``CommandFailure`` (66) when it cannot be read; ``ScriptError`` when it
-    ///   is not UTF-8 text, is blank or is longer than ``maximumScriptSize``.
-    private static func read(_ path: String, forcingLua: Bool) throws -> Script {
-        let name = path == "-" ? "stdin" : path
-        var bytes = try contents(of: path)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        // A binary file given by mistake must not be sent to a device line by line.
-        guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
-            throw ScriptError(at: nil, "\(name): not a text file (NUL bytes or invalid UTF-8)")
-        }
-        if text.allSatisfy(\.isWhitespace) {
-            throw ScriptError(at: nil, "\(name): the script is empty; there is nothing to run")
-        }
-        let language: Script.Language = forcingLua ? .lua : Script.language(ofFileNamed: name)
-        return Script(name: name, text: text, language: language)
-    }
-
-    /// The longest script `run` reads, in bytes (16 MiB): far more than any query file or
-    /// Lua script a person writes, and a bound on what an endless stream (`/dev/zero`, a
-    /// generator that never stops) can make tether hold.
-    static let maximumScriptSize = 16 << 20
-
-    /// Every byte of the file or stream at `path` (`-`: standard input), at most
-    /// ``maximumScriptSize``.
-    ///
-    /// - Throws: ``CommandFailure`` (66) when it cannot be read; ``ScriptError`` (65) when
-    ///   it holds more than ``maximumScriptSize`` bytes (it is not read further).
-    private static func contents(of path: String) throws -> [UInt8] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased()
-            throw CommandFailure("\(path): \(reason)", code: .portNotFound)
-        }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw CommandFailure("\(path): is a directory", code: .portNotFound)
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                guard bytes.count + count <= maximumScriptSize else {
-                    let name = path == "-" ? "stdin" : path
-                    throw ScriptError(
-                        at: nil, "\(name): longer than \(maximumScriptSize >> 20) MiB, the most a script may hold")
-                }
-                bytes += chunk[..<count]
-            } else if count == 0 {
-                return bytes
-            } else if errno != EINTR {
-                throw CommandFailure(
-                    "\(path): cannot be read (\(String(cString: strerror(errno)).lowercased()))", code: .portNotFound)
-            }
-        }
     }
 }

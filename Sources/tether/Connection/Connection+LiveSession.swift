@@ -12,18 +12,21 @@ extension Connection {
     /// the view to render everything.
     ///
     /// - Parameters:
+    ///   - includesBytes: the view also gets the bytes read (``startPresenting(showsPendingText:includesBytes:observe:until:)``).
     ///   - observe: sees each record after it is rendered.
     ///   - isDone: `true` when nothing more is to be rendered (the session then stops).
     ///   - work: what the session does meanwhile (read typed lines, sleep a duration).
     /// - Returns: the exit code of whatever stopped the session.
     /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
     func runUntilStopped(
+        includesBytes: Bool = false,
         observe: @escaping @Sendable (ViewRecord, ViewState, Stop) -> Void = { _, _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false },
         work: @escaping @Sendable (Stop) async -> Void
     ) async throws(CommandFailure) -> ExitCode {
         let (stops, stop) = AsyncStream.makeStream(of: ExitCode.self)
         let presenting = startPresenting(
+            includesBytes: includesBytes,
             observe: { record, state in
                 observe(record, state, stop)
                 if isDone(state) { stop.yield(.success) }

@@ -28,10 +28,9 @@ final class Connection {
     ///   unavailable, I/O error).
     ///
     /// - Parameters:
-    ///   - session: `connect`'s wiring (see ``OpenedDevice``); `nil` for other commands.
     ///   - view: the view to use instead of the one `--format` chooses (`connect` on a
     ///     terminal).
-    init(_ options: ConnectionOptions, session: ConsoleWiring? = nil, view: (any DeviceView)? = nil)
+    init(_ options: ConnectionOptions, view: (any DeviceView)? = nil)
         async throws(CommandFailure)
     {
         let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
@@ -64,18 +63,20 @@ final class Connection {
                     (view == nil && options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
                 var presenter = Presenter(port: name)
                 presenter.present(events, to: records)
-            }, session: session)
+            })
         log?.whenWriteFails { [device] in device.stop(reason: LogFile.stopReason) }
     }
 
     /// Renders the device's events on the view in a task, from now until the device
     /// closes or `isDone` says so; `observe` sees each record after it is rendered.
+    /// With `includesBytes` the view also gets every chunk read from the port
+    /// (``DeviceView/renderReceived(_:bytes:state:)``: `connect`'s terminal).
     func startPresenting(
-        showsPendingText: Bool = true,
+        showsPendingText: Bool = true, includesBytes: Bool = false,
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false }
     ) -> Task<ViewState, Never> {
-        let events = device.events(.lossless)
+        let events = device.events(.lossless, includesBytes: includesBytes)
         let view = self.view
         let name = displayName
         let facts = opened.facts

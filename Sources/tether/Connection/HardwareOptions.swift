@@ -111,17 +111,19 @@ struct HardwareOptions {
         -> PortOpener
     {
         let match = self.match
-        let options = openOptions
-        let pulse = pulseDTR
-        let breakLength = breakLength
+        let setup = PortSetup(
+            configuration: configuration, dtr: openOptions.dtr, rts: openOptions.rts, pulseDTR: pulseDTR,
+            breakLength: breakLength)
         let requiresSettings = requiresSettings ?? self.requiresSettings
         let links = links
         return PortOpener { () throws(SerialError) -> any SerialTransport in
-            try Self.checked(
-                try Self.open(
-                    address, match: match, configuration: configuration, options: options, pulse: pulse,
-                    breakLength: breakLength, links: links),
-                requiresSettings: requiresSettings)
+            let port: any SerialTransport =
+                if let address {
+                    try address.open(setup, links: links)
+                } else {
+                    try SerialPort.open(match.map(PortSelection.node) ?? "", setup: setup)
+                }
+            return try Self.checked(port, requiresSettings: requiresSettings)
         }
     }
 
@@ -136,43 +138,6 @@ struct HardwareOptions {
         guard requiresSettings, !mismatches.isEmpty else { return port }
         port.close()
         throw .settingsNotApplied(path: port.name, mismatches)
-    }
-
-    /// Opens the port at `address` or the one `match` selects, applying the settings.
-    private static func open(
-        _ address: PortAddress?, match: PortMatch?, configuration: SerialConfiguration,
-        options: SerialPort.OpenOptions, pulse: Int?, breakLength: Int?, links: PseudoTerminalLinkWatch
-    ) throws(SerialError) -> any SerialTransport {
-        switch address {
-        case .tcp(let host, let port)?:
-            return try TCPPort.connect(to: host, port: port, name: address!.description)
-        case .rfc2217(let host, let port)?:
-            let setup = RFC2217Port.Setup(
-                configuration: configuration, dtr: options.dtr, rts: options.rts, pulseDTR: pulse,
-                breakLength: breakLength)
-            return try RFC2217Port.open(address!.description, host: host, port: port, setup: setup)
-        case .device(let path)?:
-            return try links.open(path) { () throws(SerialError) in
-                try Self.open(
-                    path, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
-            }
-        case nil:
-            var name = ""
-            if let match { name = try Self.locate(match) }
-            return try Self.open(
-                name, configuration: configuration, options: options, pulse: pulse, breakLength: breakLength)
-        }
-    }
-
-    /// Opens a local serial port, then pulses DTR and sends a break as asked.
-    private static func open(
-        _ path: String, configuration: SerialConfiguration, options: SerialPort.OpenOptions, pulse: Int?,
-        breakLength: Int?
-    ) throws(SerialError) -> SerialPort {
-        let port = try SerialPort.open(path, configuration: configuration, options: options)
-        if let pulse { try port.pulseDTR(milliseconds: pulse) }
-        if let breakLength { try port.sendBreak(milliseconds: breakLength) }
-        return port
     }
 
     /// Opens the port the first time: at once, or after waiting for it with `--wait`,
@@ -201,23 +166,6 @@ struct HardwareOptions {
                     "\(error) (waited \(Double(waitTimeout.milliseconds) / 1000) s)", code: .portNotFound)
             }
             throw CommandFailure(error)
-        }
-    }
-
-    /// The node of the one port `match` selects now.
-    ///
-    /// - Throws: ``SerialError/notFound(path:)`` when none matches;
-    ///   ``SerialError/io(path:function:errno:message:)`` naming the candidates when
-    ///   several do; what ``SerialPortInfo/list()`` throws.
-    static func locate(_ match: PortMatch) throws(SerialError) -> String {
-        switch PortSelection(match, among: try SerialPortInfo.list()) {
-        case .selected(let port):
-            return port.name
-        case .noMatch:
-            throw .notFound(path: "--match \(match)")
-        case .ambiguous(let ports):
-            let names = ports.map(\.name).joined(separator: ", ")
-            throw .io(path: "--match \(match)", function: "select", errno: 0, message: "several ports match (\(names))")
         }
     }
 

@@ -51,8 +51,6 @@ final class OpenedDevice {
     ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
     ///     for, before the port is closed and this throws (78).
     ///   - pacing: pauses between characters and after each command (``Pacing``).
-    ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
-    ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
@@ -62,10 +60,10 @@ final class OpenedDevice {
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
-        refused: (String, [DeviceEvent]) -> Void = { _, _ in }, session: ConsoleWiring? = nil
+        refused: (String, [DeviceEvent]) -> Void = { _, _ in }
     ) async throws(CommandFailure) {
-        var dialect: any Dialect
-        var port: any SerialTransport
+        let dialect: any Dialect
+        let port: any SerialTransport
         var reopener: PortOpener?
         switch target {
         case .simulator(let name):
@@ -98,12 +96,8 @@ final class OpenedDevice {
                 throw CommandFailure(
                     usage: "'--wait' applies only to a device path; a tcp:// or rfc2217:// port is connected at once")
             }
-            var opener = hardware.opener(address: address, configuration: configuration, requiresSettings: false)
-            var strictOpener = hardware.opener(address: address, configuration: configuration)
-            if let tap = session?.tap {
-                opener = opener.tapped(by: tap)
-                strictOpener = strictOpener.tapped(by: tap)
-            }
+            let opener = hardware.opener(address: address, configuration: configuration, requiresSettings: false)
+            let strictOpener = hardware.opener(address: address, configuration: configuration)
             let path = address?.description
             do {
                 port = try await hardware.openFirst(with: opener, address: address, waiting: waiting)
@@ -125,10 +119,6 @@ final class OpenedDevice {
             port.close()
             simulator?.stop()
             throw CommandFailure(SerialError.settingsNotApplied(path: name, report.mismatches))
-        }
-        if let session {
-            dialect = ConsoleDialect(base: dialect)
-            if !(port is TappedTransport) { port = TappedTransport(port, tap: session.tap) }
         }
         do {
             device = try Device(
@@ -160,24 +150,6 @@ final class OpenedDevice {
             return try options.makeDialect(defaults: profile)
         } catch {
             throw CommandFailure(usage: error.message)
-        }
-    }
-}
-
-/// What `connect` adds to an opened device: keystrokes through ``ConsoleDialect`` and
-/// received bytes through `tap`.
-struct ConsoleWiring {
-    /// Receives every chunk read from the port.
-    let tap: ByteTap
-}
-
-extension PortOpener {
-    /// The same opener, with each port it opens tapped by `tap`.
-    func tapped(by tap: ByteTap) -> PortOpener {
-        let open = self.open
-        return PortOpener(initialDelay: initialDelay, maximumDelay: maximumDelay) {
-            () throws(SerialError) -> any SerialTransport in
-            TappedTransport(try open(), tap: tap)
         }
     }
 }

@@ -2,24 +2,34 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import TetherModel
-import TetherPresenter
 import TetherSerial
 import TetherViews
 
 /// The mediator of an interactive `connect` session: it takes what the user types from
-/// the ``ConsoleTerminal``, sends lines and keystrokes to the ``Device``, and runs the
-/// escape key's local commands on the terminal, the ``ConsoleView`` and the log.
-/// The terminal, the view and the device never know each other.
-struct Console {
-    let terminal: ConsoleTerminal
+/// the terminal (``ConsoleScreen``), sends lines and keystrokes to the device
+/// (``ConsoleDevice``), and runs the escape key's local commands (``LocalCommand``) on
+/// the terminal, the ``ConsoleView`` and the log. The terminal, the view and the
+/// device never know each other.
+public struct Console: Sendable {
+    /// Why a session ended.
+    public enum End: Equatable, Sendable {
+        /// The escape key's `q`.
+        case quit
+        /// The input ended: Ctrl-D on an empty line in line mode.
+        case inputEnded
+        /// The terminal hung up (its end of input came without Ctrl-D).
+        case hungUp
+    }
+
+    let terminal: any ConsoleScreen
     let view: ConsoleView
-    let device: Device
+    let device: any ConsoleDevice
     /// The reply timeout of typed lines.
     let timeout: Duration?
     /// The escape key's byte.
     let escape: UInt8
-    /// What Enter sends in raw mode (CR as typed, LF or CR LF).
-    let enter: [UInt8]
+    /// What Enter sends in raw mode.
+    let enter: EnterKey
     /// `--log`, the file `l` starts when none is open.
     let logPath: String?
     /// The port's name, for `c`.
@@ -27,8 +37,33 @@ struct Console {
     /// The dialect's name, for `c`.
     let dialectName: String
 
-    /// Runs until the user quits or the input ends, then yields the exit code to `stop`.
-    func run(_ stop: Connection.Stop) async {
+    /// A session of `device` on `terminal`, shown by `view`.
+    ///
+    /// - Parameters:
+    ///   - timeout: how long a typed line waits for its reply; `nil` for no deadline.
+    ///   - escape: the escape key's byte (Ctrl-T is 0x14).
+    ///   - enter: what Enter sends in raw mode.
+    ///   - logPath: the file the escape key's `l` logs to (JSON Lines) when no log is
+    ///     open; `nil`: `tether-DATE.jsonl` (``defaultLogName(_:)``).
+    ///   - portName: the port's name, as the escape key's `c` shows it.
+    ///   - dialectName: the dialect's name, as `c` shows it.
+    public init(
+        terminal: any ConsoleScreen, view: ConsoleView, device: any ConsoleDevice, timeout: Duration?,
+        escape: UInt8, enter: EnterKey, logPath: String?, portName: String, dialectName: String
+    ) {
+        self.terminal = terminal
+        self.view = view
+        self.device = device
+        self.timeout = timeout
+        self.escape = escape
+        self.enter = enter
+        self.logPath = logPath
+        self.portName = portName
+        self.dialectName = dialectName
+    }
+
+    /// Starts the terminal and runs until the user quits or the input ends.
+    public func run() async -> End {
         terminal.start()
         terminal.write(
             "\(terminal.mode) mode; \(EscapeKeyFilter.name(of: escape)) ? lists the local commands, "
@@ -36,29 +71,32 @@ struct Console {
         for await input in terminal.inputs {
             switch input {
             case .line(let line):
-                device.sendAtShownPrompt(line, timeout: timeout)
+                sendLine(line)
             case .keystrokes(let keys):
-                device.send(ConsoleDialect.keystrokes(mapEnter(keys)), timeout: nil)
+                device.sendBytes(enter.mapping(keys))
             case .command(let key):
-                if await perform(key) == .quit {
-                    stop.yield(.success)
-                    return
-                }
+                if await perform(key) == .quit { return .quit }
             case .sendFile(let path):
                 await sendFile(at: path)
             case .changeBaudRate(let text):
                 await changeBaudRate(to: text)
+            case .sendHex(let text):
+                sendHex(text)
             case .end(let hungUp):
-                stop.yield(hungUp ? .hangUpSignal : .success)
-                return
+                return hungUp ? .hungUp : .inputEnded
             }
         }
-        stop.yield(.success)
+        return .inputEnded
     }
 
-    private func mapEnter(_ keys: [UInt8]) -> [UInt8] {
-        guard enter != [0x0D], keys.contains(0x0D) else { return keys }
-        return keys.flatMap { $0 == 0x0D ? enter : [$0] }
+    /// Sends a typed line, its escapes decoded (``CommandText/bytes(fromEscaped:)``:
+    /// `\r \n \t \e \xNN \\`); nothing when one is bad.
+    private func sendLine(_ line: String) {
+        do {
+            device.sendLine(try CommandText.bytes(fromEscaped: line), timeout: timeout)
+        } catch {
+            terminal.write("\(error); nothing sent\n")
+        }
     }
 
     /// Runs the local command of `key`; returns it.
@@ -125,10 +163,12 @@ struct Console {
         case .showModemLines:
             await control { (line) throws(SerialError) -> String in
                 let lines = try line.modemLines()
-                return "modem lines: \(lines.description.isEmpty ? "none asserted" : lines.description)"
+                return "modem lines: \(lines.isEmpty ? "none asserted" : lines.description)"
             }
         case .changeBaudRate:
             break  // the terminal asks for the rate first (.changeBaudRate)
+        case .sendHex:
+            break  // the terminal asks for the bytes first (.sendHex)
         }
         return command
     }
@@ -178,10 +218,21 @@ struct Console {
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + Self.filePiece, bytes.count)
-            device.send(ConsoleDialect.keystrokes(Array(bytes[offset..<end])), timeout: nil)
+            device.sendBytes(Array(bytes[offset..<end]))
             offset = end
         }
         terminal.write("sent \(bytes.count) bytes from \(path)\n")
+    }
+
+    /// Sends the bytes typed after `w` as hex pairs (``HexBytes``), exactly those;
+    /// nothing when one is not a pair of hex digits.
+    private func sendHex(_ text: String) {
+        guard let bytes = HexBytes(parsing: text) else {
+            terminal.write("'\(text)' is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
+            return
+        }
+        device.sendBytes(bytes.bytes)
+        terminal.write("sent \(bytes.bytes.count) bytes: \(ByteEscaping.hex(bytes.bytes))\n")
     }
 
     /// The most bytes of a sent file in one write.
@@ -224,7 +275,7 @@ struct Console {
     }
 
     /// `tether-20261130-104117.jsonl`, local time.
-    static func defaultLogName(_ date: Date) -> String {
+    public static func defaultLogName(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970)
         var local = tm()
         localtime_r(&seconds, &local)

@@ -9,24 +9,43 @@ import Glibc
 /// libedit does not read the terminal itself: every character comes from `read`, so
 /// the caller can wait on the keyboard and other work at once (device output shown
 /// above the line, see ``redraw()``). Not thread-safe: one thread uses an editor.
-final class LineEditor {
+public final class LineEditor {
     /// Gives the next character typed, or `nil` to end ``readLine()`` (no line).
-    typealias Reader = () -> UnicodeScalar?
+    public typealias Reader = () -> UnicodeScalar?
 
     private let editLine: OpaquePointer
+    /// The streams libedit was given (over duplicates of the descriptors), closed with it.
+    private let files: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
     private let history: OpaquePointer
     private let historyPath: String?
     private let read: Reader
 
-    /// Sets up libedit on standard input and output.
+    /// Sets up libedit on a terminal: standard input and output, or the descriptors
+    /// given. Without a terminal there, libedit reads lines with no editing.
     ///
     /// - Parameters:
     ///   - historyPath: the history file, loaded now and saved after each line; `nil`
     ///     keeps no history across sessions.
+    ///   - input: the descriptor whose terminal settings libedit sets while it reads.
+    ///   - output: the descriptor the prompt and the line are drawn on.
     ///   - read: gives each typed character (blocks).
-    init?(historyPath: String?, read: @escaping Reader) {
+    public init?(
+        historyPath: String?, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
+        read: @escaping Reader
+    ) {
         Self.useUTF8Characters()
-        guard let editLine = tether_el_init_standard("tether"), let history = history_init() else { return nil }
+        guard let inputFile = fdopen(dup(input), "r") else { return nil }
+        guard let outputFile = fdopen(dup(output), "w") else {
+            fclose(inputFile)
+            return nil
+        }
+        guard let editLine = tether_el_init_files("tether", inputFile, outputFile), let history = history_init()
+        else {
+            fclose(inputFile)
+            fclose(outputFile)
+            return nil
+        }
+        files = (inputFile, outputFile)
         self.editLine = editLine
         self.history = history
         self.historyPath = historyPath
@@ -51,13 +70,15 @@ final class LineEditor {
     deinit {
         el_end(editLine)
         history_end(history)
+        fclose(files.input)
+        fclose(files.output)
     }
 
     /// Reads one line, with editing; `nil` at the end of input (Ctrl-D on an empty
     /// line, or the reader returned `nil`).
     ///
     /// - Returns: the line without its line end; a non-empty one is added to the history.
-    func readLine() -> String? {
+    public func readLine() -> String? {
         var count: Int32 = 0
         guard let raw = el_gets(editLine, &count), count > 0 else { return nil }
         var line = String(cString: raw)
@@ -105,7 +126,7 @@ final class LineEditor {
     /// The history file: `$XDG_STATE_HOME/tether/history`, or
     /// `~/.local/state/tether/history` (XDG Base Directory specification); the folder
     /// is created. `nil` when there is no home folder.
-    static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let state: String
         if let configured = environment["XDG_STATE_HOME"], configured.hasPrefix("/") {
             state = configured

@@ -1,5 +1,3 @@
-import TetherPresenter
-
 /// A command of `connect` typed after the escape key; it acts on tether, never
 /// reaches the device.
 enum LocalCommand: CaseIterable {
@@ -17,6 +15,7 @@ enum LocalCommand: CaseIterable {
     case toggleLocalEcho
     case toggleLog
     case sendFile
+    case sendHex
     case switchMode
 
     /// The key that runs it after the escape key.
@@ -36,6 +35,7 @@ enum LocalCommand: CaseIterable {
         case .toggleLocalEcho: "e"
         case .toggleLog: "l"
         case .sendFile: "f"
+        case .sendHex: "w"
         case .switchMode: "m"
         }
     }
@@ -57,12 +57,21 @@ enum LocalCommand: CaseIterable {
         case .toggleLocalEcho: "toggle local echo of typed keys (raw mode)"
         case .toggleLog: "start or stop the log file (--log FILE, or tether-DATE.jsonl)"
         case .sendFile: "send a file's bytes as they are"
+        case .sendHex: "send bytes typed as hex pairs (7f 00 ff)"
         case .switchMode: "switch between raw and line mode"
         }
     }
 
-    /// Whether it asks for an answer on the terminal first (a file's path, a baud rate).
-    var asksForAnswer: Bool { self == .sendFile || self == .changeBaudRate }
+    /// The question it asks on the terminal before it runs (a file's path, a baud rate,
+    /// hex bytes); `nil` for a command that runs at once.
+    var question: String? {
+        switch self {
+        case .sendFile: "send file: "
+        case .changeBaudRate: "baud rate: "
+        case .sendHex: "hex bytes: "
+        default: nil
+        }
+    }
 
     /// The command for `key`, or `nil`.
     init?(key: UInt8) {

@@ -1,6 +1,5 @@
 import Glibc
 import Synchronization
-import TetherSerial
 
 /// Keeps a reconnect from reopening a symbolic link to a pseudo-terminal slave that
 /// was not made again (docs/HARDWARE.md, "Reconnecting").
@@ -12,14 +11,14 @@ import TetherSerial
 /// slave is therefore reopened only when it is not the very link of the last open
 /// (another inode, or changed since); device nodes, other links and network ports are
 /// not affected.
-final class PseudoTerminalLinkWatch: Sendable {
+public final class PseudoTerminalLinkWatch: Sendable {
     /// A link as `lstat` sees it.
-    struct LinkIdentity: Equatable {
+    public struct LinkIdentity: Equatable, Sendable {
         var device: UInt
         var inode: UInt
         var changed: timespec
 
-        static func == (lhs: Self, rhs: Self) -> Bool {
+        public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.changed.tv_sec == rhs.changed.tv_sec
                 && lhs.changed.tv_nsec == rhs.changed.tv_nsec
         }
@@ -28,12 +27,15 @@ final class PseudoTerminalLinkWatch: Sendable {
     /// The link of the last open, when it led to a pty slave.
     private let lastOpened = Mutex<LinkIdentity?>(nil)
 
+    /// A watch that has seen no open yet.
+    public init() {}
+
     /// Opens `path` with `open`, unless `path` is the link to a pty slave opened last
     /// time; remembers the link.
     ///
     /// - Throws: ``SerialError/notFound(path:)`` for that stale link (a reconnect keeps
     ///   waiting for it to be made again); what `open` throws.
-    func open<Port>(_ path: String, _ open: () throws(SerialError) -> Port) throws(SerialError) -> Port {
+    public func open<Port>(_ path: String, _ open: () throws(SerialError) -> Port) throws(SerialError) -> Port {
         let link = Self.ptyLink(at: path)
         if let link, lastOpened.withLock({ $0 == link }) { throw .notFound(path: path) }
         let port = try open()
@@ -43,7 +45,7 @@ final class PseudoTerminalLinkWatch: Sendable {
 
     /// The identity of the symbolic link at `path` when it leads to a pty slave
     /// (character device of a Unix 98 pty slave major, 136–143); `nil` otherwise.
-    static func ptyLink(at path: String) -> LinkIdentity? {
+    public static func ptyLink(at path: String) -> LinkIdentity? {
         var link = stat()
         var target = stat()
         guard lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, stat(path, &target) == 0,

@@ -1,8 +1,6 @@
-import Foundation
 import Testing
-import TetherViews
 
-@testable import TetherPresenter
+@testable import TetherConsole
 
 /// The value types behind `tether connect`: the escape key's filter and the raw-mode
 /// passthrough filter, fed whole, byte by byte and split at every point.

@@ -1,3 +1,5 @@
+import TetherViews
+
 /// Makes received bytes safe to write raw to the user's terminal in raw mode, where a
 /// device's own line editing must keep working (picocom and tio pass everything).
 ///
@@ -7,7 +9,7 @@
 /// terminal — other C0 controls, DEL, a lone ESC or any other escape sequence (OSC
 /// title or clipboard, DCS) — is shown escaped, `\x1b`. A CSI sequence split across
 /// two reads is still recognised.
-public struct PassthroughFilter {
+struct PassthroughFilter {
     private enum State {
         case text
         case escape
@@ -16,18 +18,18 @@ public struct PassthroughFilter {
 
     private var state = State.text
     /// Prefixes each line with a timestamp when set; `nil`: none.
-    public var timestamp: (() -> String)?
+    var timestamp: (() -> String)?
     /// Shows a lone CR as a line end (CR LF), for devices that end lines with CR only;
     /// a CR LF stays one line end.
-    public var endsLinesAtCR = false
+    var endsLinesAtCR = false
     private var isAtLineStart = true
     private var followsMappedCR = false
 
     /// A filter at the start of a line.
-    public init() {}
+    init() {}
 
     /// The bytes to write for `bytes`, continuing from the previous call.
-    public mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
+    mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         for byte in bytes {

@@ -3,31 +3,46 @@ import Synchronization
 import TetherPresenter
 import TetherViews
 
-/// The view of `connect` on a terminal: the text view drawn through the
-/// ``ConsoleTerminal`` (so it never breaks into typed text), with settings the escape
+/// The view of `connect` on a terminal: the text view drawn through the terminal
+/// (``ConsoleScreen``, so it never breaks into typed text), with settings the escape
 /// key's commands change during the session, and the `--log` file (JSON Lines) beside it.
 ///
-/// In raw mode received bytes are shown as they arrive by ``showReceived(_:)`` (fed by
-/// the port's ``ByteTap``), so the records show only connection events there; in line
-/// mode they show replies (with round trip), notifications and connection events.
-/// Keystroke commands (``ConsoleDialect``) appear in the log as the bytes typed
-/// and nowhere else.
-final class ConsoleView: DeviceView {
+/// In raw mode received bytes are shown as they arrive by
+/// ``renderReceived(_:bytes:state:)`` (every chunk read from the port, from a
+/// subscription that includes bytes), so the records show only connection events there;
+/// in line mode they show replies (with round trip), notifications and connection
+/// events. What was sent (typed lines, keystrokes as raw writes) appears in the log
+/// only.
+public final class ConsoleView: DeviceView {
     /// What the user can change during the session.
-    struct Settings {
-        var mode: ConsoleTerminal.Mode
-        var showsHex: Bool
-        var showsTimestamps: Bool
+    public struct Settings: Sendable {
+        public var mode: ConsoleMode
+        /// Received bytes as hex pairs (`--hex`, the escape key's `h`).
+        public var showsHex: Bool
+        /// Each record and received line stamped with the time (`--timestamps`, `t`).
+        public var showsTimestamps: Bool
         /// The log file's view, if one is open.
-        var log: (any DeviceView)?
-        var logPath: String?
+        public var log: (any DeviceView)?
+        /// The log file's path, if one is open.
+        public var logPath: String?
         /// The serial settings the port has, from the latest `connected` or
         /// `reconnected` record (read back from the port); `nil` before the first.
-        var portSettings: String? = nil
+        public var portSettings: String? = nil
+
+        public init(
+            mode: ConsoleMode, showsHex: Bool, showsTimestamps: Bool, log: (any DeviceView)?, logPath: String?
+        ) {
+            self.mode = mode
+            self.showsHex = showsHex
+            self.showsTimestamps = showsTimestamps
+            self.log = log
+            self.logPath = logPath
+        }
     }
 
-    let terminal: ConsoleTerminal
-    let settings: Mutex<Settings>
+    let terminal: any ConsoleScreen
+    /// The settings in force; the escape key's commands change them.
+    public let settings: Mutex<Settings>
     private let passthrough: Mutex<PassthroughFilter>
     /// Line mode: bytes received after the last line end (at most ``tailLimit``).
     private let tail = Mutex<[UInt8]>([])
@@ -37,8 +52,10 @@ final class ConsoleView: DeviceView {
     /// in force.
     private let environment = ProcessInfo.processInfo.environment
 
-    /// - Parameter mapsCR: show a lone CR received in raw mode as a line end.
-    init(terminal: ConsoleTerminal, settings: Settings, mapsCR: Bool = false) {
+    /// A view drawn on `terminal`.
+    ///
+    /// - Parameter mapsCR: show a lone CR received in raw mode as a line end (`--map-cr`).
+    public init(terminal: any ConsoleScreen, settings: Settings, mapsCR: Bool = false) {
         self.terminal = terminal
         self.settings = Mutex(settings)
         var filter = PassthroughFilter()
@@ -46,8 +63,7 @@ final class ConsoleView: DeviceView {
         passthrough = Mutex(filter)
     }
 
-    func render(_ record: ViewRecord, state: ViewState) {
-        guard let record = Self.shown(record) else { return }
+    public func render(_ record: ViewRecord, state: ViewState) {
         let settings = self.settings.withLock { settings in
             if let shown = state.settings { settings.portSettings = shown }
             return settings
@@ -65,9 +81,9 @@ final class ConsoleView: DeviceView {
 
     /// Shows bytes read from the port in raw mode: made safe by ``PassthroughFilter``, or
     /// as hex pairs. In line mode, where the records show whole lines, only the bytes
-    /// after the last line end are shown, once quiet (``ConsoleTerminal/holdTail(_:)``):
+    /// after the last line end are shown, once quiet (``ConsoleScreen/holdTail(_:)``):
     /// a console's prompt.
-    func showReceived(_ bytes: [UInt8]) {
+    public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
         guard settings.mode == .raw else {
             let pending = tail.withLock { tail in
@@ -91,20 +107,6 @@ final class ConsoleView: DeviceView {
             return filter.filter(bytes)
         }
         terminal.writeBytes(shown)
-    }
-
-    /// The record as shown: keystroke commands become the text typed; their empty
-    /// "replies" are dropped.
-    static func shown(_ record: ViewRecord) -> ViewRecord? {
-        switch record.event {
-        case .sent(let command, let kind):
-            guard let keys = ConsoleDialect.bytes(ofKeystrokes: command.text) else { return record }
-            return ViewRecord(time: record.time, event: .sent(command: ViewLine(bytes: keys), kind: kind))
-        case .exchanged(let exchange):
-            return ConsoleDialect.bytes(ofKeystrokes: exchange.command) == nil ? record : nil
-        default:
-            return record
-        }
     }
 
     private static func isConnectionEvent(_ event: ViewEvent) -> Bool {

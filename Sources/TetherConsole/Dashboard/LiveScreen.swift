@@ -7,24 +7,25 @@ import TetherViews
 /// `--live`: the view state instead of the event log — the dashboard on a terminal
 /// (``DashboardView``), `state` records with `--format json` (``JSONStateView``) — and,
 /// while the dashboard is up, the signals a full-screen program must answer.
-final class LiveScreen {
+public final class LiveScreen {
     /// The live view.
-    let view: any DeviceView
+    public let view: any DeviceView
     private let signals: DashboardSignals?
 
-    /// Chooses the live view for `format`.
+    /// Chooses the live view: `state` records for JSON output (`--format json`), else
+    /// the dashboard.
     ///
     /// - Throws: ``UsageError`` for text output that is not a terminal, or a terminal
     ///   terminfo cannot redraw in place (`TERM=dumb`, unknown): the dashboard cannot be
     ///   drawn there, and the event log is not what was asked for.
-    init(format: OutputFormat, environment: [String: String] = ProcessInfo.processInfo.environment)
+    public init(json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(UsageError)
     {
-        switch format {
-        case .json:
+        switch json {
+        case true:
             view = JSONStateView()
             signals = nil
-        case .text:
+        case false:
             guard FileSink.standardOutput.isTerminal else {
                 throw UsageError(
                     "'--live' draws a dashboard and standard output is not a terminal; "
@@ -45,7 +46,7 @@ final class LiveScreen {
     }
 
     /// Stops answering the dashboard's signals (call once the view has finished).
-    func close() { signals?.cancel() }
+    public func close() { signals?.cancel() }
 
     /// Standard output's size (`TIOCGWINSZ`), 80 × 24 when it cannot be read.
     @Sendable static func terminalSize() -> DashboardView.Size {

@@ -1,9 +1,7 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 import Synchronization
 import TetherModel
-import TetherPresenter
 import TetherSerial
 import TetherViews
 
@@ -16,31 +14,9 @@ import TetherViews
 /// ``OutputSink``) and bytes with ``writeBytes(_:)``; what was typed comes out of
 /// ``inputs`` in order. The terminal settings found at start are put back when the
 /// thread ends, and again by the caller's ``TerminalState`` whatever happens.
-final class ConsoleTerminal: OutputSink, @unchecked Sendable {
-    /// How typed keys reach the device.
-    enum Mode: String, CaseIterable {
-        /// Every key as typed (picocom/tio): Ctrl-C, Tab and arrows included.
-        case raw
-        /// Line editing and history; Enter sends the line.
-        case line
-    }
-
-    /// What the user did.
-    enum Input: Equatable {
-        /// A line typed in line mode (without line end; may be empty).
-        case line(String)
-        /// Keys typed in raw mode, as bytes.
-        case keystrokes([UInt8])
-        /// The escape key, then `key`.
-        case command(key: UInt8)
-        /// The escape key, `f`, then a file's path.
-        case sendFile(path: String)
-        /// The escape key, `B`, then a baud rate as typed.
-        case changeBaudRate(String)
-        /// The input ended: Ctrl-D in line mode, or the terminal hung up.
-        case end(hungUp: Bool)
-    }
-
+///
+/// The terminal is standard input and output, or the descriptors given (a pty in tests).
+public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     /// Output waiting for the terminal thread.
     private struct Chunk {
         var bytes: [UInt8]
@@ -50,7 +26,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
 
     private struct Shared {
         var output: [Chunk] = []
-        var mode: Mode
+        var mode: ConsoleMode
         var isStopping = false
         var echoesLocally = false
         /// Line mode: text received after the last line end, and when to show it.
@@ -62,9 +38,11 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     static let tailDelay = Duration.milliseconds(300)
 
     /// What was typed, in order; ends when the terminal thread ends.
-    let inputs: AsyncStream<Input>
-    let isTerminal = true
-    private let continuation: AsyncStream<Input>.Continuation
+    public let inputs: AsyncStream<ConsoleInput>
+    public let isTerminal = true
+    private let continuation: AsyncStream<ConsoleInput>.Continuation
+    private let input: Int32
+    private let output: Int32
     private let shared: Mutex<Shared>
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -78,17 +56,24 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     private var editor: LineEditor?
     private var isAtLineStart = true
 
-    /// Prepares the terminal on standard input and output; `nil` unless both are one.
+    /// Prepares the terminal on `input` and `output`; `nil` unless both are one.
     ///
     /// - Parameters:
     ///   - mode: the mode to start in.
     ///   - escape: the escape key's byte (Ctrl-T is 0x14).
-    ///   - historyPath: line mode's history file.
-    init?(mode: Mode, escape: UInt8, historyPath: String?) {
+    ///   - historyPath: line mode's history file (``LineEditor/historyPath(environment:)``).
+    ///   - input: the keyboard's descriptor, standard input by default.
+    ///   - output: the screen's descriptor, standard output by default.
+    public init?(
+        mode: ConsoleMode, escape: UInt8, historyPath: String?, input: Int32 = STDIN_FILENO,
+        output: Int32 = STDOUT_FILENO
+    ) {
         var settings = termios()
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+        guard isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &settings) == 0 else {
             return nil
         }
+        self.input = input
+        self.output = output
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for end in ends {
@@ -101,7 +86,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         shared = Mutex(Shared(mode: mode))
         escapeFilter = EscapeKeyFilter(escape: escape)
         self.historyPath = historyPath
-        (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        (inputs, continuation) = AsyncStream.makeStream(of: ConsoleInput.self)
     }
 
     deinit {
@@ -110,7 +95,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     }
 
     /// The mode in force.
-    var mode: Mode {
+    public var mode: ConsoleMode {
         get { shared.withLock { $0.mode } }
         set {
             shared.withLock { $0.mode = newValue }
@@ -119,7 +104,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     }
 
     /// Whether typed keys are also shown (raw mode; the device may echo them itself).
-    var echoesLocally: Bool {
+    public var echoesLocally: Bool {
         get { shared.withLock { $0.echoesLocally } }
         set { shared.withLock { $0.echoesLocally = newValue } }
     }
@@ -127,7 +112,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     /// Starts the terminal thread. Ctrl-Z is ignored meanwhile: a suspended tether would
     /// leave the shell with the terminal in tether's mode (raw mode sends it to the
     /// device anyway).
-    func start() {
+    public func start() {
         signal(SIGTSTP, SIG_IGN)
         let started = DedicatedThread.start { [self] in
             run()
@@ -138,7 +123,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
 
     /// Ends the terminal thread and waits (at most 2 s) until the terminal settings are
     /// back as found.
-    func stop() {
+    public func stop() {
         shared.withLock { $0.isStopping = true }
         wake()
         _ = finished.wait(timeout: .now() + 2)
@@ -147,13 +132,13 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
 
     /// Shows `text`, whole lines (a view's output or a message; `\n` ends a line),
     /// begun on a fresh line.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         enqueue(Chunk(bytes: Array(text.utf8), isLines: true))
     }
 
     /// Shows `bytes` as they are, where the last output ended (received bytes in raw
     /// mode, already made safe by the caller).
-    func writeBytes(_ bytes: [UInt8]) {
+    public func writeBytes(_ bytes: [UInt8]) {
         enqueue(Chunk(bytes: bytes, isLines: false))
     }
 
@@ -166,7 +151,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     /// Line mode: `text` (received after the last line end, e.g. a prompt) is shown
     /// above the input line once nothing more arrived for ``tailDelay``; `nil` when a
     /// line end came (the Model then reports the whole line).
-    func holdTail(_ text: String?) {
+    public func holdTail(_ text: String?) {
         shared.withLock { $0.tail = text.map { ($0, .now + Self.tailDelay) } }
         wake()
     }
@@ -189,7 +174,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
         editor = nil
         var settings = saved
-        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+        tcsetattr(input, TCSANOW, &settings)
         flushOutput(aboveLine: false)
         if !isAtLineStart { writeAll([0x0D, 0x0A]) }  // the shell's prompt starts on a line of its own
         continuation.finish()
@@ -203,10 +188,10 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        tcsetattr(input, TCSANOW, &raw)
         defer {
             var settings = saved
-            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+            tcsetattr(input, TCSANOW, &settings)
         }
         while !isStopping && mode == .raw {
             guard let bytes = waitForKeys(.inline) else { continue }
@@ -218,7 +203,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     }
 
     /// Passes typed bytes through the escape key's filter: keys go to `keys`, local
-    /// commands run. A command that asks a question (`f`, `B`) takes the keys typed
+    /// commands run. A command that asks a question (`f`, `B`, `w`) takes the keys typed
     /// right after it — a paste, fast typing — as the start of its answer, so they
     /// never reach the device; what follows the answer is fed again.
     private func feed(_ bytes: [UInt8], keys: ([UInt8]) -> Void) {
@@ -228,7 +213,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
             case .bytes(let typed):
                 keys(typed)
             case .command(let key):
-                guard LocalCommand(key: key)?.asksForAnswer == true else {
+                guard LocalCommand(key: key)?.question != nil else {
                     command(key)
                     continue
                 }
@@ -243,30 +228,28 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     }
 
     /// Passes on a local command's key. The mode switches here at once, so keys typed
-    /// right after it are read in the new mode; `f` asks for the file first, `B` for the
-    /// baud rate, starting with `typedAhead`.
+    /// right after it are read in the new mode; a command with a question (`f`: the
+    /// file, `B`: the baud rate, `w`: hex bytes) asks it first, starting with
+    /// `typedAhead`, and is passed on with a non-empty answer.
     ///
     /// - Returns: the typed-ahead bytes left after the answer.
     @discardableResult
     private func command(_ key: UInt8, typedAhead: [UInt8] = []) -> [UInt8] {
-        var leftover: [UInt8] = []
-        switch LocalCommand(key: key) {
-        case .switchMode:
-            shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw }
+        let command = LocalCommand(key: key)
+        if command == .switchMode { shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw } }
+        guard let command, let question = command.question else {
             continuation.yield(.command(key: key))
-        case .sendFile:
-            let (path, rest) = ask("send file: ", typedAhead: typedAhead)
-            leftover = rest
-            if let path, !path.isEmpty { continuation.yield(.sendFile(path: path)) }
-            if mode == .line { editor?.redraw() }
-        case .changeBaudRate:
-            let (rate, rest) = ask("baud rate: ", typedAhead: typedAhead)
-            leftover = rest
-            if let rate, !rate.isEmpty { continuation.yield(.changeBaudRate(rate)) }
-            if mode == .line { editor?.redraw() }
-        default:
-            continuation.yield(.command(key: key))
+            return []
         }
+        let (answer, leftover) = ask(question, typedAhead: typedAhead)
+        if let answer, !answer.isEmpty {
+            switch command {
+            case .sendFile: continuation.yield(.sendFile(path: answer))
+            case .changeBaudRate: continuation.yield(.changeBaudRate(answer))
+            default: continuation.yield(.sendHex(answer))
+            }
+        }
+        if mode == .line { editor?.redraw() }
         return leftover
     }
 
@@ -312,7 +295,9 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
 
     private func runLine() {
         if editor == nil {
-            editor = LineEditor(historyPath: historyPath) { [unowned self] in nextScalar() }
+            editor = LineEditor(historyPath: historyPath, input: input, output: output) { [unowned self] in
+                nextScalar()
+            }
         }
         if !isAtLineStart {
             writeAll([0x0D, 0x0A])
@@ -360,7 +345,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     /// end of input (then the session is ending).
     private func waitForKeys(_ placement: Placement) -> [UInt8]? {
         var entries = [
-            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: input, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
         ]
         let tailDue = placement == .aboveLine ? shared.withLock { $0.tail?.due } : nil
@@ -385,7 +370,7 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         }
         guard entries[0].revents != 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
         if count < 0 && (errno == EINTR || errno == EAGAIN) { return nil }
         guard count > 0 else {
             end(hungUp: true)
@@ -410,26 +395,25 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
         if aboveLine, let editor {
             // Clear from the prompt's row (the typed text may wrap) to the end of the
             // screen, write the output there, then draw the prompt and text again.
-            let rows = editor.rowsAboveCursor(columns: Self.columns())
+            let rows = editor.rowsAboveCursor(columns: columns())
             let up = rows > 0 ? "\u{1b}[\(rows)A" : ""
             writeAll(Array("\r\(up)\u{1b}[J".utf8) + Self.crlf(chunks.flatMap(\.bytes)))
             editor.redraw()
             return
         }
-        var output: [UInt8] = []
+        var shown: [UInt8] = []
         for chunk in chunks {
-            if chunk.isLines && !isAtLineStart { output += [0x0D, 0x0A] }
-            output += chunk.isLines ? Self.crlf(chunk.bytes) : chunk.bytes
+            if chunk.isLines && !isAtLineStart { shown += [0x0D, 0x0A] }
+            shown += chunk.isLines ? Self.crlf(chunk.bytes) : chunk.bytes
             isAtLineStart = chunk.bytes.last == 0x0A
         }
-
-        writeAll(output)
+        writeAll(shown)
     }
 
     /// The terminal's width in columns (80 when unknown).
-    private static func columns() -> Int {
+    private func columns() -> Int {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 
@@ -455,35 +439,10 @@ final class ConsoleTerminal: OutputSink, @unchecked Sendable {
     private func writeAll(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written
         }
-    }
-}
-
-/// Decodes UTF-8 arriving in pieces: a character split across two reads is kept
-/// until it is complete; a byte that cannot start or continue one becomes U+FFFD.
-struct UTF8Decoder {
-    private var carry: [UInt8] = []
-
-    /// The complete characters in `carry + bytes`; an incomplete tail is kept.
-    mutating func decode(_ bytes: [UInt8]) -> [UnicodeScalar] {
-        let input = carry + bytes
-        carry.removeAll()
-        var end = input.count
-        // Keep an incomplete sequence at the end for the next read.
-        var back = input.count - 1
-        while back >= 0 && back >= input.count - 3 && input[back] & 0xC0 == 0x80 { back -= 1 }
-        if back >= 0 {
-            let lead = input[back]
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-            if input.count - back < length {
-                end = back
-                carry = Array(input[back...])
-            }
-        }
-        return Array(String(decoding: input[..<end], as: UTF8.self).unicodeScalars)
     }
 }

@@ -1,9 +1,9 @@
 import TetherSerial
 
 /// Lines typed on standard input, read on a dedicated thread (reading blocks).
-enum StandardInput {
+public enum StandardInput {
     /// Each line without its terminator; the stream ends at end of input (Ctrl-D).
-    static func lines() -> AsyncStream<String> {
+    public static func lines() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         let started = DedicatedThread.start {
             while let line = readLine(strippingNewline: true) {

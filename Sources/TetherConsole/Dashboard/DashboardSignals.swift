@@ -2,9 +2,9 @@ import Dispatch
 import Glibc
 import TetherViews
 
-/// The signals a full-screen view answers besides the ones that end tether
-/// (``SignalTrap``: SIGINT, SIGTERM, SIGHUP, SIGQUIT, which end the session and so
-/// restore the screen):
+/// The signals a full-screen view answers besides the ones that end tether (the
+/// command line's `SignalTrap`: SIGINT, SIGTERM, SIGHUP, SIGQUIT, which end the
+/// session and so restore the screen):
 ///
 /// - SIGWINCH: the terminal was resized; redraw at the new size at once.
 /// - SIGTSTP (Ctrl-Z): put the screen back, then stop (SIGSTOP, which cannot be

@@ -1,0 +1,39 @@
+import TetherModel
+import TetherSerial
+
+/// What the console asks of the device it works with: ``Device`` on a real port or
+/// the simulator, a stand-in that records in tests.
+public protocol ConsoleDevice: Sendable {
+    /// Sends the bytes of a line typed in line mode (its escapes decoded) as a command,
+    /// the dialect's terminator after them, as the answer to the prompt shown
+    /// (``Device/sendAtShownPrompt(bytes:timeout:)``).
+    ///
+    /// - Parameter timeout: how long to wait for its reply; `nil` for no deadline.
+    func sendLine(_ bytes: [UInt8], timeout: Duration?)
+    /// Writes `bytes` exactly as they are, in order with the lines sent: no
+    /// terminator, no reply awaited (raw mode's keys, a sent file, hex bytes;
+    /// ``Device/write(_:)``).
+    func sendBytes(_ bytes: [UInt8])
+    /// Runs `body` with the port's modem lines, break and baud rate
+    /// (``Device/withLineControl(_:)``).
+    ///
+    /// - Throws: what `body` throws; ``SerialError`` when the port is away or has no
+    ///   line control.
+    func withLineControl<Result: Sendable>(
+        _ body: @escaping @Sendable (any LineControl) throws(SerialError) -> Result
+    ) async throws(SerialError) -> Result
+    /// Changes the baud rate (bit/s), kept for a reconnect (``Device/setBaudRate(_:)``).
+    ///
+    /// - Throws: ``SerialError`` when the port refuses it or is away.
+    func setBaudRate(_ baudRate: Int) async throws(SerialError)
+}
+
+extension Device: ConsoleDevice {
+    public func sendLine(_ bytes: [UInt8], timeout: Duration?) {
+        sendAtShownPrompt(bytes: bytes, timeout: timeout)
+    }
+
+    public func sendBytes(_ bytes: [UInt8]) {
+        write(bytes)
+    }
+}

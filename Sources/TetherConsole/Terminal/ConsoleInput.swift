@@ -1,0 +1,17 @@
+/// What the user did on the console's terminal, in the order it was typed.
+public enum ConsoleInput: Equatable, Sendable {
+    /// A line typed in line mode (without line end; may be empty).
+    case line(String)
+    /// Keys typed in raw mode, as bytes (the escape key's commands taken out).
+    case keystrokes([UInt8])
+    /// The escape key, then `key` (a ``LocalCommand``'s key, or an unknown one).
+    case command(key: UInt8)
+    /// The escape key, `f`, then a file's path.
+    case sendFile(path: String)
+    /// The escape key, `B`, then a baud rate as typed.
+    case changeBaudRate(String)
+    /// The escape key, `w`, then bytes as hex pairs, as typed (``HexBytes``).
+    case sendHex(String)
+    /// The input ended: Ctrl-D in line mode, or the terminal hung up.
+    case end(hungUp: Bool)
+}

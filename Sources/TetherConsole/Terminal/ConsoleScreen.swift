@@ -1,0 +1,25 @@
+import TetherViews
+
+/// The terminal as the console's mediator (``Console``) and view (``ConsoleView``) use
+/// it: ``ConsoleTerminal`` on the user's terminal, a stand-in that records in tests.
+///
+/// ``OutputSink/write(_:)`` shows whole lines (a record, a message; `\n` ends a line),
+/// begun on a fresh line.
+public protocol ConsoleScreen: OutputSink, AnyObject {
+    /// What the user typed, in order; ends when the terminal is done.
+    var inputs: AsyncStream<ConsoleInput> { get }
+    /// The mode in force. The terminal switches it itself on the escape key's `m`,
+    /// before it reports the command.
+    var mode: ConsoleMode { get set }
+    /// Whether typed keys are also shown (raw mode; the device may echo them itself).
+    var echoesLocally: Bool { get set }
+    /// Starts reading the keyboard.
+    func start()
+    /// Shows `bytes` as they are, where the last output ended (received bytes in raw
+    /// mode, already made safe by the caller).
+    func writeBytes(_ bytes: [UInt8])
+    /// Line mode: shows `text` (received after the last line end, e.g. a prompt) above
+    /// the input line once the device has been quiet a while; `nil` when a line end
+    /// came (the record of the whole line shows it).
+    func holdTail(_ text: String?)
+}

@@ -1,0 +1,37 @@
+import Testing
+
+@testable import TetherConsole
+
+/// The keys of `connect`: the escape key's commands and what Enter sends.
+@Suite struct KeysTests {
+    @Test func everyLocalCommandHasAKeyOfItsOwn() {
+        let keys = LocalCommand.allCases.map(\.key)
+        #expect(Set(keys).count == keys.count)
+        for command in LocalCommand.allCases {
+            #expect(LocalCommand(key: command.key.asciiValue!) == command)
+        }
+        #expect(LocalCommand(key: 0x14) == nil)
+    }
+
+    @Test func helpListsEveryCommandAndTheEscapeKeyItself() {
+        let help = LocalCommand.help(escape: 0x01)
+        #expect(help.hasPrefix("Local commands: press Ctrl-A, then\n"))
+        for command in LocalCommand.allCases {
+            #expect(help.contains("  \(command.key)  \(command.summary)\n"))
+        }
+        #expect(help.hasSuffix("  Ctrl-A  send Ctrl-A itself to the device\n"))
+    }
+
+    @Test func onlyTheCommandsThatAskTakeAnAnswer() {
+        #expect(LocalCommand.allCases.filter { $0.question != nil } == [.changeBaudRate, .sendFile, .sendHex])
+    }
+
+    @Test(arguments: [
+        (EnterKey.cr, [0x61, 0x0D, 0x0D, 0x0A]), (.lf, [0x61, 0x0A, 0x0A, 0x0A]),
+        (.crlf, [0x61, 0x0D, 0x0A, 0x0D, 0x0A, 0x0A]),
+    ])
+    func enterReplacesEachCR(enter: EnterKey, expected: [UInt8]) {
+        #expect(enter.mapping([0x61, 0x0D, 0x0D, 0x0A]) == expected)
+        #expect(enter.mapping([0x0A]) == [0x0A])
+    }
+}
