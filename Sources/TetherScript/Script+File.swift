@@ -61,7 +61,8 @@ extension Script {
             if count > 0 {
                 guard bytes.count + count <= maximumSize else {
                     let name = path == "-" ? "stdin" : path
-                    throw ScriptError(at: nil, "\(name): longer than \(maximumSize >> 20) MiB, the most a script may hold")
+                    let limit = "\(maximumSize >> 20) MiB"
+                    throw ScriptError(at: nil, "\(name): longer than \(limit), the most a script may hold")
                 }
                 bytes += chunk[..<count]
             } else if count == 0 {
