@@ -40,6 +40,9 @@ struct LoopState {
             /// first chunk not written whole.
             var budget = Duration.zero
             var deadline: ContinuousClock.Instant?
+            /// When its last byte reaches the device at the earliest: its start plus its
+            /// bytes' time on the wire.
+            var reachesDeviceAt: ContinuousClock.Instant?
             /// Events that wait for its first byte to leave: its `sent` and what came
             /// after it in the same batch.
             var held: [DeviceEvent] = []
@@ -98,7 +101,8 @@ struct LoopState {
         /// Starts the deadline of the write now under way, if it has none yet: the
         /// budget `budget(count, timeout)` gives for its bytes from `now`.
         mutating func startDeadline(
-            now: ContinuousClock.Instant, budget: (_ count: Int, _ timeout: Duration?) -> Duration
+            now: ContinuousClock.Instant, budget: (_ count: Int, _ timeout: Duration?) -> Duration,
+            wireTime: (_ count: Int) -> Duration
         ) {
             guard isPending else { return }
             if written < immediateEnd {
@@ -109,6 +113,7 @@ struct LoopState {
             } else if let first = chunks.first, first.deadline == nil {
                 chunks[0].budget = budget(first.end - first.start, first.owner?.timeout)
                 chunks[0].deadline = now + chunks[0].budget
+                chunks[0].reachesDeviceAt = now + wireTime(first.end - first.start)
             }
         }
 
@@ -351,9 +356,10 @@ struct LoopState {
         let budget = { [writeDeadline, pacing] (count: Int, timeout: Duration?) in
             writeDeadline.budget(ofBytes: count, baudRate: baudRate, pacing: pacing, timeout: timeout)
         }
+        let wireTime = { (count: Int) in WriteDeadline.wireTime(ofBytes: count, baudRate: baudRate) }
         do throws(SerialError) {
             while output.isPending && !output.waitsForPacing(now: now) {
-                output.startDeadline(now: now, budget: budget)
+                output.startDeadline(now: now, budget: budget, wireTime: wireTime)
                 let written = output.written
                 let asked = output.writableCount(under: pacing)
                 let count = try output.bytes.withUnsafeBytes { bytes in
@@ -373,7 +379,7 @@ struct LoopState {
             output.clear()
             return
         }
-        output.startDeadline(now: now, budget: budget)
+        output.startDeadline(now: now, budget: budget, wireTime: wireTime)
         for index in output.chunks.indices where !output.chunks[index].holdsReplyDeadline {
             guard let owner = output.chunks[index].owner else { continue }
             output.chunks[index].holdsReplyDeadline = true
@@ -386,7 +392,9 @@ struct LoopState {
     private mutating func progress(by count: Int, now: ContinuousClock.Instant) {
         for chunk in output.advance(by: count, under: pacing, now: now) {
             publishHeld(chunk.held)
-            if chunk.holdsReplyDeadline, let owner = chunk.owner { session.writeCompleted(of: owner.id, now: now) }
+            if let owner = chunk.owner {
+                session.writeCompleted(of: owner.id, reachedAt: max(now, chunk.reachesDeviceAt ?? now))
+            }
         }
         publishHeld(output.takeBegunEvents())
     }
@@ -400,10 +408,12 @@ struct LoopState {
     /// Gives up a write that did not complete by its deadline (``WriteDeadline``).
     mutating func expireOutput(now: ContinuousClock.Instant) {
         guard let deadline = output.deadline, deadline <= now else { return }
-        let budget = output.written < output.immediateEnd ? output.immediateDeadline?.budget : output.chunks.first?.budget
+        let budget =
+            output.written < output.immediateEnd ? output.immediateDeadline?.budget : output.chunks.first?.budget
         abandonOutput(
             now: now,
-            cause: "in \((budget ?? .zero).milliseconds) ms (output held by flow control, or the device stopped reading)")
+            cause:
+                "in \((budget ?? .zero).milliseconds) ms (output held by flow control, or the device stopped reading)")
     }
 
     /// Drops the pending output: the request whose command was under way fails with

@@ -140,6 +140,8 @@ public struct Session: Sendable {
         /// The port has not taken all its bytes yet: no deadline runs
         /// (``Session/awaitWrite(of:)``).
         var awaitsWrite = false
+        /// The port took its command's last byte (``Session/writeCompleted(of:reachedAt:)``).
+        var isWritten = false
     }
 
     private struct Owed {
@@ -415,7 +417,7 @@ public struct Session: Sendable {
     }
 
     /// The port has not taken every byte of request `id`'s command yet: its reply
-    /// deadline is held until it has (``writeCompleted(of:now:)``), so a long command
+    /// deadline is held until it has (``writeCompleted(of:reachedAt:)``), so a long command
     /// on a slow line is not timed out while it is still being written.
     public mutating func awaitWrite(of id: RequestID) {
         guard inFlight?.request.id == id else { return }
@@ -423,12 +425,17 @@ public struct Session: Sendable {
         inFlight?.deadline = nil
     }
 
-    /// The port took the last byte of request `id`: a reply deadline held by
-    /// ``awaitWrite(of:)`` runs from `now`.
-    public mutating func writeCompleted(of id: RequestID, now: ContinuousClock.Instant) {
-        guard let flight = inFlight, flight.request.id == id, flight.awaitsWrite else { return }
+    /// The port took the last byte of request `id`'s command, which reaches the device
+    /// by `reachedAt` (its bytes' time on the wire after the write began, when that is
+    /// later than the end of the write: the driver's buffer still holds them): the
+    /// reply deadline runs from then. Only the command's own write counts, not a
+    /// follow-up's (``MatchStep/ask(_:soFar:)``).
+    public mutating func writeCompleted(of id: RequestID, reachedAt: ContinuousClock.Instant) {
+        guard let flight = inFlight, flight.request.id == id, !flight.isWritten else { return }
+        inFlight?.isWritten = true
         inFlight?.awaitsWrite = false
-        inFlight?.deadline = flight.request.timeout.map { now + $0 }
+        guard let timeout = flight.request.timeout else { return }
+        inFlight?.deadline = max(flight.deadline ?? reachedAt, reachedAt + timeout)
     }
 
     /// The port did not take every byte of request `id` within its write's deadline
