@@ -44,6 +44,14 @@ public enum FaultOptions {
         "--receive-gap", value: "ms",
         help: "Drop each byte received less than this many ms after\nthe last one taken (a UART without a FIFO).",
         parse: whole(minimum: 1))
+    public static let drainBaud = Option<Int?>(
+        "--drain-baud", value: "rate",
+        help: "Read what the client sends no faster than this baud\nrate, 10 bits a byte (the rest waits in the pty).",
+        parse: whole(minimum: 1))
+    public static let holdInput = Option<Int?>(
+        "--hold-input", value: "ms",
+        help: "After the first bytes of a connection, read nothing\nfor this many ms (XOFF held during a flash write).",
+        parse: whole(minimum: 1))
     public static let sequenceNumbers = Flag(
         "--sequence-numbers", help: "Append ' seq=<n>' to every notification line\n(n from 1, never reset).")
 
@@ -52,7 +60,7 @@ public enum FaultOptions {
         latency.declaration, jitter.declaration, paceBaud.declaration, split.declaration, splitGap.declaration,
         garbage.declaration, drop.declaration, duplicate.declaration, disconnectAfter.declaration,
         disconnectAfterLines.declaration, reappearAfter.declaration, burst.declaration, sequenceNumbers.declaration,
-        receiveGap.declaration,
+        receiveGap.declaration, drainBaud.declaration, holdInput.declaration,
     ]
 
     /// The first fault option given in `arguments`, if any.
@@ -82,6 +90,8 @@ public enum FaultOptions {
         plan.burst = arguments[burst]
         plan.sequenceNumbers = arguments[sequenceNumbers]
         plan.receiveGap = arguments[receiveGap].map { .milliseconds($0) }
+        plan.drainBaud = arguments[drainBaud]
+        plan.holdInput = arguments[holdInput].map { .milliseconds($0) }
         let trigger: FaultPlan.DisconnectTrigger?
         switch (arguments[disconnectAfter], arguments[disconnectAfterLines]) {
         case (nil, nil): trigger = nil

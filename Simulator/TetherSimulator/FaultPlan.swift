@@ -99,6 +99,13 @@ public struct FaultPlan: Sendable, Equatable {
     /// arrives less than this long after the last byte the device accepted is dropped
     /// before the device sees it (the transcript notes it). `nil`: every byte is taken.
     public var receiveGap: Duration?
+    /// A receiver that drains the client's bytes no faster than this baud rate, 10 bits
+    /// a byte (``DrainGate``): what it has not read stays in the pty and holds the
+    /// client's writes back. `nil`: it reads as fast as bytes come.
+    public var drainBaud: Int?
+    /// After its first read on a connection the device reads nothing for this long (a
+    /// device holding XOFF while it writes flash, ``DrainGate``). `nil`: no hold.
+    public var holdInput: Duration?
     /// A simulated unplug, or `nil`.
     public var disconnect: Disconnect?
     /// A burst of notifications on each connection, or `nil`.

@@ -45,16 +45,20 @@ struct PseudoTerminal: Sendable {
         return entry.revents & Int16(POLLHUP) == 0
     }
 
-    /// Reads everything the client has sent so far, one array per `read()` call.
+    /// Reads everything the client has sent so far, up to `limit` bytes, one array per
+    /// `read()` call.
     ///
     /// - Returns: The reads, and `true` when the master reported that the slave is closed.
-    func readAvailable() -> (reads: [[UInt8]], clientGone: Bool) {
+    func readAvailable(limit: Int = .max) -> (reads: [[UInt8]], clientGone: Bool) {
         var reads: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+        var left = limit
+        while left > 0 {
+            let size = min(left, buffer.count)
+            let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, size) }
             if count > 0 {
                 reads.append(Array(buffer[0..<count]))
+                left -= count
             } else if count < 0 && errno == EINTR {
                 continue
             } else {
@@ -62,6 +66,7 @@ struct PseudoTerminal: Sendable {
                 return (reads, gone)
             }
         }
+        return (reads, false)
     }
 
     /// Writes as much of `bytes` as the client's input queue takes, in one `write()`.

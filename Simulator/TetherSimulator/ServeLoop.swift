@@ -45,6 +45,9 @@ struct ServeLoop {
     private var faults: FaultInjector
     /// The receiver without a FIFO of ``FaultPlan/receiveGap``, if any.
     private var receiveGate: ReceiveGate?
+    /// The receiver slower than the client of ``FaultPlan/drainBaud`` and
+    /// ``FaultPlan/holdInput``, if any.
+    private var drainGate: DrainGate?
     private var shaper: OutputShaper
     private var burst: NotificationBurst?
     private var isConnected = false
@@ -76,6 +79,9 @@ struct ServeLoop {
         self.transcript = transcript
         faults = FaultInjector(plan: plan)
         receiveGate = plan.receiveGap.map(ReceiveGate.init)
+        if plan.drainBaud != nil || plan.holdInput != nil {
+            drainGate = DrainGate(baudRate: plan.drainBaud, hold: plan.holdInput)
+        }
         shaper = OutputShaper(plan: plan)
     }
 
@@ -117,6 +123,7 @@ struct ServeLoop {
             connectedAt = now
             linesThisConnection = 0
             faults.startConnection()
+            drainGate?.startConnection()
             burst = plan.burst.map { NotificationBurst($0, connectedAt: now) }
             transcript?.note("client connected to \(terminal.slavePath)")
             schedule(device.clientDidConnect(at: now), from: now, isNotification: true)
@@ -156,9 +163,11 @@ struct ServeLoop {
             return .serving
         }
 
+        let allowance = drainGate?.allowance(at: now) ?? .max
+        let reading = allowance > 0 ? POLLIN : 0
         var entries = [
             pollfd(
-                fd: terminal.master, events: Int16(isTerminalFull ? POLLIN | POLLOUT : POLLIN),
+                fd: terminal.master, events: Int16(isTerminalFull ? reading | POLLOUT : reading),
                 revents: 0),
             pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
         ]
@@ -173,8 +182,9 @@ struct ServeLoop {
         }
         guard events & (POLLIN | POLLHUP | POLLERR) != 0 else { return .serving }
 
-        let (reads, clientGone) = terminal.readAvailable()
+        let (reads, clientGone) = terminal.readAvailable(limit: allowance)
         now = clock.now
+        drainGate?.didRead(reads.reduce(0) { $0 + $1.count }, at: now)
         for read in reads {
             var bytes = read
             if var gate = receiveGate {
@@ -201,6 +211,7 @@ struct ServeLoop {
     private func nextDeadline() -> ContinuousClock.Instant? {
         var deadlines = [pending.first?.due]
         if !isTerminalFull { deadlines.append(shaper.nextDue) }
+        deadlines.append(drainGate?.nextReadAt(after: clock.now))
         if let started = hangUpStarted {
             deadlines.append(hangUpAt ?? started.at + Self.hangUpDrainLimit)
         } else {

@@ -109,8 +109,9 @@ import TetherSimulator
     }
 
     /// A device that stops reading holds a long command's output: the Model gives the
-    /// write up and says so — a `warning` record in the log, then the timeout.
-    @Test func aHeldWriteIsAWarningInTheLog() throws {
+    /// write up at its deadline (5 208 ms on the wire at 115 200 baud plus the 4 000 ms
+    /// timeout) and the request has failed — a `failed` record in the log, exit 74.
+    @Test func aHeldWriteIsAFailedRequestInTheLog() throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         var name = [CChar](repeating: 0, count: 64)
@@ -122,13 +123,13 @@ import TetherSimulator
         let log = folder.path("held.jsonl")
         let command = String(repeating: "X", count: 60_000)
         let result = try Subprocess.run("tether", ["query", path, "--timeout", "4000", "--log", log, command])
-        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.status == 74, "\(result.stderr)")
         let logged = try records(log)
-        #expect(types(logged) == ["connected", "sent", "warning", "timeout"])
-        let warning = try #require(logged.first { $0["type"] as? String == "warning" })
-        let message = try #require(warning["message"] as? String)
-        #expect(message.hasPrefix("write failed: the port took "), "\(message)")
-        #expect(message.contains(" of 60001 bytes in 2000 ms"), "\(message)")
+        #expect(types(logged) == ["connected", "sent", "failed"])
+        let failed = try #require(logged.first { $0["type"] as? String == "failed" })
+        let message = try #require(failed["reason"] as? String)
+        #expect(message.hasPrefix("not all sent: the port took "), "\(message)")
+        #expect(message.contains(" of 60001 bytes in 9208 ms"), "\(message)")
     }
 
     /// The file is opened before the port: a log that cannot be opened ends tether at

@@ -8,10 +8,10 @@ import TetherSerial
 /// The port loop behind ``Device``: lossless and lossy observers, cancellation, and
 /// requests made before `start()`, against a device played on a socket pair.
 @Suite struct DeviceLoopTests {
-    private func device(_ transport: SocketTransport, writeTimeout: Int = 2_000) throws -> Device {
+    private func device(_ transport: SocketTransport, writeDeadline: WriteDeadline = WriteDeadline()) throws -> Device {
         try Device(
             transport: transport, dialect: LineDialect(notificationPattern: try LinePattern("^!")),
-            settings: "115200 8N1", writeTimeout: writeTimeout)
+            settings: "115200 8N1", writeDeadline: writeDeadline)
     }
 
     /// 200 000 notifications (2.4 MB, far more than the socket buffer holds) to an

@@ -20,7 +20,7 @@ extension Device {
     ///   - pacing: pauses between characters and after each command (``Pacing``;
     ///     none by default).
     /// - Throws: ``SerialError`` when the port cannot be opened or configured, or the
-    ///   device cannot be made (see ``init(transport:name:dialect:settings:maximumLineLength:writeTimeout:pacing:reopener:)``).
+    ///   device cannot be made (see ``init(transport:name:dialect:settings:maximumLineLength:writeDeadline:pacing:reopener:)``).
     public static func open(
         _ path: String, configuration: SerialConfiguration = SerialConfiguration(),
         dialect: any Dialect = LineDialect(), pacing: Pacing = Pacing()

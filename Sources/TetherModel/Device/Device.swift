@@ -25,8 +25,8 @@ import TetherSerial
 public final class Device: Sendable {
     /// The port name as the user gave it.
     public let port: String
-    /// How long one write may wait for the line to accept more bytes, in ms.
-    public let writeTimeout: Int
+    /// How long a command's write may take before it is given up and its request fails.
+    public let writeDeadline: WriteDeadline
     private let loop: DeviceLoop
 
     /// Creates a device over an open transport; call ``start()`` to begin reading.
@@ -40,8 +40,11 @@ public final class Device: Sendable {
     ///     (e.g. `115200 8N1`) when the transport reports none of its own
     ///     (``SerialTransport/settingsReport``; a ``SerialPort`` reads them back).
     ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
-    ///   - writeTimeout: how long a write may make no progress (output held by XOFF or
-    ///     CTS, a receiver that stopped reading) before it is given up, in ms.
+    ///   - writeDeadline: how long a command's write may take (its bytes' time on the
+    ///     wire at the port's baud rate, its pacing and a margin that follows the
+    ///     request's timeout, ``WriteDeadline``) before it is given up — output held by
+    ///     XOFF or CTS, a receiver slower than the line or one that stopped reading —
+    ///     and its request fails (``RequestFailure/notAllSent(reason:)``).
     ///   - pacing: pauses between characters and after each command (``Pacing``;
     ///     none by default).
     ///   - reopener: reopens the port after a disconnect with the same settings; `nil`
@@ -50,14 +53,14 @@ public final class Device: Sendable {
     ///   process is out of file descriptors.
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
-        maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeTimeout: Int = 2_000,
+        maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeDeadline: WriteDeadline = WriteDeadline(),
         pacing: Pacing = Pacing(), reopener: PortOpener? = nil
     ) throws(SerialError) {
         port = name ?? transport.name
-        self.writeTimeout = writeTimeout
+        self.writeDeadline = writeDeadline
         loop = try DeviceLoop(
             transport: transport, port: name ?? transport.name, settings: settings,
-            session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeTimeout: writeTimeout,
+            session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeDeadline: writeDeadline,
             pacing: pacing, reopener: reopener)
     }
 
@@ -333,8 +336,8 @@ public final class Device: Sendable {
         loop.state.withLock { $0.baudRate = baudRate }
     }
 
-    /// Waits until every byte handed to the port is written (for up to the write
-    /// timeout), then closes it. Pending requests fail: the one in flight with
+    /// Waits until every byte handed to the port is written (for up to its write's
+    /// deadline, ``WriteDeadline``), then closes it. Pending requests fail: the one in flight with
     /// ``RequestFailure/stopped(reason:)``, queued ones with
     /// ``RequestFailure/notSent(reason:)``; observers' sequences end; a reconnect wait
     /// stops. No `disconnected` event is published for a close asked for.

@@ -31,7 +31,7 @@ final class DeviceLoop: Sendable {
     private let blankSession: Session
 
     init(
-        transport: any SerialTransport, port: String, settings: String, session: Session, writeTimeout: Int,
+        transport: any SerialTransport, port: String, settings: String, session: Session, writeDeadline: WriteDeadline,
         pacing: Pacing = Pacing(), reopener: PortOpener?
     ) throws(SerialError) {
         self.port = port
@@ -40,7 +40,7 @@ final class DeviceLoop: Sendable {
         var session = session
         session.holdRequests()
         blankSession = session
-        var initial = LoopState(session: session, writeTimeout: writeTimeout, pacing: pacing)
+        var initial = LoopState(session: session, writeDeadline: writeDeadline, pacing: pacing)
         initial.transport = transport
         state = Mutex(initial)
         wakeUp = try WakeUpPipe(for: port)
@@ -198,8 +198,8 @@ final class DeviceLoop: Sendable {
         return nil
     }
 
-    /// Before closing: lets pending output go out, for up to the write timeout without
-    /// progress, paced as it would have been.
+    /// Before closing: lets pending output go out, until its write's deadline
+    /// (``WriteDeadline``), paced as it would have been.
     private func drainOutput() {
         while let (transport, events, timeout) = state.withLock({ state -> (any SerialTransport, Int16, Int32)? in
             let now = ContinuousClock.now

@@ -24,34 +24,97 @@ struct LoopState {
     }
 
     /// Bytes handed to the port but not yet accepted by it, in chunks (a command, a
-    /// raw write) so that ``Pacing`` can pause between characters and after each chunk.
+    /// raw write) so that ``Pacing`` can pause between characters and after each chunk,
+    /// and each chunk's write has its own deadline (``WriteDeadline``).
     struct Output {
+        /// One command, follow-up command or raw write in ``bytes``.
+        struct Chunk {
+            /// Numbers chunks for the life of the output, so a batch can find its own.
+            var serial: Int
+            /// Where it begins and ends, as offsets into ``bytes``.
+            var start: Int
+            var end: Int
+            /// The request whose bytes these are (from the `sent` event after the write).
+            var owner: (id: RequestID, command: String, timeout: Duration?)?
+            /// How long its write may take and when it is given up: set once it is the
+            /// first chunk not written whole.
+            var budget = Duration.zero
+            var deadline: ContinuousClock.Instant?
+            /// When its last byte reaches the device at the earliest: its start plus its
+            /// bytes' time on the wire.
+            var reachesDeviceAt: ContinuousClock.Instant?
+            /// Events that wait for its first byte to leave: its `sent` and what came
+            /// after it in the same batch.
+            var held: [DeviceEvent] = []
+            /// The session holds its owner's reply deadline until it is written whole.
+            var holdsReplyDeadline = false
+        }
+
         var bytes: [UInt8] = []
         var written = 0
-        /// Where each chunk not yet written whole ends, as offsets into ``bytes``, in order.
-        var chunkEnds: [Int] = []
+        /// Each chunk not yet written whole, in order.
+        var chunks: [Chunk] = []
+        private var nextSerial = 0
         /// Bytes before this offset are immediate writes (``Device/writeNow(_:)``): they
         /// go out first, without pacing.
         var immediateEnd = 0
-        /// When a write that makes no progress gives up.
-        var deadline: ContinuousClock.Instant?
+        /// When immediate bytes not yet written are given up.
+        var immediateDeadline: (budget: Duration, at: ContinuousClock.Instant)?
         /// Pacing: the next byte may not be written before this (kept after the output
         /// empties, so the command after a paced one waits too).
         var nextWriteAt: ContinuousClock.Instant?
         var isPending: Bool { written < bytes.count }
 
-        /// Adds a chunk after the rest.
-        mutating func append(_ chunk: [UInt8]) {
+        /// When the write under way is given up: the immediate bytes' or the first
+        /// chunk's deadline, once it has started.
+        var deadline: ContinuousClock.Instant? {
+            guard isPending else { return nil }
+            return written < immediateEnd ? immediateDeadline?.at : chunks.first?.deadline
+        }
+
+        /// Adds a chunk after the rest and returns its serial number.
+        @discardableResult
+        mutating func append(_ chunk: [UInt8]) -> Int {
+            nextSerial += 1
+            chunks.append(Chunk(serial: nextSerial, start: bytes.count, end: bytes.count + chunk.count))
             bytes += chunk
-            chunkEnds.append(bytes.count)
+            return nextSerial
+        }
+
+        /// Whether some byte of chunk `serial` has left (or all of it: it is gone).
+        func hasBegun(_ serial: Int) -> Bool {
+            guard let chunk = chunks.first(where: { $0.serial == serial }) else { return true }
+            return written > chunk.start
         }
 
         /// Puts `chunk` ahead of every byte not yet written (after earlier immediate ones).
         mutating func insertImmediate(_ chunk: [UInt8]) {
             let at = max(immediateEnd, written)
             bytes.insert(contentsOf: chunk, at: at)
-            for index in chunkEnds.indices where chunkEnds[index] > at { chunkEnds[index] += chunk.count }
+            for index in chunks.indices {
+                if chunks[index].start >= at { chunks[index].start += chunk.count }
+                if chunks[index].end > at { chunks[index].end += chunk.count }
+            }
             immediateEnd = at + chunk.count
+        }
+
+        /// Starts the deadline of the write now under way, if it has none yet: the
+        /// budget `budget(count, timeout)` gives for its bytes from `now`.
+        mutating func startDeadline(
+            now: ContinuousClock.Instant, budget: (_ count: Int, _ timeout: Duration?) -> Duration,
+            wireTime: (_ count: Int) -> Duration
+        ) {
+            guard isPending else { return }
+            if written < immediateEnd {
+                if immediateDeadline == nil {
+                    let allowed = budget(immediateEnd - written, nil)
+                    immediateDeadline = (allowed, now + allowed)
+                }
+            } else if let first = chunks.first, first.deadline == nil {
+                chunks[0].budget = budget(first.end - first.start, first.owner?.timeout)
+                chunks[0].deadline = now + chunks[0].budget
+                chunks[0].reachesDeviceAt = now + wireTime(first.end - first.start)
+            }
         }
 
         /// Whether pacing holds the next byte back at `now` (immediate bytes never wait).
@@ -64,24 +127,38 @@ struct LoopState {
         func writableCount(under pacing: Pacing) -> Int {
             if written < immediateEnd { return immediateEnd - written }
             if pacing.characterDelay > .zero { return 1 }
-            if pacing.commandDelay > .zero, let end = chunkEnds.first(where: { $0 > written }) { return end - written }
+            if pacing.commandDelay > .zero, let end = chunks.first(where: { $0.end > written })?.end {
+                return end - written
+            }
             return bytes.count - written
         }
 
         /// Notes that `count` bytes were written at `now` and sets when the next may go.
-        mutating func advance(by count: Int, under pacing: Pacing, now: ContinuousClock.Instant) {
+        ///
+        /// - Returns: the chunks now written whole.
+        mutating func advance(by count: Int, under pacing: Pacing, now: ContinuousClock.Instant) -> [Chunk] {
             let wasImmediate = written < immediateEnd
             written += count
-            let endsChunk = chunkEnds.first == written
-            while let end = chunkEnds.first, end <= written { chunkEnds.removeFirst() }
-            guard !wasImmediate, pacing.isPaced else { return }
+            if written >= immediateEnd { immediateDeadline = nil }
+            let endsChunk = chunks.first?.end == written
+            var completed: [Chunk] = []
+            while let first = chunks.first, first.end <= written { completed.append(chunks.removeFirst()) }
+            guard !wasImmediate, pacing.isPaced else { return completed }
             let delay = endsChunk ? max(pacing.characterDelay, pacing.commandDelay) : pacing.characterDelay
             if delay > .zero { nextWriteAt = now + delay }
+            return completed
         }
 
-        /// Forgets what was written; keeps ``nextWriteAt``.
+        /// Takes the held events of the first chunk, once some of its bytes have left.
+        mutating func takeBegunEvents() -> [DeviceEvent] {
+            guard let first = chunks.first, written > first.start, !first.held.isEmpty else { return [] }
+            defer { chunks[0].held = [] }
+            return first.held
+        }
+
+        /// Forgets what was written; keeps ``nextWriteAt`` and the chunk numbering.
         mutating func clear() {
-            self = Output(nextWriteAt: nextWriteAt)
+            self = Output(nextSerial: nextSerial, nextWriteAt: nextWriteAt)
         }
     }
 
@@ -108,8 +185,8 @@ struct LoopState {
     var startWaiters: [CheckedContinuation<Void, Never>] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// How long one write may make no progress, in ms.
-    let writeTimeout: Int
+    /// How long a write may take before it is given up.
+    let writeDeadline: WriteDeadline
     /// The pauses between characters and after each command.
     let pacing: Pacing
 
@@ -177,19 +254,39 @@ struct LoopState {
     mutating func perform(_ actions: [SessionAction], now: ContinuousClock.Instant, received: [UInt8]? = nil) {
         let publishesBytes = received != nil && byteSubscriberCount > 0
         guard !actions.isEmpty || publishesBytes else { return }
-        var events: [DeviceEvent] = []
-        events.reserveCapacity(actions.count)
-        var wrote = false
         // One time stamp for what one call observed (e.g. every line of one read).
         let time = Date()
-        for action in actions {
+        // The writes first: each is the chunk of the request whose `sent` follows it.
+        var sentChunks: [Int: Int] = [:]
+        var appended: Int?
+        for (position, action) in actions.enumerated() {
             switch action {
             case .write(let bytes):
-                output.append(bytes)
-                wrote = true
-            case .emit(let event):
+                appended = output.append(bytes)
+            case .emit(.sent(let id, let command, _, _)):
+                if let serial = appended, let index = output.chunks.firstIndex(where: { $0.serial == serial }) {
+                    output.chunks[index].owner = (id, command, session.timeout(ofInFlight: id))
+                    sentChunks[position] = serial
+                }
+                appended = nil
+            case .emit:
+                appended = nil
+            }
+        }
+        if !sentChunks.isEmpty || appended != nil { flush(now: now) }
+        // A `sent` whose bytes have not begun to leave waits for them, with what follows.
+        var events: [DeviceEvent] = []
+        events.reserveCapacity(actions.count)
+        var holder: Int?
+        for (position, action) in actions.enumerated() {
+            guard case .emit(let event) = action else { continue }
+            if let serial = sentChunks[position] { holder = output.hasBegun(serial) ? nil : serial }
+            let deviceEvent = DeviceEvent(time: time, kind: .session(event))
+            if let holder, let index = output.chunks.firstIndex(where: { $0.serial == holder }) {
+                output.chunks[index].held.append(deviceEvent)
+            } else {
                 resolveWaiter(for: event)
-                events.append(DeviceEvent(time: time, kind: .session(event)))
+                events.append(deviceEvent)
             }
         }
         if publishesBytes, let received {
@@ -197,7 +294,16 @@ struct LoopState {
         } else {
             publish(events)
         }
-        if wrote { flush(now: now) }
+    }
+
+    /// Publishes session events that waited for their command's first byte, and
+    /// resumes the callers they end.
+    private mutating func publishHeld(_ events: [DeviceEvent]) {
+        guard !events.isEmpty else { return }
+        for event in events {
+            if case .session(let sessionEvent) = event.kind { resolveWaiter(for: sessionEvent) }
+        }
+        publish(events)
     }
 
     /// Publishes one event.
@@ -235,20 +341,25 @@ struct LoopState {
     }
 
     /// Writes what the port accepts now of the pending output. A write that cannot
-    /// complete waits for `POLLOUT` (the loop polls for it) for up to ``writeTimeout``
-    /// ms without progress; then it is given up and an `error` event says so. A
-    /// device gone during the write is left to the loop, which sees the hang-up.
-    /// Pacing (``Pacing``) writes one byte or one chunk at a time and leaves the rest
-    /// for the loop, which polls until ``Output/nextWriteAt``.
+    /// complete waits for `POLLOUT` (the loop polls for it) until its deadline
+    /// (``WriteDeadline``, ``expireOutput(now:)``); meanwhile the reply deadline of its
+    /// request is held, and its `sent` event waits for its first byte. A device gone
+    /// during the write is left to the loop, which sees the hang-up. Pacing
+    /// (``Pacing``) writes one byte or one chunk at a time and leaves the rest for the
+    /// loop, which polls until ``Output/nextWriteAt``.
     mutating func flush(now: ContinuousClock.Instant) {
         guard output.isPending, let transport else {
             output.clear()
             return
         }
-        var progressed = false
-        var isBlocked = false
+        let baudRate = transport.settingsReport.actual?.baudRate
+        let budget = { [writeDeadline, pacing] (count: Int, timeout: Duration?) in
+            writeDeadline.budget(ofBytes: count, baudRate: baudRate, pacing: pacing, timeout: timeout)
+        }
+        let wireTime = { (count: Int) in WriteDeadline.wireTime(ofBytes: count, baudRate: baudRate) }
         do throws(SerialError) {
             while output.isPending && !output.waitsForPacing(now: now) {
+                output.startDeadline(now: now, budget: budget, wireTime: wireTime)
                 let written = output.written
                 let asked = output.writableCount(under: pacing)
                 let count = try output.bytes.withUnsafeBytes { bytes in
@@ -256,27 +367,36 @@ struct LoopState {
                         try transport.transmit(UnsafeRawBufferPointer(rebasing: bytes[written..<written + asked]))
                     }
                 }.get()
-                if count > 0 {
-                    output.advance(by: count, under: pacing, now: now)
-                    progressed = true
-                }
-                if count < asked {
-                    isBlocked = true
-                    break
-                }
+                if count > 0 { progress(by: count, now: now) }
+                if count < asked { break }
             }
         } catch {
             publish(.error("write failed: \(error)"))
-            output.clear()
+            abandonOutput(now: now, cause: "before the write failed (\(error))")
             return
         }
         if !output.isPending {
             output.clear()
-        } else if !isBlocked {
-            output.deadline = nil  // waiting for pacing, not for the port
-        } else if progressed || output.deadline == nil {
-            output.deadline = now + .milliseconds(writeTimeout)
+            return
         }
+        output.startDeadline(now: now, budget: budget, wireTime: wireTime)
+        for index in output.chunks.indices where !output.chunks[index].holdsReplyDeadline {
+            guard let owner = output.chunks[index].owner else { continue }
+            output.chunks[index].holdsReplyDeadline = true
+            session.awaitWrite(of: owner.id)
+        }
+    }
+
+    /// Notes `count` bytes written: publishes what waited for them and starts the reply
+    /// deadline of a request whose command is now written whole.
+    private mutating func progress(by count: Int, now: ContinuousClock.Instant) {
+        for chunk in output.advance(by: count, under: pacing, now: now) {
+            publishHeld(chunk.held)
+            if let owner = chunk.owner {
+                session.writeCompleted(of: owner.id, reachedAt: max(now, chunk.reachesDeviceAt ?? now))
+            }
+        }
+        publishHeld(output.takeBegunEvents())
     }
 
     /// When the loop must next write: pending output held back by pacing.
@@ -285,14 +405,48 @@ struct LoopState {
         return output.nextWriteAt
     }
 
-    /// Gives up a write that made no progress until its deadline.
+    /// Gives up a write that did not complete by its deadline (``WriteDeadline``).
     mutating func expireOutput(now: ContinuousClock.Instant) {
-        guard let deadline = output.deadline, deadline <= now, output.isPending else { return }
-        let message =
-            "write failed: the port took \(output.written) of \(output.bytes.count) bytes in \(writeTimeout) ms "
-            + "(output held by flow control, or the device stopped reading)"
+        guard let deadline = output.deadline, deadline <= now else { return }
+        let budget =
+            output.written < output.immediateEnd ? output.immediateDeadline?.budget : output.chunks.first?.budget
+        abandonOutput(
+            now: now,
+            cause:
+                "in \((budget ?? .zero).milliseconds) ms (output held by flow control, or the device stopped reading)")
+    }
+
+    /// Drops the pending output: the request whose command was under way fails with
+    /// ``RequestFailure/notAllSent(reason:)`` (some of its bytes left) or
+    /// ``RequestFailure/notSent(reason:)`` (none did), each reason starting `the port
+    /// took n of m bytes` and ending with `cause`; the requests whose bytes came after
+    /// it fail as not sent; immediate bytes given up are an `error` event. While the
+    /// device closes the session is left alone: its end fails what is pending.
+    private mutating func abandonOutput(now: ContinuousClock.Instant, cause: String) {
+        let abandoned = output
         output.clear()
-        publish(.error(message))
+        if abandoned.written < abandoned.immediateEnd {
+            publish(
+                .error(
+                    "write failed: the port took \(abandoned.written) of \(abandoned.immediateEnd) bytes \(cause)"))
+        }
+        guard !isClosing else { return }
+        var isFirst = abandoned.written >= abandoned.immediateEnd
+        for chunk in abandoned.chunks {
+            defer { isFirst = false }
+            guard let owner = chunk.owner else { continue }
+            let taken = max(0, min(abandoned.written, chunk.end) - chunk.start)
+            let failure: RequestFailure
+            if isFirst {
+                let reason = "the port took \(taken) of \(chunk.end - chunk.start) bytes \(cause)"
+                failure = taken > 0 ? .notAllSent(reason: reason) : .notSent(reason: reason)
+            } else {
+                failure = .notSent(reason: "the write before it was given up")
+            }
+            let actions = session.writeFailed(
+                of: owner.id, command: owner.command, failure: failure, isPartlyWritten: taken > 0, now: now)
+            perform(actions, now: now)
+        }
     }
 
     // MARK: - The end

@@ -33,8 +33,13 @@ public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible 
     /// cannot be written) before the reply was complete; `reason` says why
     /// (`interrupted`).
     case stopped(reason: String)
-    /// The device was already gone or closed: the request was never sent.
+    /// The request was never sent: the device was already gone or closed, or the port
+    /// took none of its bytes within its write's deadline (``WriteDeadline``).
     case notSent(reason: String)
+    /// The port took only part of the command's bytes within its write's deadline
+    /// (``WriteDeadline``: output held by flow control, a receiver slower than the baud
+    /// rate, or one that stopped reading): the device never got the whole command.
+    case notAllSent(reason: String)
     /// The caller cancelled the request (task cancellation of ``Device/query(_:timeout:)``).
     case cancelled
 
@@ -44,6 +49,7 @@ public enum RequestFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .disconnected(let reason): "disconnected before the reply was complete (\(reason))"
         case .stopped(let reason): "\(reason) before the reply came"
         case .notSent(let reason): "not sent: \(reason)"
+        case .notAllSent(let reason): "not all sent: \(reason)"
         case .cancelled: "cancelled"
         }
     }

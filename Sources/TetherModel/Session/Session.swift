@@ -137,6 +137,11 @@ public struct Session: Sendable {
         var deadline: ContinuousClock.Instant?
         /// The bytes received before it was sent (``Session/receivedCount``).
         var receivedBefore = 0
+        /// The port has not taken all its bytes yet: no deadline runs
+        /// (``Session/awaitWrite(of:)``).
+        var awaitsWrite = false
+        /// The port took its command's last byte (``Session/writeCompleted(of:reachedAt:)``).
+        var isWritten = false
     }
 
     private struct Owed {
@@ -400,6 +405,69 @@ public struct Session: Sendable {
         }
         queue.removeAll()
         return actions
+    }
+
+    // MARK: - Writes the port has not finished
+
+    /// The timeout of request `id` while it is in flight (its write's margin follows
+    /// it, ``WriteDeadline``); `nil` when it has none or is not in flight.
+    public func timeout(ofInFlight id: RequestID) -> Duration? {
+        guard let flight = inFlight, flight.request.id == id else { return nil }
+        return flight.request.timeout
+    }
+
+    /// The port has not taken every byte of request `id`'s command yet: its reply
+    /// deadline is held until it has (``writeCompleted(of:reachedAt:)``), so a long command
+    /// on a slow line is not timed out while it is still being written.
+    public mutating func awaitWrite(of id: RequestID) {
+        guard inFlight?.request.id == id else { return }
+        inFlight?.awaitsWrite = true
+        inFlight?.deadline = nil
+    }
+
+    /// The port took the last byte of request `id`'s command, which reaches the device
+    /// by `reachedAt` (its bytes' time on the wire after the write began, when that is
+    /// later than the end of the write: the driver's buffer still holds them): the
+    /// reply deadline runs from then. Only the command's own write counts, not a
+    /// follow-up's (``MatchStep/ask(_:soFar:)``).
+    public mutating func writeCompleted(of id: RequestID, reachedAt: ContinuousClock.Instant) {
+        guard let flight = inFlight, flight.request.id == id, !flight.isWritten else { return }
+        inFlight?.isWritten = true
+        inFlight?.awaitsWrite = false
+        guard let timeout = flight.request.timeout else { return }
+        inFlight?.deadline = max(flight.deadline ?? reachedAt, reachedAt + timeout)
+    }
+
+    /// The port did not take every byte of request `id` within its write's deadline
+    /// (``WriteDeadline``): the request fails with `failure`
+    /// (``RequestFailure/notAllSent(reason:)`` or ``RequestFailure/notSent(reason:)``).
+    /// When part of the command left (`isPartlyWritten`) the device may still answer
+    /// it, so it is treated as timed out (its late reply owed, the next request sent
+    /// once the line is quiet); when none did, the next request is sent at once. A
+    /// request no longer in flight (a raw write, a command that expects no reply)
+    /// fails all the same, with `command` shown.
+    ///
+    /// - Returns: the actions to perform now.
+    public mutating func writeFailed(
+        of id: RequestID, command: String, failure: RequestFailure, isPartlyWritten: Bool,
+        now: ContinuousClock.Instant
+    ) -> [SessionAction] {
+        guard closedReason == nil else { return [] }
+        guard let flight = inFlight, flight.request.id == id else {
+            return report([.emit(.failed(id, command: command, failure: failure))]) + sendNext(now: now)
+        }
+        var actions: [SessionAction] = []
+        if let (line, _) = contested {
+            contested = nil
+            actions.append(.emit(.notification(line)))
+        }
+        if isPartlyWritten {
+            actions += giveUp(flight, failure: failure, now: now)
+        } else {
+            inFlight = nil
+            actions.append(.emit(.failed(id, command: flight.request.command, failure: failure)))
+        }
+        return report(actions) + sendNext(now: now)
     }
 
     // MARK: - Sending and waiting

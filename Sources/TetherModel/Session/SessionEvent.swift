@@ -1,6 +1,7 @@
 /// What a ``Session`` reports about the conversation, in order.
 public enum SessionEvent: Sendable, Equatable {
-    /// A command was handed to the port (``SessionAction/write(_:)`` precedes it):
+    /// A command was handed to the port (``SessionAction/write(_:)`` precedes it; a
+    /// ``Device`` publishes it once the first of those bytes has left):
     /// `command` shown as text (``Request/command``), `bytes` exactly as written before
     /// the dialect's terminator; `isRaw` for a raw write (``Request/isRaw``: no
     /// terminator followed, and no `replied` follows).
@@ -34,7 +35,8 @@ public enum SessionEvent: Sendable, Equatable {
 
 /// What the shell around a ``Session`` must do, in order.
 public enum SessionAction: Sendable, Equatable {
-    /// Write these bytes to the port.
+    /// Write these bytes to the port; the `sent` event of the request they belong to
+    /// follows at once.
     case write([UInt8])
     /// Report this event to observers.
     case emit(SessionEvent)

@@ -196,7 +196,7 @@ final class LuaRun {
                 switch failure {
                 case .timedOut: lua.push("timeout")
                 case .disconnected, .stopped: lua.push("disconnected")
-                case .notSent, .cancelled: lua.push("not_sent")
+                case .notSent, .notAllSent, .cancelled: lua.push("not_sent")
                 }
                 lua_pushnil(pointer)
                 lua.push(failure.description)

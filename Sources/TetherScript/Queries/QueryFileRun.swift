@@ -81,8 +81,8 @@ struct QueryFileRun {
         case .failure(.notSent(let reason)):
             progress.goneReason = progress.goneReason ?? reason
             report(.notRun, step, location, detail: RequestFailure.notSent(reason: reason).description)
-        case .failure(.cancelled):
-            report(.failed, step, location, detail: RequestFailure.cancelled.description)
+        case .failure(let failure):  // cancelled, or not all of the command written
+            report(.failed, step, location, detail: failure.description)
         }
         return false
     }
