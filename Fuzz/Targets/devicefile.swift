@@ -1,6 +1,7 @@
 import Foundation
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherModel
 
 /// Fuzz target `devicefile`: device description files (`--device FILE`, docs/DIALECTS.md).
 ///
