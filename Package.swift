@@ -45,6 +45,12 @@ let package = Package(
         // Tells a SIGABRT sent from outside (`kill -ABRT`) from tether's own abort, which
         // stays a crash report (C: a signal handler must be async-signal-safe).
         .target(name: "CAbortOrigin"),
+        // Device settings: the device options (serial, pacing, dialect) declared once, in
+        // layers — a device description file, the command line, inline settings. JSON
+        // files are checked by the simulator's StrictJSON, whose profiles give dialect defaults.
+        .target(
+            name: "TetherDeviceSettings",
+            dependencies: ["TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator"]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
@@ -73,7 +79,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
-                "TetherScript", "TetherCommandLine", "CAbortOrigin",
+                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin",
             ],
             plugins: ["StampCommit"]
         ),
@@ -87,7 +93,12 @@ let package = Package(
         // The tether executable's option declarations and parsing (`@testable import tether`).
         .testTarget(
             name: "TetherCLITests",
-            dependencies: ["tether", "TetherCommandLine", "TetherSerial", "TetherModel", "TetherSimulator"]),
+            dependencies: [
+                "tether", "TetherCommandLine", "TetherSerial", "TetherModel", "TetherSimulator", "TetherDeviceSettings",
+            ]),
+        .testTarget(
+            name: "TetherDeviceSettingsTests",
+            dependencies: ["TetherDeviceSettings", "TetherCommandLine", "TetherSerial", "TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
         .testTarget(
             name: "TetherScriptTests",

@@ -73,7 +73,7 @@ public struct Console: Sendable {
             case .line(let line):
                 sendLine(line)
             case .keystrokes(let keys):
-                device.sendBytes(enter.mapping(keys))
+                sendKeys(enter.mapping(keys))
             case .command(let key):
                 if await perform(key) == .quit { return .quit }
             case .sendFile(let path):
@@ -87,6 +87,17 @@ public struct Console: Sendable {
             }
         }
         return .inputEnded
+    }
+
+    /// Sends keys typed in raw mode: Ctrl-C at once (``InterruptKey``), the others in
+    /// order.
+    private func sendKeys(_ keys: [UInt8]) {
+        for piece in InterruptKey.pieces(of: keys) {
+            switch piece {
+            case .inOrder(let bytes): device.sendBytes(bytes)
+            case .now(let bytes): device.sendNow(bytes)
+            }
+        }
     }
 
     /// Sends a typed line, its escapes decoded (``CommandText/bytes(fromEscaped:)``:

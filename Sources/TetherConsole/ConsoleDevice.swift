@@ -14,6 +14,11 @@ public protocol ConsoleDevice: Sendable {
     /// terminator, no reply awaited (raw mode's keys, a sent file, hex bytes;
     /// ``Device/write(_:)``).
     func sendBytes(_ bytes: [UInt8])
+    /// Writes `bytes` exactly as they are and at once, ahead of the lines and bytes
+    /// still queued and of a request in flight, which stays in flight (raw mode's
+    /// Ctrl-C, ``InterruptKey``; ``Device/writeNow(_:)``). Nothing is written while the
+    /// device is away.
+    func sendNow(_ bytes: [UInt8])
     /// Runs `body` with the port's modem lines, break and baud rate
     /// (``Device/withLineControl(_:)``).
     ///
@@ -35,5 +40,9 @@ extension Device: ConsoleDevice {
 
     public func sendBytes(_ bytes: [UInt8]) {
         write(bytes)
+    }
+
+    public func sendNow(_ bytes: [UInt8]) {
+        writeNow(bytes)
     }
 }

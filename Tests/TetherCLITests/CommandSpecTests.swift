@@ -1,5 +1,6 @@
 import Testing
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherSimulator
 
 @testable import tether

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherModel
 import TetherSerial
 import TetherSimulator
@@ -190,5 +191,17 @@ import TetherSimulator
         let arguments = try Self.parse(["--sim", "--", "-h", "--baud"])
         #expect(arguments.positionals == ["-h", "--baud"])
         #expect(arguments[DeviceSettings.baud] == 115_200)
+    }
+
+    @Test func aDeviceDescriptionFileIsALayerUnderTheCommandLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tether-cli-\(getpid()).json").path
+        try #"{"description": "bench modem", "dialect": "at", "baud": 9600, "urc": ["^SYSSTART"]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let options = try ConnectionOptions(
+            try ParsedArguments(["--sim", "--device", path, "--baud", "19200"], spec: QueryCommand.spec), port: nil)
+        #expect(options.configuration.baudRate == 19200)
+        #expect(options.dialect.kind?.name == ATDialect.kind.name)
+        #expect(options.dialect.settings.unsolicitedPrefixes == ["^SYSSTART"])
     }
 }

@@ -82,6 +82,20 @@ import TetherSerial
         #expect(harness.screen.text.hasPrefix("raw mode; "))
     }
 
+    /// Ctrl-C in raw mode is an immediate write, ahead of what is queued; the keys
+    /// around it, Enter mapped, stay in order; a 0x03 in hex bytes is not a key.
+    @Test func ctrlCIsSentAtOnceAndTheOtherKeysInOrder() async {
+        let harness = Harness(mode: .raw, enter: .crlf)
+        _ = await harness.run([
+            .keystrokes([0x61, 0x03, 0x62, 0x0D]), .keystrokes([0x03, 0x03]), .keystrokes([0x63]), .sendHex("03"),
+        ])
+        #expect(
+            harness.device.sentItems == [
+                .bytes([0x61]), .now([0x03]), .bytes([0x62, 0x0D, 0x0A]), .now([0x03, 0x03]), .bytes([0x63]),
+                .bytes([0x03]),
+            ])
+    }
+
     @Test func quitEndsTheSessionBeforeWhatFollows() async {
         let harness = Harness()
         #expect(await harness.run([.command(key: UInt8(ascii: "q")), .line("after")]) == .quit)

@@ -2,8 +2,19 @@ import Testing
 
 @testable import TetherConsole
 
-/// The keys of `connect`: the escape key's commands and what Enter sends.
+/// The keys of `connect`: the escape key's commands, what Enter sends, and the
+/// interrupt key.
 @Suite struct KeysTests {
+    @Test func onlyCtrlCIsAnInterruptKey() {
+        #expect(InterruptKey.bytes == [0x03])
+        #expect(InterruptKey.pieces(of: []) == [])
+        #expect(InterruptKey.pieces(of: [0x61, 0x04, 0x1C, 0x1A]) == [.inOrder([0x61, 0x04, 0x1C, 0x1A])])
+        #expect(InterruptKey.pieces(of: [0x03]) == [.now([0x03])])
+        #expect(
+            InterruptKey.pieces(of: [0x03, 0x03, 0x61, 0x62, 0x03, 0x63])
+                == [.now([0x03, 0x03]), .inOrder([0x61, 0x62]), .now([0x03]), .inOrder([0x63])])
+    }
+
     @Test func everyLocalCommandHasAKeyOfItsOwn() {
         let keys = LocalCommand.allCases.map(\.key)
         #expect(Set(keys).count == keys.count)

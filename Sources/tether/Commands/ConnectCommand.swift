@@ -11,8 +11,9 @@ enum ConnectCommand: Command {
         abstract: "Work with a device interactively.",
         discussion: """
             Two modes, switched during the session with Ctrl-T m:
-              raw   every key goes to the device as typed (Ctrl-C, Tab, arrows) and every
-                    byte received is shown as it arrives; the default for --dialect prompt.
+              raw   every key goes to the device as typed (Tab, arrows), Ctrl-C at once,
+                    ahead of what waits to be sent; every byte received is shown as it
+                    arrives. The default for --dialect prompt.
               line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherPresenter
 import TetherSerial
 import TetherViews

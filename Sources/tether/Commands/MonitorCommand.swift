@@ -1,5 +1,6 @@
 import TetherCommandLine
 import TetherConsole
+import TetherDeviceSettings
 import TetherPresenter
 
 /// `tether monitor`: print notifications as they arrive.

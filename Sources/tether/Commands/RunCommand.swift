@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherModel
 import TetherPresenter
 import TetherScript

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherDeviceSettings
 
 /// A device of `tether run`, from a `--port` value: `PATH`, `NAME=PATH`, `NAME=sim` or
 /// `NAME=sim:PROFILE`, optionally followed by its own settings,

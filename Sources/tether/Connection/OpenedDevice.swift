@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherModel
 import TetherPresenter
 import TetherSerial

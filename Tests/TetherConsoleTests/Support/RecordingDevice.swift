@@ -7,6 +7,8 @@ final class RecordingDevice: ConsoleDevice {
     enum Sent: Equatable {
         case line([UInt8], timeout: Duration?)
         case bytes([UInt8])
+        /// An immediate write (``ConsoleDevice/sendNow(_:)``).
+        case now([UInt8])
     }
 
     /// The port's lines: modem lines as set, and each break, pulse and baud rate asked.
@@ -55,6 +57,10 @@ final class RecordingDevice: ConsoleDevice {
 
     func sendBytes(_ bytes: [UInt8]) {
         sent.withLock { $0.append(.bytes(bytes)) }
+    }
+
+    func sendNow(_ bytes: [UInt8]) {
+        sent.withLock { $0.append(.now(bytes)) }
     }
 
     func withLineControl<Result: Sendable>(

@@ -1,16 +1,26 @@
-import Foundation
 import Testing
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherModel
 import TetherSerial
-
-@testable import tether
 
 /// Device settings in layers: a `--device` file under the command line, a `tether run`
 /// port's own settings over it.
 @Suite struct SettingsLayerTests {
+    /// A command taking the device options and two others, as `tether run` does.
+    static let spec = CommandSpec(
+        program: "test", abstract: "device settings",
+        options: DeviceSettings.options + [
+            Flag("--dry-run", help: "Not a device option.").declaration,
+            Option<Int>(
+                "--timeout", value: "ms", help: "Not a device option.", default: 0,
+                parse: Parse.integer(0..., InvalidValue("Not a number."))
+            )
+            .declaration,
+        ])
+
     static func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
-        try ParsedArguments(arguments, spec: RunCommand.spec)
+        try ParsedArguments(arguments, spec: spec)
     }
 
     @Test func eachLayerOverridesTheOneBelowKeyByKey() throws {
@@ -54,34 +64,5 @@ import TetherSerial
         } catch {
             #expect(error.message == message)
         }
-    }
-
-    @Test func anInlinePortSettingIsCheckedAndLayered() throws {
-        let port = try NamedPort(parsing: "modem=sim:at-modem,dialect=at,baud=9600,urc=^A,urc=^B")
-        #expect(port.name == "modem")
-        #expect(port.target == .simulator(profile: "at-modem"))
-        let settings = try DeviceSettings(try Self.parse([]), above: port.settings)
-        #expect(settings.configuration.baudRate == 9600)
-        #expect(settings.dialect.kind?.name == ATDialect.kind.name)
-        #expect(settings.dialect.settings.unsolicitedPrefixes == ["^A", "^B"])
-        #expect(
-            throws: UsageError(
-                "'--port m=sim,parity=bad': parity: The value 'bad' is invalid for '--parity <parity>'. Please provide one of 'none', 'odd', 'even', 'mark', 'space'."
-            )
-        ) {
-            try NamedPort(parsing: "m=sim,parity=bad")
-        }
-    }
-
-    @Test func aDeviceDescriptionFileIsALayerUnderTheCommandLine() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tether-cli-\(getpid()).json").path
-        try #"{"description": "bench modem", "dialect": "at", "baud": 9600, "urc": ["^SYSSTART"]}"#
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let options = try ConnectionOptions(
-            try ParsedArguments(["--sim", "--device", path, "--baud", "19200"], spec: QueryCommand.spec), port: nil)
-        #expect(options.configuration.baudRate == 19200)
-        #expect(options.dialect.kind?.name == ATDialect.kind.name)
-        #expect(options.dialect.settings.unsolicitedPrefixes == ["^SYSSTART"])
     }
 }

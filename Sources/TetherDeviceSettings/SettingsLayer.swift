@@ -4,14 +4,14 @@ import TetherCommandLine
 /// command line, a device description file, or a `tether run` port's inline settings.
 /// A layer overrides the ones before it key by key: a repeatable option it gives
 /// replaces the earlier values, a flag it sets to `false` is off.
-struct SettingsLayer {
+public struct SettingsLayer: Sendable, Equatable {
     /// Option values by long name (`--baud`), in order.
-    var values: [String: [String]] = [:]
+    public var values: [String: [String]] = [:]
     /// Flags by long name, on or off.
-    var flags: [String: Bool] = [:]
+    public var flags: [String: Bool] = [:]
 
     /// The device options given on a command line.
-    init(_ arguments: ParsedArguments) {
+    public init(_ arguments: ParsedArguments) {
         for option in DeviceSettings.options where arguments.isGiven(option) {
             if option.isFlag {
                 flags[option.key] = true
@@ -22,18 +22,18 @@ struct SettingsLayer {
     }
 
     /// An empty layer, filled by ``set(_:to:)``.
-    init() {}
+    public init() {}
 
     /// The device option spelled `key` (a long name without `--`, e.g. `baud`).
-    static func option(_ key: String) -> OptionDeclaration? {
+    public static func option(_ key: String) -> OptionDeclaration? {
         DeviceSettings.options.first { $0.key == "--" + key }
     }
 
     /// The keys a layer may give, for messages.
-    static var keys: [String] { DeviceSettings.options.map { String($0.key.dropFirst(2)) } }
+    public static var keys: [String] { DeviceSettings.options.map { String($0.key.dropFirst(2)) } }
 
     /// `bud: unknown setting; did you mean 'baud'?` for a key that is no option.
-    static func unknownKey(_ key: String) -> String {
+    public static func unknownKey(_ key: String) -> String {
         "\(key): unknown setting"
             + (Suggestion.nearest(to: key, among: keys).map { "; did you mean '\($0)'?" }
                 ?? "; expected one of \(keys.joined(separator: ", "))")
@@ -44,7 +44,7 @@ struct SettingsLayer {
     ///
     /// - Throws: ``SettingError`` starting with the key (`baud: The value 'fast' is
     ///   invalid …`); the caller adds where it was given.
-    mutating func set(_ key: String, to given: [String]) throws(SettingError) {
+    public mutating func set(_ key: String, to given: [String]) throws(SettingError) {
         guard let option = Self.option(key) else { throw SettingError(Self.unknownKey(key)) }
         if option.isFlag {
             guard given.count == 1, let flag = Bool(given[0]) else {
@@ -68,9 +68,9 @@ struct SettingsLayer {
 }
 
 /// What is wrong with one setting; the caller adds where it was given.
-struct SettingError: Error {
+public struct SettingError: Error, Equatable {
     /// The message.
-    var message: String
+    public var message: String
 
-    init(_ message: String) { self.message = message }
+    public init(_ message: String) { self.message = message }
 }

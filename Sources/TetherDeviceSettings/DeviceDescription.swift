@@ -17,13 +17,12 @@ import TetherSimulator
 /// A flag takes `true` or `false`, a repeatable option a list, a number may be written
 /// as a number or a string; `description` is free text for people. See docs/DIALECTS.md,
 /// "Device description files".
-enum DeviceDescription {
-    /// Reads the file at `path` into a layer of settings.
+public enum DeviceDescription {
+    /// Reads the file at `path` into a layer of settings (``parse(_:file:)``).
     ///
-    /// - Throws: ``UsageError`` reading `<file>: <key path>: <what was expected>`, e.g.
-    ///   `modem.json: urc[1]: expected a string, got an object`, or the line and column
-    ///   of a JSON syntax error.
-    static func load(_ path: String) throws(UsageError) -> SettingsLayer {
+    /// - Throws: ``UsageError``: `The device description 'PATH' does not exist` (or `is
+    ///   a directory, not a file`, `cannot be read`), or what ``parse(_:file:)`` throws.
+    public static func load(_ path: String) throws(UsageError) -> SettingsLayer {
         guard let data = FileManager.default.contents(atPath: path) else {
             var status = stat()
             let exists = stat(path, &status) == 0
@@ -31,6 +30,18 @@ enum DeviceDescription {
             let reason = !exists ? "does not exist" : isFolder ? "is a directory, not a file" : "cannot be read"
             throw UsageError("The device description '\(path)' \(reason)")
         }
+        return try parse(data, file: path)
+    }
+
+    /// Reads a description's bytes (strict JSON, RFC 8259: ``StrictJSON``) into a layer
+    /// of settings, each value checked by its option's parser
+    /// (``SettingsLayer/set(_:to:)``).
+    ///
+    /// - Parameter file: the file's name as given, for messages.
+    /// - Throws: ``UsageError`` reading `<file>: <key path>: <what was expected>`, e.g.
+    ///   `modem.json: urc[1]: expected a string, got an object`, or `<file>: line L,
+    ///   column C: not valid JSON: …` for a syntax error.
+    public static func parse(_ data: Data, file path: String) throws(UsageError) -> SettingsLayer {
         do {
             try StrictJSON.check(data, file: path)
         } catch {

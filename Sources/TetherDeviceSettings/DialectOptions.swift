@@ -5,13 +5,13 @@ import TetherSimulator
 /// The dialect options every device command shares (`--dialect` and the options that
 /// tune it), read into the Model's ``DialectSettings`` and built by the dialect's
 /// ``DialectKind`` from ``DialectRegistry/builtIn``.
-struct DialectOptions {
+public struct DialectOptions {
     /// The dialects `--dialect` knows.
-    static let registry = DialectRegistry.builtIn
+    public static let registry = DialectRegistry.builtIn
     /// The dialect without `--dialect` (and without a simulator profile that names one).
-    static let defaultKind = LineDialect.kind
+    public static let defaultKind = LineDialect.kind
 
-    static let dialect = Option<DialectKind?>(
+    public static let dialect = Option<DialectKind?>(
         "--dialect", value: "name", help: dialectHelp, defaultHelp: defaultKind.name, choices: registry.names,
         parse: { text throws(InvalidValue) in
             guard let kind = registry[text.lowercased()] else {
@@ -20,42 +20,42 @@ struct DialectOptions {
             }
             return kind
         })
-    static let eol = Option<Terminator?>(
+    public static let eol = Option<Terminator?>(
         "--eol", value: "eol", help: "Terminator sent after each command: lf, cr, crlf or none.",
         defaultHelp: defaultTerminators, parse: Parse.choice(Terminator.self))
-    static let notifyPattern = Option<LinePattern?>(
+    public static let notifyPattern = Option<LinePattern?>(
         "--notify-pattern", value: "regex",
         help: "Received lines matching this regular expression are always notifications.", parse: pattern)
-    static let noUnsolicited = Flag(
+    public static let noUnsolicited = Flag(
         "--no-unsolicited",
         help: """
             \(dialects(taking: .sendsNothingUnsolicited)): the device sends nothing unsolicited, so each reply is shown as
             soon as it is complete. Without it (and without --notify-pattern) replies
             settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
             """)
-    static let errorPattern = Option<LinePattern?>(
+    public static let errorPattern = Option<LinePattern?>(
         "--error-pattern", value: "regex",
         help: "\(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.",
         defaultHelp: "^ERR for line", parse: pattern)
-    static let urc = Option<[String]>(
+    public static let urc = Option<[String]>(
         "--urc", value: "prefix",
         help: """
             \(dialects(taking: .unsolicitedPrefixes)): lines starting with this text (plain text, not a regular expression) are
             unsolicited (repeatable), e.g. '^SYSSTART' for Cinterion's start-up code.
             """, each: Parse.nonEmpty(InvalidValue("Please provide a non-empty prefix.")))
-    static let finalOK = Option<[String]>(
+    public static let finalOK = Option<[String]>(
         "--final-ok", value: "text",
         help: """
             \(dialects(taking: .extraSuccessCodes)): a vendor final result code that ends a reply successfully (repeatable),
             e.g. 'SEND OK'; a code ending in ':' matches any line starting with it.
             """, each: codeText)
-    static let finalError = Option<[String]>(
+    public static let finalError = Option<[String]>(
         "--final-error", value: "text",
         help: """
             \(dialects(taking: .extraErrorCodes)): a vendor final result code that ends a reply with an error (repeatable),
             e.g. 'ABORTED'. FAIL and SEND FAIL (ESP-AT) are built in.
             """, each: codeText)
-    static let payloadHeader = Option<[PayloadHeaderTemplate]>(
+    public static let payloadHeader = Option<[PayloadHeaderTemplate]>(
         "--payload-header", value: "form",
         help: """
             \(dialects(taking: .payloadHeaders)): a length-prefixed binary payload's header (repeatable), {len} its
@@ -71,13 +71,13 @@ struct DialectOptions {
                     "Please provide a header with one {len} field, e.g. '+IPD,{id},{len}:': \(error.reason).")
             }
         })
-    static let checkErrors = Flag(
+    public static let checkErrors = Flag(
         "--check-errors",
         help: """
             \(dialects(taking: .checksErrors)): after each command read SYST:ERR? until an entry with code 0
             (0,"No error", 0 No Error); any error fails the command (exit 1).
             """)
-    static let prompt = Option<String?>(
+    public static let prompt = Option<String?>(
         "--prompt", value: "text", help: "\(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF).",
         defaultHelp: "'\(PromptDialect.defaultPrompt)'",
         parse: { text throws(InvalidValue) in
@@ -90,7 +90,7 @@ struct DialectOptions {
         })
 
     /// The options, for a command's ``CommandSpec``.
-    static let options: [OptionDeclaration] = [
+    public static let options: [OptionDeclaration] = [
         dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
         errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
         payloadHeader.declaration, checkErrors.declaration, prompt.declaration,
@@ -113,14 +113,14 @@ struct DialectOptions {
     }
 
     /// `--dialect`, or `nil` when not given.
-    var kind: DialectKind?
+    public var kind: DialectKind?
     /// The other options: `--eol`, `--notify-pattern`, `--error-pattern`, `--urc`,
     /// `--final-ok`, `--final-error`, `--payload-header`, `--check-errors`, `--no-unsolicited`,
     /// `--prompt`.
-    var settings: DialectSettings
+    public var settings: DialectSettings
 
     /// Reads the options.
-    init(_ arguments: ParsedArguments) {
+    public init(_ arguments: ParsedArguments) {
         kind = arguments[Self.dialect]
         settings = DialectSettings(
             terminator: arguments[Self.eol], notificationPattern: arguments[Self.notifyPattern],
@@ -135,7 +135,7 @@ struct DialectOptions {
     ///
     /// - Throws: ``UsageError`` when an option does not apply to the dialect, or the
     ///   profile's patterns are not valid here.
-    func makeDialect(defaults profile: DeviceProfile?) throws(UsageError) -> any Dialect {
+    public func makeDialect(defaults profile: DeviceProfile?) throws(UsageError) -> any Dialect {
         guard let profile else { return try makeDialect() }
         func pattern(_ source: String?, _ field: String) throws(UsageError) -> LinePattern? {
             guard let source else { return nil }
@@ -156,7 +156,7 @@ struct DialectOptions {
     /// with `defaults` for the settings it takes that are not given.
     ///
     /// - Throws: ``UsageError`` when an option does not apply to the dialect.
-    func makeDialect(
+    public func makeDialect(
         defaultKind: DialectKind = Self.defaultKind, defaults: DialectSettings = DialectSettings()
     ) throws(UsageError) -> any Dialect {
         let kind = self.kind ?? defaultKind

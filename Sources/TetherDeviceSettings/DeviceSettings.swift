@@ -7,45 +7,45 @@ import TetherSerial
 /// They come in layers, each overriding the one before (see ``SettingsLayer``): a
 /// `--device FILE` description, the command line's options, and in `tether run` a
 /// port's own description file and inline settings (`--port NAME=PATH,KEY=VALUE…`).
-struct DeviceSettings {
-    static let baud = Option<Int>(
+public struct DeviceSettings {
+    public static let baud = Option<Int>(
         "--baud", "-b", value: "rate", help: "Baud rate in bit/s.", default: SerialConfiguration().baudRate,
         parse: serialField(\.baudRate, "Please provide a positive whole number of baud, e.g. 9600 or 115200."))
-    static let dataBits = Option<Int>(
+    public static let dataBits = Option<Int>(
         "--data-bits", value: "bits", help: "Data bits: 5, 6, 7 or 8.", default: SerialConfiguration().dataBits,
         parse: serialField(\.dataBits, "Please provide one of '5', '6', '7', '8'."))
-    static let parity = Option<Parity>(
+    public static let parity = Option<Parity>(
         "--parity", value: "parity", help: "Parity: none, odd, even, mark or space.",
         default: SerialConfiguration().parity, parse: Parse.choice(Parity.self))
-    static let stopBits = Option<Int>(
+    public static let stopBits = Option<Int>(
         "--stop-bits", value: "bits", help: "Stop bits: 1 or 2.", default: SerialConfiguration().stopBits,
         parse: serialField(\.stopBits, "Please provide one of '1', '2'."))
-    static let flowControl = Option<FlowControl>(
+    public static let flowControl = Option<FlowControl>(
         "--flow-control", value: "mode", help: "Flow control: none, rtscts, xonxoff or dtrdsr.",
         default: SerialConfiguration().flowControl, parse: Parse.choice(FlowControl.self))
 
-    static let charDelay = Option<Int>(
+    public static let charDelay = Option<Int>(
         "--char-delay", value: "ms",
         help: "Pause this many ms after each byte sent, for a receiver\n"
             + "without a FIFO (immediate writes are not paced).",
         default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
-    static let commandDelay = Option<Int>(
+    public static let commandDelay = Option<Int>(
         "--command-delay", value: "ms", help: "Pause this many ms after each command sent, before the next.",
         default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
     private static let pacingAdvice = InvalidValue("Please provide a whole number of milliseconds, 0 to 10000.")
 
     /// The serial settings' options.
-    static let serialOptions = [
+    public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
     ]
 
     /// The pacing options (``Pacing``).
-    static let pacingOptions = [charDelay.declaration, commandDelay.declaration]
+    public static let pacingOptions = [charDelay.declaration, commandDelay.declaration]
 
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
     /// (``DialectOptions/options``), so a new dialect option is a description key at once.
-    static var options: [OptionDeclaration] { serialOptions + pacingOptions + DialectOptions.options }
+    public static var options: [OptionDeclaration] { serialOptions + pacingOptions + DialectOptions.options }
 
     /// Every device option, for merging layers: a file may give a setting this command
     /// does not take (`eol` or `urc` under `monitor`, which sends nothing). The file
@@ -54,14 +54,14 @@ struct DeviceSettings {
     private static let spec = CommandSpec(program: "tether", abstract: "device settings", options: options)
 
     /// Serial settings.
-    var configuration: SerialConfiguration
+    public var configuration: SerialConfiguration
     /// `--dialect` and its options.
-    var dialect: DialectOptions
+    public var dialect: DialectOptions
     /// `--char-delay` and `--command-delay`.
-    var pacing: Pacing
+    public var pacing: Pacing
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
-    init(_ arguments: ParsedArguments) {
+    public init(_ arguments: ParsedArguments) {
         configuration = SerialConfiguration(
             baudRate: arguments[Self.baud], dataBits: arguments[Self.dataBits], parity: arguments[Self.parity],
             stopBits: arguments[Self.stopBits], flowControl: arguments[Self.flowControl])
@@ -75,7 +75,9 @@ struct DeviceSettings {
     /// over it (a port's own file and inline settings), each later one overriding.
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.
-    init(_ arguments: ParsedArguments, below: [SettingsLayer] = [], above: [SettingsLayer] = []) throws(UsageError) {
+    public init(_ arguments: ParsedArguments, below: [SettingsLayer] = [], above: [SettingsLayer] = [])
+        throws(UsageError)
+    {
         var merged = ParsedArguments(spec: Self.spec)
         for layer in below + [SettingsLayer(arguments)] + above {
             try merged.override(values: layer.values, flags: layer.flags)
