@@ -108,7 +108,7 @@ import Testing
     /// together), and only `P` when the command goes out in one write.
     @Test func pacingGetsACommandPastAReceiverWithoutAFIFO() throws {
         let paced = try LoggedSimulator(["--receive-gap", "5"])
-        _ = try query(paced, ["--eol", "none", "--char-delay", "50", #"PRINT 2+2\r"#])
+        _ = try query(paced, ["--eol", "none", "--char-delay", "200", #"PRINT 2+2\r"#])
         #expect(paced.received(atLeast: 10) == Array("PRINT 2+2\r".utf8))
 
         let unpaced = try LoggedSimulator(["--receive-gap", "5"])
