@@ -187,4 +187,18 @@ import TetherSerial
         #expect(await transport.receivedBytes(count: 5) == [0x41, 0x03, 0x03, 0x42, 0x43])
         await device.close()
     }
+
+    /// A close asked for while paced bytes wait drops them rather than pacing them out:
+    /// ten bytes at 2 s a byte once held Ctrl-C, SIGTERM and `connect`'s quit for 18 s.
+    @Test func aCloseDropsPacedOutputInsteadOfWaitingForIt() async throws {
+        let transport = try SocketTransport()
+        let device = try device(transport, pacing: Pacing(characterDelay: .seconds(2)))
+        await device.start()
+        device.write(Array("ABCDEFGHIJ".utf8))
+        #expect(await transport.received(count: 1) == "A")
+        let closing = ContinuousClock.now
+        await device.close(reason: "interrupted")
+        #expect(ContinuousClock.now - closing < .seconds(10))
+        #expect(transport.transmits.withLock { $0 }.map(\.count).reduce(0, +) < 10)
+    }
 }

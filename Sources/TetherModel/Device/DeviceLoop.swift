@@ -199,13 +199,19 @@ final class DeviceLoop: Sendable {
     }
 
     /// Before closing: lets pending output go out, until its write's deadline
-    /// (``WriteDeadline``), paced as it would have been.
+    /// (``WriteDeadline``); paced output (``Pacing``) is dropped instead, so a close
+    /// asked for is not held back by the pacing of what is left.
     private func drainOutput() {
         while let (transport, events, timeout) = state.withLock({ state -> (any SerialTransport, Int16, Int32)? in
             let now = ContinuousClock.now
             state.expireOutput(now: now)
             guard state.output.isPending, let transport = state.transport else { return nil }
-            if let writeAt = state.nextWriteAt, writeAt > now { return (transport, 0, (writeAt - now).pollTimeout) }
+            // Paced output is given up: a close is asked for (Ctrl-C, SIGTERM, a quit), and
+            // pacing what is left (a byte every --char-delay) would hold it back for as long.
+            if state.nextWriteAt != nil {
+                state.output.clear()
+                return nil
+            }
             return (transport, Int16(POLLOUT), ((state.output.deadline ?? now) - now).pollTimeout)
         }) {
             var entry = pollfd(fd: transport.descriptor, events: events, revents: 0)
