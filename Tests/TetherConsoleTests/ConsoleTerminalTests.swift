@@ -64,6 +64,19 @@ import Testing
         harness.terminal.stop()
     }
 
+    /// In line mode libedit's terminal settings make Ctrl-C a SIGINT, which ended the
+    /// whole session (exit 130) at `w`'s, `B`'s and `f`'s question: typed there, it
+    /// cancels only the question, and the line typed next is sent.
+    @Test(arguments: [LocalCommand.sendHex, .changeBaudRate, .sendFile])
+    func ctrlCCancelsAQuestionInLineMode(command: LocalCommand) async throws {
+        let harness = try Harness(mode: .line)
+        let question = try #require(command.question)
+        harness.pty.type("\u{14}\(command.key)")
+        #expect(harness.pty.shown { $0.contains(question) }.contains(question))
+        #expect(await harness.type("ab\u{3}ok\r", giving: [.line("ok")]))
+        harness.terminal.stop()
+    }
+
     /// Received bytes go where the last output ended; lines start on a fresh line,
     /// with CR LF line ends.
     @Test func rawModeDrawsBytesInlineAndLinesOnALineOfTheirOwn() async throws {
