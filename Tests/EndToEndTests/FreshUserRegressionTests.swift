@@ -43,6 +43,15 @@ import TetherSimulator
         #expect(result.stdout.isEmpty)
     }
 
+    /// The built-in simulator ignores empty and blank lines (README.md, "Run against the
+    /// simulator"): the empty command and a blank one time out.
+    @Test(arguments: ["", " \t "])
+    func theSimulatorIgnoresEmptyAndBlankLines(command: String) throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--timeout", "300", command])
+        #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("no reply within 300 ms"), "\(result.stdout)")
+    }
+
     /// 300 random bytes given to `run` were sent to the device line by line.
     @Test func binaryScriptIsAScriptError() throws {
         let folder = try TemporaryFolder()
