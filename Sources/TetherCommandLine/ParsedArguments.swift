@@ -18,7 +18,7 @@ public struct ParsedArguments: Sendable {
     /// Parses `arguments` (without the program and subcommand names).
     ///
     /// - Throws: ``UsageError`` for an unknown option (with a suggestion), a flag
-    ///   given a value, a missing value, a non-repeatable option given twice, or a
+    ///   given a value, a missing value, a flag or a non-repeatable option given twice, or a
     ///   value the option's parser refuses.
     public init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
         self.spec = spec
@@ -37,18 +37,22 @@ public struct ParsedArguments: Sendable {
             guard let option = spec.option(named: name) else { throw Self.unknownOption(name, in: spec) }
             if option.isFlag {
                 if parts.count > 1 { throw UsageError("'\(option.key)' takes no value") }
-                flags.insert(option.key)
+                guard flags.insert(option.key).inserted else { throw Self.givenTwice(option) }
                 continue
             }
             guard let value = parts.count > 1 ? String(parts[1]) : remaining.popFirst() else {
                 throw UsageError("Missing value for '\(option.display)'")
             }
-            if values[option.key] != nil && !option.isRepeatable {
-                throw UsageError("'\(option.key)' may be given only once")
-            }
+            if values[option.key] != nil && !option.isRepeatable { throw Self.givenTwice(option) }
             try option.validate(value)
             values[option.key, default: []].append(value)
         }
+    }
+
+    /// A non-repeatable option or a flag given a second time (`--baud 1 --baud 2`,
+    /// `--sim --sim`): one of them is likely a mistake.
+    private static func givenTwice(_ option: OptionDeclaration) -> UsageError {
+        UsageError("'\(option.key)' may be given only once")
     }
 
     /// No arguments at all, to be filled with ``override(values:flags:)``.

@@ -235,16 +235,21 @@ public struct Console: Sendable {
         terminal.write("sent \(bytes.count) bytes from \(path)\n")
     }
 
-    /// Sends the bytes typed after `w` as hex pairs (``HexBytes``), exactly those;
-    /// nothing when one is not a pair of hex digits.
+    /// Sends the bytes typed after `w` as hex pairs (``HexBytes``), exactly those, and
+    /// shows the first ``shownHexBytes`` of them; nothing when one is not a pair of hex
+    /// digits.
     private func sendHex(_ text: String) {
         guard let bytes = HexBytes(parsing: text) else {
             terminal.write("'\(text)' is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
             return
         }
         device.sendBytes(bytes.bytes)
-        terminal.write("sent \(bytes.bytes.count) bytes: \(ByteEscaping.hex(bytes.bytes))\n")
+        let shown = ByteEscaping.hex(bytes.bytes, atMost: Self.shownHexBytes)
+        terminal.write("sent \(bytes.bytes.count) bytes: \(shown)\n")
     }
+
+    /// The most sent hex bytes `w` shows: 16, as the text view shows a payload.
+    static let shownHexBytes = 16
 
     /// The most bytes of a sent file in one write.
     static let filePiece = 128

@@ -4,7 +4,8 @@ import TetherViews
 
 /// `connect` without a terminal (input from a pipe or a file, or JSON output): each
 /// line is sent as a command in turn, its escapes decoded (``CommandText``), and its
-/// reply awaited before the next; empty lines are skipped.
+/// reply awaited before the next. An empty line is a command as a typed Enter on an
+/// empty line is: the dialect's line end alone.
 public enum PipedConsole {
     /// Why the input stopped.
     public enum End: Equatable, Sendable {
@@ -30,7 +31,7 @@ public enum PipedConsole {
         if typesOnATerminal {
             FileSink.standardError.write("Type a command and press Enter; Ctrl-D or Ctrl-C quits.\n")
         }
-        for await line in lines where !line.isEmpty {
+        for await line in lines {
             do {
                 await send(try CommandText.bytes(fromEscaped: line))
             } catch {

@@ -35,6 +35,12 @@ public enum ByteEscaping {
         bytes.map { hexPair($0) }.joined(separator: separator)
     }
 
+    /// The first `limit` of `bytes` as hex pairs, then ` …` when there are more:
+    /// `00 01 02 … 0f …` for 2000 bytes and a limit of 16; all of them when they fit.
+    public static func hex(_ bytes: some Collection<UInt8>, atMost limit: Int) -> String {
+        hex(Array(bytes.prefix(limit))) + (bytes.count > limit ? " …" : "")
+    }
+
     private static func escape(_ byte: UInt8) -> String {
         switch byte {
         case 0x09: "\\t"

@@ -169,8 +169,7 @@ public struct TextView: DeviceView {
     static func payloadSummary(_ payload: ArraySlice<UInt8>) -> String {
         let unit = payload.count == 1 ? "byte" : "bytes"
         guard !payload.isEmpty else { return "<0 bytes>" }
-        let shown = ByteEscaping.hex(Array(payload.prefix(shownPayloadBytes)))
-        return "<\(payload.count) \(unit): \(shown)\(payload.count > shownPayloadBytes ? " …" : "")>"
+        return "<\(payload.count) \(unit): \(ByteEscaping.hex(payload, atMost: shownPayloadBytes))>"
     }
 
     /// `1.2 s`, with one decimal.

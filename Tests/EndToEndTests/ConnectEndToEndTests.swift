@@ -261,6 +261,18 @@ import TetherSimulator
         #expect(!result.stdout.contains("*IDN?"), "\(result.stdout)")
     }
 
+    /// `printf '*IDN?\n\n \nTEMP?\n' | tether connect --sim --format json` sent the space
+    /// but not the empty line: it is sent as typed, the line end alone (which the
+    /// simulator ignores, so it times out).
+    @Test func anEmptyLineFromAPipeIsSent() throws {
+        let result = try Subprocess.run(
+            "tether", ["connect", "--sim", "--format", "json", "--timeout", "300"], stdin: "*IDN?\n\n \nTEMP?\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        let sent = records.filter { $0["type"] as? String == "sent" }.compactMap { $0["command"] as? String }
+        #expect(sent == ["*IDN?", "", " ", "TEMP?"], "\(result.stdout)")
+    }
+
     /// With the device's own dialect (no console wrapper), `--hex` shows each line with
     /// the line end it came with, and the `--log` keeps the blank lines a device sends.
     @Test func hexShowsLineEndsAndTheLogKeepsBlankLines() throws {

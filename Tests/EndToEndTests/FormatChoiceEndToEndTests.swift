@@ -5,19 +5,23 @@ import Testing
 /// says what to do, before any port opens — never a silent fall-back to other output.
 @Suite struct FormatChoiceEndToEndTests {
     @Test(arguments: [
-        (["query", "--sim", "--format", "json", "--hex", "*IDN?"], "--hex"),
-        (["monitor", "--sim", "--format", "json", "--timestamps", "--count", "1"], "--timestamps"),
-        (["run", "-", "--sim", "--format", "json", "--timestamps"], "--timestamps"),
+        (["query", "--sim", "--format", "json", "--hex", "*IDN?"], Self.hexMessage),
+        (["query", "--sim", "--hex", "--format", "json", "*IDN?"], Self.hexMessage),
+        (["monitor", "--sim", "--format", "json", "--timestamps", "--count", "1"], Self.timestampsMessage),
+        (["run", "-", "--sim", "--format", "json", "--timestamps"], Self.timestampsMessage),
     ])
-    func textOnlyOptionsWithJSONAreRefused(arguments: [String], option: String) throws {
+    func textOnlyOptionsWithJSONAreRefused(arguments: [String], message: String) throws {
         let result = try Subprocess.run("tether", arguments, stdin: "*IDN?\n")
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(
-            result.stderr.hasPrefix(
-                "Error: '\(option)' applies only to text output; JSON records always carry 'time' and exact bytes"),
-            "\(result.stderr)")
+        #expect(result.stderr == "Error: \(message) (see 'tether \(arguments[0]) --help')\n", "\(result.stderr)")
     }
+
+    /// `--hex`'s message spoke of `'time'`, which is `--timestamps`' matter.
+    static let hexMessage =
+        "'--hex' applies only to text output; JSON records carry the exact bytes "
+        + "(a '_hex' field whenever a string is not exactly its bytes)"
+    static let timestampsMessage = "'--timestamps' applies only to text output; every JSON record carries its 'time'"
 
     /// The dashboard shows no hex and no timestamps: asking for them with `--live` is
     /// refused (checked before the terminal is, so a pipe shows it too).

@@ -35,6 +35,23 @@ import TetherSimulator
         #expect(result.stderr.hasPrefix("Error: Give either <port> or '--sim'/'--match', not both (got '/dev/null')"))
     }
 
+    /// `--sim --sim` was taken as one `--sim`, while `--baud 1 --baud 2` is refused.
+    @Test func aFlagGivenTwiceIsRefused() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--sim", "*IDN?"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: '--sim' may be given only once (see 'tether query --help')\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// The built-in simulator ignores empty and blank lines (README.md, "Run against the
+    /// simulator"): the empty command and a blank one time out.
+    @Test(arguments: ["", " \t "])
+    func theSimulatorIgnoresEmptyAndBlankLines(command: String) throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--timeout", "300", command])
+        #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("no reply within 300 ms"), "\(result.stdout)")
+    }
+
     /// 300 random bytes given to `run` were sent to the device line by line.
     @Test func binaryScriptIsAScriptError() throws {
         let folder = try TemporaryFolder()

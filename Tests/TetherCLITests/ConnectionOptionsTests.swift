@@ -59,12 +59,17 @@ import TetherSimulator
             !HardwareOptions(try ParsedArguments(["--sim", "--no-reconnect"], spec: MonitorCommand.spec)).reconnects)
     }
 
-    @Test(arguments: ["--hex", "--timestamps"])
-    func aTextOnlyOptionIsRefusedWithJSON(option: String) {
-        #expect(
-            throws: UsageError(
-                "'\(option)' applies only to text output; JSON records always carry 'time' and exact bytes")
-        ) {
+    /// `--hex`'s message spoke of `'time'`, which is `--timestamps`' matter.
+    @Test(arguments: [
+        (
+            "--hex",
+            "'--hex' applies only to text output; JSON records carry the exact bytes "
+                + "(a '_hex' field whenever a string is not exactly its bytes)"
+        ),
+        ("--timestamps", "'--timestamps' applies only to text output; every JSON record carries its 'time'"),
+    ])
+    func aTextOnlyOptionIsRefusedWithJSON(option: String, message: String) {
+        #expect(throws: UsageError(message)) {
             try Self.options(["--sim", "--format", "json", option])
         }
     }

@@ -12,9 +12,12 @@ import Testing
         let folder: TemporaryFolder
         let terminal: ConsoleTerminal
         let inputs: CollectedInputs
+        /// The pty's settings before the terminal thread started.
+        let settingsAtStart: termios
 
         init(mode: ConsoleMode, raw: Bool = true) throws {
             pty = try TestTerminal(raw: raw)
+            settingsAtStart = pty.settings
             folder = try TemporaryFolder()
             terminal = try #require(
                 ConsoleTerminal(
@@ -64,6 +67,19 @@ import Testing
         harness.terminal.stop()
     }
 
+    /// In line mode libedit's terminal settings make Ctrl-C a SIGINT, which ended the
+    /// whole session (exit 130) at `w`'s, `B`'s and `f`'s question: typed there, it
+    /// cancels only the question, and the line typed next is sent.
+    @Test(arguments: [LocalCommand.sendHex, .changeBaudRate, .sendFile])
+    func ctrlCCancelsAQuestionInLineMode(command: LocalCommand) async throws {
+        let harness = try Harness(mode: .line)
+        let question = try #require(command.question)
+        harness.pty.type("\u{14}\(command.key)")
+        #expect(harness.pty.shown { $0.contains(question) }.contains(question))
+        #expect(await harness.type("ab\u{3}ok\r", giving: [.line("ok")]))
+        harness.terminal.stop()
+    }
+
     /// Received bytes go where the last output ended; lines start on a fresh line,
     /// with CR LF line ends.
     @Test func rawModeDrawsBytesInlineAndLinesOnALineOfTheirOwn() async throws {
@@ -87,7 +103,8 @@ import Testing
     @Test(arguments: [ConsoleMode.raw, .line])
     func theSettingsFoundAreBackAfterTheEnd(mode: ConsoleMode) async throws {
         let harness = try Harness(mode: mode, raw: false)
-        let before = harness.pty.settings
+        // Read before the thread started: it may set its mode before this test runs on.
+        let before = harness.settingsAtStart
         #expect(await waitUntil { !harness.pty.settings.isSame(as: before) })  // the terminal's mode is on
         harness.terminal.stop()
         #expect(harness.pty.settings.isSame(as: before))

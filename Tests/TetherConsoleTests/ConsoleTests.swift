@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TetherSerial
+import TetherViews
 
 @testable import TetherConsole
 
@@ -203,6 +204,17 @@ import TetherSerial
             harness.screen.text.hasSuffix(
                 "sent 4 bytes: 7f 00 ff 0d\n'7g' is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
         )
+    }
+
+    /// 3000 bytes sent with `w` were shown as 3000 hex pairs: the first 16 are shown.
+    @Test func manyHexBytesAreShownAsTheirFirst16() async {
+        let harness = Harness()
+        let bytes = (0..<3000).map { UInt8($0 % 256) }
+        _ = await harness.run([.sendHex(ByteEscaping.hex(bytes))])
+        #expect(harness.device.sentItems == [.bytes(bytes)])
+        #expect(
+            harness.screen.text.hasSuffix(
+                "sent 3000 bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f …\n"))
     }
 
     @Test func theLogStartsAndStops() async throws {

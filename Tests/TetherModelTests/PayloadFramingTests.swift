@@ -92,6 +92,18 @@ import Testing
 
     /// A payload longer than the maximum line length is still taken by count, in
     /// overlong pieces that each carry their part of it; memory stays bounded.
+    /// `#9999999999` then LF (docs/DIALECTS.md, "Binary payloads"): the first 9 says nine
+    /// length digits, so the whole of it is a header announcing a 999 999 999-byte block;
+    /// the LF and every byte after it are the block's data, taken by count in pieces of
+    /// the maximum line length, never lines of text.
+    @Test func aHugeDefiniteLengthIsTakenByCount() {
+        let stream = Array("#9999999999\n+1.5\nOK\n".utf8)
+        let lines = Self.verified([stream], maximumLineLength: 16, framing: ArbitraryBlockFraming())
+        #expect(lines.map(\.ending) == [.overlong, .unterminated])
+        #expect(lines.map(\.payloadRange) == [11..<16, 0..<4])
+        #expect(lines.flatMap { $0.payload.map(Array.init) ?? [] } == Array("\n+1.5\nOK\n".utf8))
+    }
+
     @Test func longPayloadComesInPieces() {
         let data = (0..<40).map { UInt8($0 % 3 == 0 ? 0x0A : 0x41) }
         let lines = Self.verified(

@@ -79,6 +79,10 @@ import TetherSimulator
         ("device.read(1, -1)", "test.lua:1: read: timeout must be a number of milliseconds, 0 or more"),
         ("device.write(3)", "test.lua:1: write: bytes must be a string, got number"),
         ("device.write_now()", "test.lua:1: write_now: bytes must be a string, got nil"),
+        // Were accepted silently, the argument ignored.
+        ("device.discard_input(5)", "test.lua:1: discard_input: takes no arguments, got number"),
+        (#"device.discard_input("x")"#, "test.lua:1: discard_input: takes no arguments, got string"),
+        ("device:discard_input(5)", "test.lua:1: discard_input: takes no arguments, got number"),
     ])
     func badArgumentsAreScriptErrors(line: String, message: String) async throws {
         let harness = try Harness([(nil, SimulatorProfiles.defaultDevice())])

@@ -27,4 +27,10 @@ import TetherViews
     @Test func hex() {
         #expect(ByteEscaping.hex([0x01, 0x0D, 0x0A]) == "01 0d 0a")
     }
+
+    @Test func hexAtMostALimitEndsInAnEllipsisWhenMoreAreLeft() {
+        #expect(ByteEscaping.hex([0x01, 0x0D, 0x0A], atMost: 3) == "01 0d 0a")
+        #expect(ByteEscaping.hex([0x01, 0x0D, 0x0A, 0xFF], atMost: 3) == "01 0d 0a …")
+        #expect(ByteEscaping.hex([UInt8](), atMost: 3) == "")
+    }
 }

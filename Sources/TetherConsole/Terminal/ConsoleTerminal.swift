@@ -254,12 +254,16 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     }
 
     /// Reads one answer on its own line: printable text, Backspace; Enter ends it,
-    /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`).
+    /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`). Ctrl-C is read as a key here in
+    /// line mode too, where libedit's terminal settings otherwise make it SIGINT (which
+    /// ends the session), so it cancels only the question.
     private func ask(_ prompt: String, typedAhead: [UInt8]) -> (answer: String?, leftover: [UInt8]) {
+        let signalKeys = readingSignalKeysAsKeys()
         writeAll(Array(((isAtLineStart && mode == .raw ? "" : "\r\n") + prompt).utf8))
         var answer: [UInt8] = []
         var decoder = UTF8Decoder()
         defer {
+            signalKeys.restore()
             writeAll([0x0D, 0x0A])
             isAtLineStart = true
             flushOutput(aboveLine: false)
@@ -291,6 +295,31 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
             bytes = typed
         }
         return (nil, [])
+    }
+
+    /// The input's settings before ``readingSignalKeysAsKeys()``.
+    private struct SignalKeys {
+        let input: Int32
+        /// The settings to put back; `nil` when nothing was changed.
+        let saved: termios?
+
+        func restore() {
+            guard var settings = saved else { return }
+            tcsetattr(input, TCSANOW, &settings)
+        }
+    }
+
+    /// Turns off ISIG on the input, so Ctrl-C arrives as a key (0x03), not SIGINT, until
+    /// the returned value's `restore()`.
+    private func readingSignalKeysAsKeys() -> SignalKeys {
+        var settings = termios()
+        guard tcgetattr(input, &settings) == 0, settings.c_lflag & tcflag_t(ISIG) != 0 else {
+            return SignalKeys(input: input, saved: nil)
+        }
+        let saved = settings
+        settings.c_lflag &= ~tcflag_t(ISIG)
+        tcsetattr(input, TCSANOW, &settings)
+        return SignalKeys(input: input, saved: saved)
     }
 
     private func runLine() {

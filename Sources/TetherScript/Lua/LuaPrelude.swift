@@ -310,7 +310,12 @@ enum LuaPrelude {
           return nil, "timeout"
         end
 
-        local function discard_input(dev)
+        -- Takes no argument: `device.discard_input()` gives `extra` nil and nothing after.
+        local function discard_input(dev, extra, ...)
+          if extra ~= nil or select("#", ...) > 0 then
+            local file, line = site()
+            fail(file, line, "discard_input: takes no arguments, got " .. type(extra))
+          end
           return core.discard(dev)
         end
 

@@ -131,10 +131,15 @@ struct ConnectionOptions {
         format = arguments[Self.format]
         showsTimestamps = arguments[Self.timestamps]
         showsHex = arguments[Self.hex]
-        if format == .json, let flag = [Self.timestamps, Self.hex].first(where: { arguments[$0] }) {
+        if format == .json && arguments[Self.timestamps] {
             throw UsageError(
-                "'\(flag.declaration.key)' applies only to text output; JSON records always carry 'time' and exact bytes"
-            )
+                "'\(Self.timestamps.declaration.key)' applies only to text output; "
+                    + "every JSON record carries its 'time'")
+        }
+        if format == .json && arguments[Self.hex] {
+            throw UsageError(
+                "'\(Self.hex.declaration.key)' applies only to text output; JSON records carry the exact bytes "
+                    + "(a '_hex' field whenever a string is not exactly its bytes)")
         }
         log = arguments[Self.log]
         hardware = HardwareOptions(arguments)
