@@ -390,7 +390,9 @@ struct LoopState {
     /// Notes `count` bytes written: publishes what waited for them and starts the reply
     /// deadline of a request whose command is now written whole.
     private mutating func progress(by count: Int, now: ContinuousClock.Instant) {
-        for chunk in output.advance(by: count, under: pacing, now: now) {
+        // The pause before the next paced byte counts from when this write returned, not
+        // from when the flush began: otherwise two bytes could leave closer than the delay.
+        for chunk in output.advance(by: count, under: pacing, now: pacing.isPaced ? .now : now) {
             publishHeld(chunk.held)
             if let owner = chunk.owner {
                 session.writeCompleted(of: owner.id, reachedAt: max(now, chunk.reachesDeviceAt ?? now))
