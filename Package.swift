@@ -27,8 +27,10 @@ let package = Package(
         .target(name: "TetherCommandLine"),
         // Transport: SerialPort over libserialport.
         .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
-        // Model: framing, dialects, request queue, events.
-        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll"]),
+        // XMODEM and YMODEM as pure state machines (docs/TRANSFERS.md).
+        .target(name: "TetherTransfer"),
+        // Model: framing, dialects, request queue, events, transfers on the port loop.
+        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer"]),
         // Presenter: model events → view state.
         .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
@@ -75,7 +77,8 @@ let package = Package(
         // Tests: one target per module, plus end-to-end tests of the built executables.
         .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
-        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial"]),
+        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer"]),
+        .testTarget(name: "TetherTransferTests", dependencies: ["TetherTransfer", "TetherSimulator"]),
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
         // The tether executable's option declarations and parsing (`@testable import tether`).
         .testTarget(
