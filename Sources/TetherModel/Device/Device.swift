@@ -27,7 +27,7 @@ public final class Device: Sendable {
     public let port: String
     /// How long one write may wait for the line to accept more bytes, in ms.
     public let writeTimeout: Int
-    private let loop: DeviceLoop
+    let loop: DeviceLoop
 
     /// Creates a device over an open transport; call ``start()`` to begin reading.
     /// Requests made before that wait until the device has started.
