@@ -32,7 +32,7 @@ let package = Package(
         // Model: framing, dialects, request queue, events, transfers on the port loop.
         .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer"]),
         // Presenter: model events → view state.
-        .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
+        .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
@@ -54,7 +54,7 @@ let package = Package(
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
-            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer"], path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
         // Profiles/BuiltIn/*.json → Swift string literals, on every build.
         .plugin(name: "EmbedProfiles", capability: .buildTool()),
@@ -68,7 +68,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherSimulator", "TetherScript",
-                "CEditLine", "TetherCommandLine", "CAbortOrigin",
+                "CEditLine", "TetherCommandLine", "CAbortOrigin", "TetherTransfer",
             ],
             plugins: ["StampCommit"]
         ),
@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
-        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
+        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(

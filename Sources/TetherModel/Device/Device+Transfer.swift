@@ -12,6 +12,10 @@ extension Device {
     /// so no thread sleeps. What the device sends after the transfer is the session's
     /// again (docs/TRANSFERS.md, "On the port loop").
     ///
+    /// On a device not yet started this starts it (``start()``) with the transfer in
+    /// place, so the input waiting at open — a receiver's first `C` — goes to the
+    /// transfer, not to the session.
+    ///
     /// Cancelling the calling task cancels the transfer: the machine writes CAN CAN
     /// (``TransferMachine/cancel(now:)``) and the outcome is
     /// ``TransferFailure/cancelled``.
@@ -28,26 +32,38 @@ extension Device {
         _ machine: some TransferMachine, report: @escaping @Sendable (TransferEvent) -> Void = { _ in }
     ) async -> TransferOutcome {
         let loop = self.loop
-        let isCancelled = Mutex(false)
+        let isCancelled = CancelFlag()
+        let (started, starts) = AsyncStream.makeStream(of: Bool.self)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<TransferOutcome, Never>) in
-                let began = loop.update { state -> Bool in
+            async let outcome = withCheckedContinuation { (done: CheckedContinuation<TransferOutcome, Never>) in
+                let began = loop.update { state -> Bool? in
                     let now = ContinuousClock.now
+                    let isCreated = if case .created = state.phase { true } else { false }
                     let running = RunningTransfer(machine: machine, report: report, done: done)
-                    guard state.begin(running, now: now) else { return false }
-                    if isCancelled.withLock({ $0 }) { state.performTransfer({ $0.cancel(now: now) }, now: now) }
-                    return true
+                    guard state.begin(running, now: now) else { return nil }
+                    if isCancelled.value.withLock({ $0 }) { state.performTransfer({ $0.cancel(now: now) }, now: now) }
+                    return isCreated
                 }
-                if !began {
+                starts.yield(began == true)
+                starts.finish()
+                if began == nil {
                     done.resume(returning: .failed(.disconnected(reason: "the device is not connected, or busy")))
                 }
             }
+            for await needsStart in started where needsStart { await start() }
+            return await outcome
         } onCancel: {
-            isCancelled.withLock { $0 = true }
+            isCancelled.value.withLock { $0 = true }
             loop.update { state in
                 let now = ContinuousClock.now
                 state.performTransfer({ $0.cancel(now: now) }, now: now)
             }
         }
     }
+}
+
+/// Whether the task of a ``Device/transfer(_:report:)`` was cancelled before its
+/// transfer began.
+private final class CancelFlag: Sendable {
+    let value = Mutex(false)
 }

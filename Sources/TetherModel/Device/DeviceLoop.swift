@@ -113,7 +113,8 @@ final class DeviceLoop: Sendable {
         update { state in
             let now = ContinuousClock.now
             state.phase = .connected
-            state.perform(state.session.releaseRequests(now: now), now: now)
+            // A transfer begun before the start keeps them until it ends.
+            if state.transfer == nil { state.perform(state.session.releaseRequests(now: now), now: now) }
             for waiter in state.startWaiters { waiter.resume() }
             state.startWaiters.removeAll()
         }

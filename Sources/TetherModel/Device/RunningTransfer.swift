@@ -15,10 +15,14 @@ struct RunningTransfer {
 extension LoopState {
     /// Starts `transfer`: holds the session's requests and performs the machine's start.
     ///
-    /// - Returns: `false` (and resumes nobody) when the device is not connected or a
+    /// - Returns: `false` (and resumes nobody) when the device is away or over, or a
     ///   transfer is already running.
     mutating func begin(_ transfer: RunningTransfer, now: ContinuousClock.Instant) -> Bool {
-        guard case .connected = phase, !isClosing, self.transfer == nil, transport != nil else { return false }
+        guard !isClosing, self.transfer == nil, transport != nil else { return false }
+        switch phase {
+        case .created, .catchingUp, .connected: break
+        case .away, .ended: return false
+        }
         self.transfer = transfer
         session.holdRequests()
         performTransfer { $0.start(now: now) }

@@ -11,7 +11,7 @@ enum Tether {
     static var commands: [any Command.Type] {
         [
             QueryCommand.self, RunCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self,
-            LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
+            SendCommand.self, ReceiveCommand.self, LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
         ]
     }
 

@@ -53,6 +53,9 @@ final class OpenedDevice {
     ///   - pacing: pauses between characters and after each command (``Pacing``).
     ///   - session: for `connect`: wraps the dialect (``ConsoleDialect``) and taps the
     ///     bytes read from each port opened (``TappedTransport``); `nil` for the others.
+    ///   - peer: with `--sim`, the simulated device to run instead of the profile's
+    ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
+    ///     `sim:transfer`.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
@@ -62,7 +65,8 @@ final class OpenedDevice {
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
-        refused: (String, [DeviceEvent]) -> Void = { _, _ in }, session: ConsoleWiring? = nil
+        refused: (String, [DeviceEvent]) -> Void = { _, _ in }, session: ConsoleWiring? = nil,
+        peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
         var dialect: any Dialect
         var port: any SerialTransport
@@ -74,7 +78,7 @@ final class OpenedDevice {
             let started: Simulator
             let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: simulated, faults: faults)
+                started = try Simulator(device: peer ?? simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -85,8 +89,8 @@ final class OpenedDevice {
                 throw CommandFailure(error)
             }
             simulator = started
-            displayName = "sim:\(name) (\(started.devicePath))"
-            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
+            displayName = "sim:\(peer == nil ? name : "transfer") (\(started.devicePath))"
+            facts = peer == nil ? DeviceFacts(identity: simulated.identity, units: profile.readingUnits) : DeviceFacts()
         case .port, .match:
             dialect = try Self.make(options, defaults: nil)
             let address: PortAddress? = if case .port(let address) = target { address } else { nil }
