@@ -8,7 +8,8 @@ public struct TransferFile: Sendable, Equatable {
     public var data: [UInt8]
     /// The modification time, in seconds since 1970 (YMODEM only).
     public var modificationTime: Int?
-    /// The Unix mode bits, e.g. 0o644 (YMODEM only).
+    /// The Unix mode, with the file type bits as `stat` gives it and lrzsz sends it
+    /// (0o100644 for a plain file with rw-r--r--) (YMODEM only).
     public var mode: Int?
 
     /// Creates a file.

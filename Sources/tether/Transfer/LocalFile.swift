@@ -29,7 +29,7 @@ enum LocalFile {
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return TransferFile(
-            name: name, data: data, modificationTime: Int(info.st_mtim.tv_sec), mode: Int(info.st_mode & 0o7777))
+            name: name, data: data, modificationTime: Int(info.st_mtim.tv_sec), mode: Int(info.st_mode))
     }
 
     /// Writes `data` to `path`; an existing file is replaced only when `overwrites`,
