@@ -39,11 +39,15 @@ import TetherTransfer
     }
 
     /// YMODEM from tether to the device: the file arrives whole, progress is reported,
-    /// and a query after the transfer gets its reply as usual.
+    /// and a query after the transfer gets its reply as usual. (Regression: with the
+    /// device started first, a `C` sent before the transfer began became the start of a
+    /// line, the transfer waited 10 s for the next, and the query's reply was taken
+    /// for the end of that line.)
     @Test func sendThenQueryAgain() async throws {
         let transport = try SocketTransport()
         let device = try device(transport)
-        await device.start()
+        // Not started: the transfer starts it, so the peer's first `C` — which may come
+        // before the transfer begins — waits at open and goes to the transfer.
         let file = TransferFile(name: "image.bin", data: (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         async let peer = play(TransferReceiver(.ymodem), on: transport)
         let reports = ReportLog()
