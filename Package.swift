@@ -27,10 +27,12 @@ let package = Package(
         .target(name: "TetherCommandLine"),
         // Transport: SerialPort over libserialport.
         .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
-        // Model: framing, dialects, request queue, events.
-        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll"]),
+        // XMODEM and YMODEM as pure state machines (docs/TRANSFERS.md).
+        .target(name: "TetherTransfer"),
+        // Model: framing, dialects, request queue, events, transfers on the port loop.
+        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer"]),
         // Presenter: model events → view state.
-        .target(name: "TetherPresenter", dependencies: ["TetherModel"]),
+        .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
@@ -65,7 +67,7 @@ let package = Package(
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
-            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine"], path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer"], path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
         // Profiles/BuiltIn/*.json → Swift string literals, on every build.
         .plugin(name: "EmbedProfiles", capability: .buildTool()),
@@ -80,6 +82,7 @@ let package = Package(
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
                 "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin",
+                "TetherTransfer",
             ],
             plugins: ["StampCommit"]
         ),
@@ -88,7 +91,8 @@ let package = Package(
         // Tests: one target per module, plus end-to-end tests of the built executables.
         .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
-        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial"]),
+        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer"]),
+        .testTarget(name: "TetherTransferTests", dependencies: ["TetherTransfer", "TetherSimulator"]),
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
         // The tether executable's option declarations and parsing (`@testable import tether`).
         .testTarget(
@@ -103,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
-        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel"]),
+        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
         .testTarget(
             name: "TetherConsoleTests",

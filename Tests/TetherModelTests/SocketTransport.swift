@@ -47,7 +47,11 @@ final class SocketTransport: SerialTransport {
 
     /// The device sends `text`.
     func send(_ text: String) {
-        let bytes = Array(text.utf8)
+        send(Array(text.utf8))
+    }
+
+    /// The device sends `bytes`.
+    func send(_ bytes: [UInt8]) {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes {

@@ -27,7 +27,7 @@ public final class Device: Sendable {
     public let port: String
     /// How long a command's write may take before it is given up and its request fails.
     public let writeDeadline: WriteDeadline
-    private let loop: DeviceLoop
+    let loop: DeviceLoop
 
     /// Creates a device over an open transport; call ``start()`` to begin reading.
     /// Requests made before that wait until the device has started.

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import TetherPoll
 import TetherSerial
+import TetherTransfer
 
 /// A device's port loop: one thread that owns the port, `poll`s it and a wake-up pipe
 /// with the session's next deadline as its timeout, reads into one reusable buffer,
@@ -112,7 +113,8 @@ final class DeviceLoop: Sendable {
         update { state in
             let now = ContinuousClock.now
             state.phase = .connected
-            state.perform(state.session.releaseRequests(now: now), now: now)
+            // A transfer begun before the start keeps them until it ends.
+            if state.transfer == nil { state.perform(state.session.releaseRequests(now: now), now: now) }
             for waiter in state.startWaiters { waiter.resume() }
             state.startWaiters.removeAll()
         }
@@ -136,6 +138,7 @@ final class DeviceLoop: Sendable {
                 if let deadline = state.session.nextDeadline { wakeAt = min(wakeAt, deadline) }
                 if let deadline = state.output.deadline { wakeAt = min(wakeAt, deadline) }
                 if let writeAt = state.nextWriteAt { wakeAt = min(wakeAt, writeAt) }
+                if let deadline = state.transfer?.machine.nextDeadline { wakeAt = min(wakeAt, deadline) }
                 state.sleepsUntil = wakeAt
                 state.sleepsWithoutOutput = !state.output.isPending
                 return (transport, events, (wakeAt - now).pollTimeout)
@@ -163,6 +166,9 @@ final class DeviceLoop: Sendable {
                 state.expireOutput(now: now)
                 if let deadline = state.session.nextDeadline, deadline <= now {
                     state.perform(state.session.expire(now: now), now: now)
+                }
+                if let deadline = state.transfer?.machine.nextDeadline, deadline <= now {
+                    state.performTransfer({ $0.expire(now: now) }, now: now)
                 }
             }
         }
@@ -193,6 +199,8 @@ final class DeviceLoop: Sendable {
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         state.withLock { state in
             let now = ContinuousClock.now
+            // A running transfer owns the byte stream: the session sees what follows it.
+            if state.transfer != nil { return state.performTransfer({ $0.receive(bytes, now: now) }, now: now) }
             state.perform(state.session.receive(bytes, now: now), now: now, received: bytes)
         }
         return nil
@@ -230,6 +238,7 @@ final class DeviceLoop: Sendable {
         let lost = state.withLock { state -> (any SerialTransport)?? in
             guard !state.isClosing else { return .none }
             let now = ContinuousClock.now
+            state.abandonTransfer(.disconnected(reason: reason))
             state.perform(state.session.hangUp(reason: reason, now: now), now: now)
             state.publish(.disconnected(reason: reason))
             state.publish(.reconnecting)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TetherSerial
+import TetherTransfer
 
 /// Everything a device's port loop shares with the threads and tasks that call the
 /// ``Device``: kept under one lock (``DeviceLoop``), changed only by the methods here.
@@ -180,6 +181,8 @@ struct LoopState {
     var sleepsWithoutOutput = false
     /// Work to do with the port on the loop thread (``Device/withLineControl(_:)``).
     var controls: [@Sendable ((any SerialTransport)?) -> Void] = []
+    /// The file transfer that owns the byte stream now, if any (``RunningTransfer``).
+    var transfer: RunningTransfer?
     /// A baud rate set during the session, applied again after a reconnect.
     var baudRate: Int?
     var startWaiters: [CheckedContinuation<Void, Never>] = []
@@ -198,6 +201,7 @@ struct LoopState {
         if output.isPending, let next = output.nextWriteAt, next < sleepsUntil { return true }
         if let deadline = session.nextDeadline, deadline < sleepsUntil { return true }
         if let deadline = output.deadline, deadline < sleepsUntil { return true }
+        if let deadline = transfer?.machine.nextDeadline, deadline < sleepsUntil { return true }
         return false
     }
 
@@ -462,6 +466,7 @@ struct LoopState {
     ) {
         let reason = isClosing ? closeReason ?? "closed" : reason
         let now = ContinuousClock.now
+        abandonTransfer(.disconnected(reason: reason))
         perform(session.hangUp(reason: reason, isAskedFor: isClosing, now: now), now: now)
         if !isClosing { publish(.disconnected(reason: reason)) }
         phase = .ended

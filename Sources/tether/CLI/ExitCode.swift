@@ -20,6 +20,9 @@ enum ExitCode: Int32, Comparable, CaseIterable {
     case ioError = 74
     /// A request got no reply in time (`EX_TEMPFAIL`).
     case timeout = 75
+    /// A file transfer failed on the line: the peer cancelled (CAN CAN), a block was
+    /// sent again too many times, or the peer broke the protocol (`EX_PROTOCOL`).
+    case transferFailed = 76
     /// With `--strict-settings`: the port does not have a serial setting asked for
     /// (`EX_CONFIG`).
     case settingsNotApplied = 78

@@ -10,7 +10,7 @@ enum Tether {
     static var commands: [any Command.Type] {
         [
             QueryCommand.self, RunCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self,
-            LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
+            SendCommand.self, ReceiveCommand.self, LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
         ]
     }
 
@@ -30,12 +30,14 @@ enum Tether {
               tether run checks.txt --sim
               tether monitor /dev/ttyUSB0 --baud 9600 --count 10
               tether connect /dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0
+              tether send /dev/ttyUSB0 u-boot.img        (YMODEM, after 'loady')
 
             EXIT CODES:
               0 success, 1 error reply or failed expectation, 64 usage error,
               65 script error, 66 port not found, 69 port unavailable (not a serial
               port, permission denied, busy), 73 --log file cannot be opened,
-              74 I/O error or disconnected, 75 timeout, 78 a serial setting not
+              74 I/O error or disconnected, 75 timeout, 76 a file transfer failed on
+              the line, 78 a serial setting not
               applied (--strict-settings), 129/130/131/143 ended by
               SIGHUP/SIGINT/SIGQUIT (Ctrl-\\)/SIGTERM, 134 ended by a SIGABRT sent
               from another process, 141 output closed early (SIGPIPE).

@@ -1,5 +1,6 @@
 import TetherModel
 import TetherPresenter
+import TetherSimulator
 import TetherViews
 
 /// An open device connection and the view it renders to — the composition root's
@@ -30,9 +31,11 @@ final class Connection {
     /// - Parameters:
     ///   - view: the view to use instead of the one `--format` chooses (`connect` on a
     ///     terminal).
-    init(_ options: ConnectionOptions, view: (any DeviceView)? = nil)
-        async throws(CommandFailure)
-    {
+    ///   - peer: with `--sim`, the simulated device instead of the profile's (see
+    ///     ``OpenedDevice``).
+    init(
+        _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil
+    ) async throws(CommandFailure) {
         let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
         self.log = log
         let target: PortTarget
@@ -63,7 +66,7 @@ final class Connection {
                     (view == nil && options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
                 var presenter = Presenter(port: name)
                 presenter.present(events, to: records)
-            })
+            }, peer: peer)
         log?.whenWriteFails { [device] in device.stop(reason: LogFile.stopReason) }
     }
 

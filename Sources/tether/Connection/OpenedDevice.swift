@@ -52,6 +52,9 @@ final class OpenedDevice {
     ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
     ///     for, before the port is closed and this throws (78).
     ///   - pacing: pauses between characters and after each command (``Pacing``).
+    ///   - peer: with `--sim`, the simulated device to run instead of the profile's
+    ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
+    ///     `sim:transfer`.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure: a dialect option
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
@@ -61,7 +64,7 @@ final class OpenedDevice {
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
-        refused: (String, [DeviceEvent]) -> Void = { _, _ in }
+        refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
         let dialect: any Dialect
         let port: any SerialTransport
@@ -73,7 +76,7 @@ final class OpenedDevice {
             let started: Simulator
             let simulated = ProfileDevice(profile: profile)
             do {
-                started = try Simulator(device: simulated, faults: faults)
+                started = try Simulator(device: peer ?? simulated, faults: faults)
             } catch {
                 throw CommandFailure("cannot start the simulator: \(error)", code: .ioError)
             }
@@ -84,8 +87,8 @@ final class OpenedDevice {
                 throw CommandFailure(error)
             }
             simulator = started
-            displayName = "sim:\(name) (\(started.devicePath))"
-            facts = DeviceFacts(identity: simulated.identity, units: profile.readingUnits)
+            displayName = "sim:\(peer == nil ? name : "transfer") (\(started.devicePath))"
+            facts = peer == nil ? DeviceFacts(identity: simulated.identity, units: profile.readingUnits) : DeviceFacts()
         case .port, .match:
             dialect = try Self.make(options, defaults: nil)
             let address: PortAddress? = if case .port(let address) = target { address } else { nil }

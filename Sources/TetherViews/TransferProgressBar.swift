@@ -1,0 +1,84 @@
+import TetherPresenter
+
+/// A transfer for people: on a terminal a progress bar redrawn in place on standard
+/// error (file, bar, percent, bytes, rate, ETA, retries); elsewhere one line per file
+/// begun. The last line says how it ended: on `summary` when it went through, as
+/// `Error: …` on `progress` (standard error) when it failed.
+public struct TransferProgressBar: TransferView {
+    /// The bar's width in characters.
+    static let width = 24
+
+    private let progress: any OutputSink
+    private let summary: any OutputSink
+    private let isTerminal: Bool
+
+    /// Creates the view.
+    ///
+    /// - Parameters:
+    ///   - progress: where the bar and errors go (standard error).
+    ///   - summary: where the line of a transfer that went through goes (standard output).
+    ///   - isTerminal: whether `progress` is a terminal (the bar is redrawn in place).
+    public init(
+        progress: any OutputSink = FileSink.standardError, summary: any OutputSink = FileSink.standardOutput,
+        isTerminal: Bool
+    ) {
+        self.progress = progress
+        self.summary = summary
+        self.isTerminal = isTerminal
+    }
+
+    public func render(transfer status: TransferStatus) {
+        let verb = status.direction == "send" ? "Sending" : "Receiving"
+        switch status.stage {
+        case .start:
+            let size = status.total.map { " (\(Self.bytes($0)))" } ?? ""
+            let line = "\(verb) \(status.file ?? "a file") by \(status.protocolName)\(size)"
+            progress.write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
+        case .progress:
+            if isTerminal { progress.write("\r\u{1B}[K" + Self.bar(status)) }
+        case .done:
+            if isTerminal { progress.write("\r\u{1B}[K") }
+            let verb = status.direction == "send" ? "Sent" : "Received"
+            let files = status.files == 1 ? "1 file" : "\(status.files) files"
+            summary.write(
+                "\(verb) \(files) by \(status.protocolName) in \(Self.seconds(status.elapsed))"
+                    + " (\(Self.bytes(Int(status.rate)))/s, \(status.retries) retries)\n")
+        case .failed(let reason):
+            if isTerminal { progress.write("\r\u{1B}[K") }
+            progress.write("Error: transfer failed after \(Self.bytes(status.bytes)): \(reason)\n")
+        }
+    }
+
+    /// `image.bin [#########.........]  42% 27.5/64.0 KiB 53.1 KiB/s ETA 1 s retries 0`.
+    static func bar(_ status: TransferStatus) -> String {
+        var line = (status.file ?? "file") + " "
+        if let total = status.total, total > 0 {
+            let done = min(width, status.bytes * width / total)
+            line += "[" + String(repeating: "#", count: done) + String(repeating: ".", count: width - done) + "] "
+            line += "\(status.bytes * 100 / total)% \(bytes(status.bytes))/\(bytes(total))"
+        } else {
+            line += bytes(status.bytes)
+        }
+        line += " \(bytes(Int(status.rate)))/s"
+        if let remaining = status.remaining { line += " ETA \(seconds(remaining))" }
+        return line + " retries \(status.retries)"
+    }
+
+    /// `812 B`, `27.5 KiB`, `1.2 MiB`.
+    static func bytes(_ count: Int) -> String {
+        if count < 1024 { return "\(count) B" }
+        let kib = Double(count) / 1024
+        if kib < 1024 { return tenths(kib) + " KiB" }
+        return tenths(kib / 1024) + " MiB"
+    }
+
+    /// `0.4 s`, `12.0 s`.
+    static func seconds(_ duration: Duration) -> String {
+        tenths(Double(duration.milliseconds) / 1000) + " s"
+    }
+
+    private static func tenths(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

@@ -1,0 +1,80 @@
+import TetherCommandLine
+import TetherSimulator
+import TetherTransfer
+
+/// `tether receive`: files from a device by XMODEM or YMODEM.
+enum ReceiveCommand: Command {
+    static let overwrite = Flag(
+        "--overwrite",
+        help: "Replace existing files; without it a file that exists is kept and\n"
+            + "the one received is written as NAME.1, NAME.2…")
+
+    /// The name of a file received by XMODEM (which carries none) in a folder.
+    static let unnamedFile = "received.bin"
+
+    /// What `receive --sim` receives: 64 KiB from the simulator.
+    static let simulatorFile = TransferFile(
+        name: "tether-sim.bin", data: (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+
+    static let spec = CommandSpec(
+        program: "tether", name: "receive",
+        abstract: "Receive files from a device by XMODEM or YMODEM.",
+        discussion: """
+            Asks the sender to start (C, or NAK for xmodem) every 10 s, 10 times, then
+            takes the files: ymodem writes each under its own name (no folders) in
+            <path>, a folder (default: the current one); xmodem writes one file to
+            <path>, or to \(unnamedFile) in it when it is a folder. XMODEM carries no
+            size: its file keeps the last block's padding (0x1A). Progress as for
+            'send'; Ctrl-C cancels with CAN CAN. With --sim the simulator sends
+            tether-sim.bin (64 KiB).
+
+            EXAMPLES:
+              tether receive /dev/ttyUSB0 dumps/            (then 'sb file' on the device)
+              tether receive /dev/ttyUSB0 -p xmodem-crc log.bin
+              tether receive --sim /tmp
+
+            EXIT CODES:
+              0 received, 64 usage error, 66 port not found, 73 a file cannot be
+              written, 74 the device disconnected, 75 the sender never started,
+              76 the sender cancelled, too many retries or a protocol error,
+              130 interrupted (Ctrl-C).
+            """,
+        arguments: [
+            ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
+            ArgumentSpec(name: "path", help: "Where to write (see above).", isOptional: true),
+        ],
+        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options,
+        usage: "tether receive (<port> | --sim) [<path>] [<options>]"
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
+        let (port, rest) = TransferOptions.port(of: arguments)
+        let options = try ConnectionOptions(arguments, port: port)
+        if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+        guard rest.count <= 1 else { throw UsageError("Unexpected argument '\(rest[1])'") }
+        let kind = arguments[TransferOptions.transferProtocol]
+        let path = rest.first ?? "."
+        let folder = kind.isBatch || LocalFile.isDirectory(path) ? path : parent(of: path)
+        guard LocalFile.isDirectory(folder) else {
+            throw CommandFailure("cannot write in '\(folder)': no such folder", code: .cannotCreateLog)
+        }
+        let peer =
+            options.usesSimulator
+            ? TransferPeer(TransferSender(kind, files: [simulatorFile], limits: TransferOptions.limits(arguments)))
+            : nil
+        let connection = try await Connection(options, peer: peer)
+        let result = await TransferRun.run(
+            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, format: options.format)
+        for file in result.received {
+            let target = kind.isBatch || LocalFile.isDirectory(path) ? folder + "/" + (file.name ?? unnamedFile) : path
+            _ = try LocalFile.write(file.data, to: target, overwrites: arguments[overwrite])
+        }
+        return result.code
+    }
+
+    /// The folder of a file path (`.` for a bare name).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

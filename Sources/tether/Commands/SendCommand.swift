@@ -1,0 +1,56 @@
+import TetherCommandLine
+import TetherSimulator
+import TetherTransfer
+
+/// `tether send`: files to a device by XMODEM or YMODEM.
+enum SendCommand: Command {
+    static let spec = CommandSpec(
+        program: "tether", name: "send",
+        abstract: "Send files to a device by XMODEM or YMODEM (a bootloader's loadx, loady).",
+        discussion: """
+            Waits for the receiver's first request (C, or NAK for xmodem) for up to
+            --start-timeout seconds, then sends each <file> (ymodem: a batch of any
+            number, with name and size; xmodem: exactly one). A progress bar shows on a
+            terminal (--format json: 'transfer' records); Ctrl-C cancels with CAN CAN.
+            The limits (10 retries a block, 10 s for an answer) are in docs/TRANSFERS.md.
+            With --sim the simulator receives the files (its --drop, --duplicate and
+            --corrupt faults make the line noisy).
+
+            EXAMPLES:
+              tether send /dev/ttyUSB0 --baud 115200 u-boot.img       (after 'loady')
+              tether send /dev/ttyUSB0 -p xmodem-1k firmware.bin
+              tether send --sim -p ymodem a.bin b.bin
+
+            EXIT CODES:
+              0 sent, 64 usage error, 66 a file missing or unreadable (or the port not
+              found), 74 the device disconnected, 75 the receiver never started,
+              76 the receiver cancelled, too many retries or a protocol error,
+              130 interrupted (Ctrl-C).
+            """,
+        arguments: [
+            ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
+            ArgumentSpec(name: "file", help: "A file to send.", isVariadic: true),
+        ],
+        options: TransferOptions.options + ConnectionOptions.options,
+        usage: "tether send (<port> | --sim) <file> ... [<options>]"
+    )
+
+    static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
+        let (port, paths) = TransferOptions.port(of: arguments)
+        let options = try ConnectionOptions(arguments, port: port)
+        if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+        guard !paths.isEmpty else { throw UsageError("Missing expected argument '<file> ...'") }
+        let kind = arguments[TransferOptions.transferProtocol]
+        if !kind.isBatch && paths.count > 1 {
+            throw UsageError("\(kind.name) sends one file; give one <file>, or use '--protocol ymodem' for several")
+        }
+        let files = try paths.map { (path) throws(CommandFailure) in try LocalFile.read(path) }
+        let limits = TransferOptions.limits(arguments)
+        let peer = options.usesSimulator ? TransferPeer(TransferReceiver(kind)) : nil
+        let connection = try await Connection(options, peer: peer)
+        let result = await TransferRun.run(
+            TransferSender(kind, files: files, limits: limits), on: connection, direction: "send", protocol: kind,
+            format: options.format)
+        return result.code
+    }
+}

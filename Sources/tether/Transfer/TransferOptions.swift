@@ -1,0 +1,43 @@
+import TetherCommandLine
+import TetherTransfer
+
+/// The options `send` and `receive` add to the connection's.
+enum TransferOptions {
+    static let transferProtocol = Option<TransferProtocol>(
+        "--protocol", "-p", value: "protocol",
+        help: "xmodem (128-byte blocks, checksum), xmodem-crc (CRC-16), xmodem-1k (1024-byte\n"
+            + "blocks, CRC-16) or ymodem (batch of named files, as U-Boot's loady).", default: .ymodem,
+        parse: Parse.choice(TransferProtocol.self))
+    static let startTimeout = Option<Int>(
+        "--start-timeout", value: "s",
+        help: "How long the sender waits for the receiver's first C or NAK, in seconds.",
+        default: Int(TransferLimits.defaultStartTimeout.components.seconds),
+        parse: Parse.integer(1...3_600, InvalidValue("Please provide a whole number of seconds, 1 to 3600.")))
+
+    /// The options, for a command's ``CommandSpec``.
+    static let options: [OptionDeclaration] = [transferProtocol.declaration, startTimeout.declaration]
+
+    /// The limits asked for: the protocol reference's, with `--start-timeout`.
+    static func limits(_ arguments: ParsedArguments) -> TransferLimits {
+        TransferLimits(startTimeout: .seconds(arguments[startTimeout]))
+    }
+
+    /// Splits the positionals into the port (none with `--sim` or `--match`) and the rest.
+    static func port(of arguments: ParsedArguments) -> (port: String?, rest: [String]) {
+        var rest = arguments.positionals
+        let namesPortByOption = arguments[ConnectionOptions.sim] || arguments[HardwareOptions.match] != nil
+        let port = namesPortByOption || rest.isEmpty ? nil : rest.removeFirst()
+        return (port, rest)
+    }
+
+    /// The exit code for how a transfer ended (README, "Exit codes").
+    static func exitCode(for outcome: TransferOutcome) -> ExitCode {
+        switch outcome {
+        case .completed: .success
+        case .failed(.receiverNeverStarted), .failed(.senderNeverStarted): .timeout
+        case .failed(.disconnected): .ioError
+        case .failed(.cancelled): .interrupted
+        case .failed(.cancelledByPeer), .failed(.tooManyRetries), .failed(.protocolViolation): .transferFailed
+        }
+    }
+}

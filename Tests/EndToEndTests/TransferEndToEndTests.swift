@@ -1,0 +1,182 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `tether send` and `tether receive` against lrzsz (Debian's `lrzsz`: `sb`, `rb`, `sx`,
+/// `rx`) over a pty pair joined by a relay (Harness/lrzsz_line.py), as on a device's
+/// console; and against the simulator's transfer peer.
+@Suite(.serialized) struct TransferEndToEndTests {
+    static let harness = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Harness/lrzsz_line.py").path
+    static let sizes = [0, 1, 127, 128, 129, 1023, 1024, 1025, 200 * 1024]
+
+    /// An lrzsz program on the far end of a pseudo-terminal pair, running in `folder`.
+    struct Line {
+        let process: Subprocess
+        /// The pty tether opens.
+        let port: String
+
+        init(_ program: [String], in folder: String) throws {
+            process = try Subprocess(path: "/usr/bin/python3", [TransferEndToEndTests.harness, folder] + program)
+            #expect(process.waitForOutput(containing: "\n"), "the relay did not start")
+            port = process.stdoutSoFar.split(separator: "\n").first.map(String.init) ?? ""
+        }
+    }
+
+    /// Bytes from a seeded generator (SplitMix64), the same on every run.
+    static func data(_ count: Int, seed: UInt64) -> Data {
+        var state = seed
+        return Data(
+            (0..<count).map { _ in
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+                return UInt8(truncatingIfNeeded: mixed ^ (mixed >> 31))
+            })
+    }
+
+    /// XMODEM's file: the sender's blocks, padded with 0x1A (1024-byte blocks but a
+    /// last piece of 128 bytes or less, as tether and `sx -k` send them).
+    static func padded(_ data: Data, blockSize: Int) -> Data {
+        var total = 0
+        var left = data.count
+        while left > 0 {
+            let count = min(left, blockSize)
+            total += count <= 128 ? 128 : blockSize
+            left -= count
+        }
+        return data + Data(repeating: 0x1A, count: total - data.count)
+    }
+
+    /// Writes one file per size into `folder`, named by size.
+    static func files(in folder: TemporaryFolder) throws -> [(name: String, data: Data)] {
+        try sizes.enumerated().map { index, size in
+            let file = (name: "f\(size).bin", data: data(size, seed: UInt64(index + 1)))
+            try file.data.write(to: folder.url.appendingPathComponent(file.name))
+            return file
+        }
+    }
+
+    /// YMODEM batch from tether to `rb`: every size arrives byte-identical.
+    @Test func ymodemBatchToRb() throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let files = try Self.files(in: source)
+        let line = try Line(["rb"], in: target.url.path)
+        let result = try Subprocess.run(
+            "tether", ["send", line.port] + files.map { source.path($0.name) }, timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Sent 9 files by ymodem"), "\(result.stdout)")
+        #expect(line.process.wait(timeout: 10).status == 0)
+        for file in files {
+            #expect(FileManager.default.contents(atPath: target.path(file.name)) == file.data, "\(file.name)")
+        }
+    }
+
+    /// YMODEM batch from `sb` to tether, with JSON records: every size byte-identical.
+    @Test func ymodemBatchFromSb() throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let files = try Self.files(in: source)
+        let line = try Line(["sb"] + files.map(\.name), in: source.url.path)
+        let result = try Subprocess.run(
+            "tether", ["receive", line.port, target.url.path, "--format", "json"], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(line.process.wait(timeout: 10).status == 0)
+        for file in files {
+            #expect(FileManager.default.contents(atPath: target.path(file.name)) == file.data, "\(file.name)")
+        }
+        let records = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(records.allSatisfy { $0["type"] as? String == "transfer" && $0["direction"] as? String == "receive" })
+        #expect(records.filter { $0["event"] as? String == "start" }.count == 9)
+        let done = try #require(records.last)
+        #expect(done["event"] as? String == "done")
+        #expect(done["files"] as? Int == 9)
+    }
+
+    /// XMODEM-1K from tether to `rx -c`: the file arrives with the last block's padding.
+    /// Run by this test, `rx` says "Transfer complete" but its ACK of the EOT does not
+    /// reach the line (from a shell it does, a second after the EOT): tether then says
+    /// the transfer failed (74, hung up before the ACK) — never sent unconfirmed.
+    @Test(arguments: [1, 1025, 200 * 1024]) func xmodem1KToRx(size: Int) throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let data = Self.data(size, seed: 9)
+        try data.write(to: source.url.appendingPathComponent("x.bin"))
+        let line = try Line(["rx", "-c", "x.bin"], in: target.url.path)
+        let result = try Subprocess.run("tether", ["send", line.port, source.path("x.bin"), "-p", "xmodem-1k"])
+        #expect(result.status == 0 || result.status == 74, "\(result.stderr)")
+        if result.status == 74 { #expect(result.stderr.contains("device hung up"), "\(result.stderr)") }
+        #expect(line.process.wait(timeout: 10).status == 0)
+        #expect(FileManager.default.contents(atPath: target.path("x.bin")) == Self.padded(data, blockSize: 1024))
+    }
+
+    /// XMODEM-CRC and plain XMODEM (checksum) from `sx` to tether.
+    @Test(arguments: [(1, "xmodem-crc"), (129, "xmodem"), (200 * 1024, "xmodem-crc")])
+    func xmodemFromSx(size: Int, kind: String) throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let data = Self.data(size, seed: 10)
+        try data.write(to: source.url.appendingPathComponent("x.bin"))
+        let line = try Line(["sx", "x.bin"], in: source.url.path)
+        let result = try Subprocess.run("tether", ["receive", line.port, target.path("got.bin"), "-p", kind])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Received 1 file by \(kind)"), "\(result.stdout)")
+        #expect(line.process.wait(timeout: 10).status == 0)
+        #expect(FileManager.default.contents(atPath: target.path("got.bin")) == Self.padded(data, blockSize: 128))
+    }
+
+    /// No receiver on the line: after --start-timeout, exit 75 with the reason.
+    @Test func receiverThatNeverStarts() throws {
+        let folder = try TemporaryFolder()
+        try Data([1, 2, 3]).write(to: folder.url.appendingPathComponent("a.bin"))
+        let line = try Line(["sleep", "5"], in: folder.url.path)
+        let result = try Subprocess.run("tether", ["send", line.port, folder.path("a.bin"), "--start-timeout", "1"])
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Error: transfer failed after 0 B: the receiver never started (no C or NAK in 1 s)"))
+        line.process.send(SIGTERM)
+    }
+
+    /// Ctrl-C while waiting for the receiver: CAN CAN goes out, exit 130.
+    @Test func ctrlCCancels() throws {
+        let folder = try TemporaryFolder()
+        try Data([1, 2, 3]).write(to: folder.url.appendingPathComponent("a.bin"))
+        let line = try Line(["sleep", "5"], in: folder.url.path)
+        let tether = try Subprocess("tether", ["send", line.port, folder.path("a.bin")])
+        usleep(1_000_000)
+        tether.send(SIGINT)
+        let result = tether.wait(timeout: 20)
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("cancelled"), "\(result.stderr)")
+        line.process.send(SIGTERM)
+    }
+
+    /// Missing file 66, a second file for XMODEM 64, a missing folder 73 — before any port opens.
+    @Test func badInput() throws {
+        let missing = try Subprocess.run("tether", ["send", "--sim", "/nonexistent/a.bin"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "Error: cannot read '/nonexistent/a.bin': No such file or directory\n")
+        let two = try Subprocess.run("tether", ["send", "--sim", "-p", "xmodem", "/etc/hostname", "/etc/hostname"])
+        #expect(two.status == 64)
+        let folder = try Subprocess.run("tether", ["receive", "--sim", "/nonexistent/"])
+        #expect(folder.status == 73, "\(folder.stderr)")
+        let kind = try Subprocess.run("tether", ["send", "--sim", "-p", "zmodem", "/etc/hostname"])
+        #expect(kind.status == 64)
+        #expect(kind.stderr.contains("zmodem"), "\(kind.stderr)")
+    }
+
+    /// The simulator's sender on a line that duplicates some of its writes and puts
+    /// noise before others: the 64 KiB arrive identical.
+    @Test func noisySimulatorLine() throws {
+        let target = try TemporaryFolder()
+        let result = try Subprocess.run(
+            "tether", ["receive", "--sim", target.url.path, "--duplicate", "0.02", "--garbage", "0.02"], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try #require(FileManager.default.contents(atPath: target.path("tether-sim.bin")))
+        #expect(data.count == 65_536)
+        #expect(data == Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }))
+    }
+}
