@@ -35,7 +35,7 @@ import TetherSimulator
             device.expect("^BANNER$")
             check(device.discard_input() == 8, "the banner's 8 bytes")
             device.write("\\x7f")
-            check(device.read(1, 1000) == "\\x79", "ACK")
+            check(device.read(1, 10000) == "\\x79", "ACK")
             """)
         #expect(summary.outcome == .passed, "\(harness.view.checks) \(harness.view.problems)")
     }
