@@ -210,7 +210,7 @@ final class DeviceLoop: Sendable {
     /// (``WriteDeadline``); paced output (``Pacing``) is dropped instead, so a close
     /// asked for is not held back by the pacing of what is left.
     private func drainOutput() {
-        while let (transport, events, timeout) = state.withLock({ state -> (any SerialTransport, Int16, Int32)? in
+        while let (transport, timeout) = state.withLock({ state -> (any SerialTransport, Int32)? in
             let now = ContinuousClock.now
             state.expireOutput(now: now)
             guard state.output.isPending, let transport = state.transport else { return nil }
@@ -220,9 +220,9 @@ final class DeviceLoop: Sendable {
                 state.output.clear()
                 return nil
             }
-            return (transport, Int16(POLLOUT), ((state.output.deadline ?? now) - now).pollTimeout)
+            return (transport, ((state.output.deadline ?? now) - now).pollTimeout)
         }) {
-            var entry = pollfd(fd: transport.descriptor, events: events, revents: 0)
+            var entry = pollfd(fd: transport.descriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&entry, 1, timeout)
             state.withLock { $0.flush(now: .now) }
         }
