@@ -1,7 +1,7 @@
 import Testing
+import TetherTransfer
 
 @testable import TetherPresenter
-import TetherTransfer
 
 /// What `send` and `receive` report as a transfer runs (docs/JSON.md, `transfer` records).
 struct TransferPresenterTests {
