@@ -126,6 +126,36 @@ import Testing
         #expect(FileManager.default.contents(atPath: target.path("got.bin")) == Self.padded(data, blockSize: 128))
     }
 
+    /// `--command` types the receiver's command into a shell on the line first (as a
+    /// user types `rb` on a board), then sends: the file arrives.
+    @Test func commandStartsTheReceiverInAShell() throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let data = Self.data(3000, seed: 11)
+        try data.write(to: source.url.appendingPathComponent("c.bin"))
+        let line = try Line(["sh"], in: target.url.path)
+        let result = try Subprocess.run(
+            "tether", ["send", line.port, "--command", "rb", source.path("c.bin")], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Sent 1 file by ymodem"), "\(result.stdout)")
+        #expect(FileManager.default.contents(atPath: target.path("c.bin")) == data)
+        line.process.send(SIGTERM)
+    }
+
+    /// `receive --command 'sb c.bin'` starts the sender in a shell on the line first.
+    @Test func commandStartsTheSenderInAShell() throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let data = Self.data(3000, seed: 12)
+        try data.write(to: source.url.appendingPathComponent("c.bin"))
+        let line = try Line(["sh"], in: source.url.path)
+        let result = try Subprocess.run(
+            "tether", ["receive", line.port, target.url.path, "--command", "sb c.bin"], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: target.path("c.bin")) == data)
+        line.process.send(SIGTERM)
+    }
+
     /// No receiver on the line: after --start-timeout, exit 75 with the reason.
     @Test func receiverThatNeverStarts() throws {
         let folder = try TemporaryFolder()
@@ -164,6 +194,9 @@ import Testing
         let kind = try Subprocess.run("tether", ["send", "--sim", "-p", "zmodem", "/etc/hostname"])
         #expect(kind.status == 64)
         #expect(kind.stderr.contains("zmodem"), "\(kind.stderr)")
+        let command = try Subprocess.run("tether", ["send", "--sim", "--command", "loady\\q", "/etc/hostname"])
+        #expect(command.status == 64)
+        #expect(command.stderr.hasPrefix("Error: '--command': Bad escape '\\q'"), "\(command.stderr)")
     }
 
     /// The simulator's sender on a line that duplicates some of its writes and puts

@@ -30,6 +30,7 @@ enum ReceiveCommand: Command {
 
             EXAMPLES:
               tether receive /dev/ttyUSB0 dumps/            (then 'sb file' on the device)
+              tether receive /dev/ttyUSB0 --command 'sb log.txt' dumps/
               tether receive /dev/ttyUSB0 -p xmodem-crc log.bin
               tether receive --sim /tmp
 
@@ -64,7 +65,8 @@ enum ReceiveCommand: Command {
             : nil
         let connection = try await Connection(options, peer: peer)
         let result = await TransferRun.run(
-            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, format: options.format)
+            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, format: options.format,
+            command: arguments[TransferOptions.command])
         for file in result.received {
             let target = kind.isBatch || LocalFile.isDirectory(path) ? folder + "/" + (file.name ?? unnamedFile) : path
             _ = try LocalFile.write(file.data, to: target, overwrites: arguments[overwrite])

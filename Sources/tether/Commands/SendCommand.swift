@@ -18,6 +18,7 @@ enum SendCommand: Command {
 
             EXAMPLES:
               tether send /dev/ttyUSB0 --baud 115200 u-boot.img       (after 'loady')
+              tether send /dev/ttyUSB0 --command 'loady 0x40200000' u-boot.img
               tether send /dev/ttyUSB0 -p xmodem-1k firmware.bin
               tether send --sim -p ymodem a.bin b.bin
 
@@ -50,7 +51,7 @@ enum SendCommand: Command {
         let connection = try await Connection(options, peer: peer)
         let result = await TransferRun.run(
             TransferSender(kind, files: files, limits: limits), on: connection, direction: "send", protocol: kind,
-            format: options.format)
+            format: options.format, command: arguments[TransferOptions.command])
         return result.code
     }
 }

@@ -33,8 +33,10 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
+    /// The dialect the device speaks (its terminator, its name for `--dialect`).
+    let dialect: any Dialect
     /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
-    let dialectName: String
+    var dialectName: String { dialect.name }
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
     let facts: DeviceFacts
@@ -66,7 +68,6 @@ final class OpenedDevice {
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
-        let dialect: any Dialect
         let port: any SerialTransport
         var reopener: PortOpener?
         switch target {
@@ -113,7 +114,6 @@ final class OpenedDevice {
             displayName = path ?? port.name
             facts = DeviceFacts()
         }
-        dialectName = dialect.name
         let report = port.settingsReport
         if hardware.requiresSettings, !report.mismatches.isEmpty {
             let name = displayName
