@@ -36,7 +36,9 @@ let package = Package(
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
-        .target(name: "TetherScript", dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua"]),
+        .target(
+            name: "TetherScript",
+            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua", "TetherTransfer"]),
         // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.

@@ -156,6 +156,57 @@ import Testing
         line.process.send(SIGTERM)
     }
 
+    /// Lua's `send_file` and `receive_file` over a shell on the line: `rb` takes the
+    /// file, `sb` sends it back, both byte-identical; a file that cannot be read is
+    /// `nil` and the message, not an error.
+    @Test func luaSendsAndReceivesFiles() throws {
+        let source = try TemporaryFolder()
+        let target = try TemporaryFolder()
+        let back = try TemporaryFolder()
+        let data = Self.data(5000, seed: 13)
+        try data.write(to: source.url.appendingPathComponent("l.bin"))
+        let script = """
+            local ok, err = device.send_file("\(source.path("l.bin"))", { command = "rb" })
+            check(ok == true, "sent: " .. tostring(err))
+            local paths, problem = device.receive_file("\(back.url.path)", { command = "sb l.bin" })
+            check(paths ~= nil and #paths == 1 and paths[1] == "\(back.path("l.bin"))", "received: " .. tostring(problem))
+            local none, message = device.send_file("/nonexistent/x.bin")
+            check(none == nil and message == "cannot read '/nonexistent/x.bin': No such file or directory", message)
+            """
+        try script.write(toFile: source.path("t.lua"), atomically: true, encoding: .utf8)
+        let line = try Line(["sh"], in: target.url.path)
+        let result = try Subprocess.run("tether", ["run", source.path("t.lua"), "--port", line.port], timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("3 passed, 0 failed"), "\(result.stdout)")
+        #expect(FileManager.default.contents(atPath: target.path("l.bin")) == data)
+        #expect(FileManager.default.contents(atPath: back.path("l.bin")) == data)
+        line.process.send(SIGTERM)
+    }
+
+    /// Lua transfer options a script gets wrong are errors at the line (exit 65).
+    @Test(arguments: [
+        ("device.send_file(5)", "t.lua:1: send_file: path must be a string, got number"),
+        (
+            "device.send_file('a', { protcol = 'ymodem' })",
+            "t.lua:1: send_file: unknown option 'protcol' (protocol, command, start_timeout, overwrite)"
+        ),
+        (
+            "device.receive_file('.', { protocol = 'zmodem' })",
+            "t.lua:1: receive_file: protocol must be xmodem, xmodem-crc, xmodem-1k or ymodem, got zmodem"
+        ),
+        (
+            "device.send_file('a', { start_timeout = 0 })",
+            "t.lua:1: send_file: start_timeout must be a whole number of seconds from 1 to 3600"
+        ),
+    ])
+    func luaTransferMistakes(script: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        try script.write(toFile: folder.path("t.lua"), atomically: true, encoding: .utf8)
+        let result = try Subprocess.run("tether", ["run", folder.path("t.lua"), "--sim"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stdout.contains(message) || result.stderr.contains(message), "\(result.stdout)\(result.stderr)")
+    }
+
     /// No receiver on the line: after --start-timeout, exit 75 with the reason.
     @Test func receiverThatNeverStarts() throws {
         let folder = try TemporaryFolder()

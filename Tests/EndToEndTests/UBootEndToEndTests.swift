@@ -38,6 +38,34 @@ import Testing
         try load(with: "loadx", protocol: "xmodem-1k")
     }
 
+    /// One Lua script puts the image in with `loady` and checks U-Boot's `crc32` of it,
+    /// in the same session.
+    @Test func luaLoadsAndChecksTheImage() throws {
+        let board = try UBootBoard()
+        let folder = try TemporaryFolder()
+        try Self.image.write(to: folder.url.appendingPathComponent("image.bin"))
+        let script = """
+            local ok, err = device.send_file("\(folder.path("image.bin"))", { command = "loady \(Self.loadAddress)" })
+            check(ok == true, "sent: " .. tostring(err))
+            sleep(300)
+            local reply = device.query("crc32 \(Self.loadAddress) 10000", 10000)
+            local crc = reply and table.concat(reply, " "):match("==> (%x+)")
+            check(crc == "\(try zlibCRC32(Self.image))", "crc32 " .. tostring(crc))
+            """
+        try script.write(toFile: folder.path("load.lua"), atomically: true, encoding: .utf8)
+        board.powerOn()
+        #expect(board.waitUntilRunsCommands(), "U-Boot never ran a command")
+        let result = try Subprocess.run(
+            "tether",
+            [
+                "run", folder.path("load.lua"), "--port", board.console, "--dialect", "prompt", "--prompt",
+                UBootBoard.prompt,
+            ],
+            timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+
     private func load(with command: String, protocol kind: String) throws {
         let board = try UBootBoard()
         let folder = try TemporaryFolder()

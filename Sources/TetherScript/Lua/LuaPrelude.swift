@@ -18,6 +18,9 @@
 /// - `core.read(dev, n, accepts_fewer)` → `n` received bytes not yet read (with
 ///   `accepts_fewer`, the 1 to n-1 waiting), or nil; `core.discard(dev)` → how many
 ///   unread bytes were dropped; `core.read_limit`, the most bytes kept unread;
+/// - `core.transfer(dev, direction, path, protocol, command, start_timeout_s,
+///   overwrite)` → a file transfer that blocks until it ends: `true` (`"send"`) or the
+///   list of paths written (`"receive"`), or `nil` and a message;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
 ///   record; `core.emit(table, file, line)` → an `emit` record, or a message when the
@@ -319,6 +322,59 @@ enum LuaPrelude {
           return core.discard(dev)
         end
 
+        local PROTOCOLS = { xmodem = true, ["xmodem-crc"] = true, ["xmodem-1k"] = true, ymodem = true }
+        local TRANSFER_OPTIONS = { protocol = true, command = true, start_timeout = true, overwrite = true }
+
+        -- send_file and receive_file: checks the options, waits until what the script
+        -- queued on the device went out (the transfer holds the queue), then transfers.
+        local function transfer(dev, direction, path, options, file, line)
+          local what = direction .. "_file"
+          if type(path) ~= "string" then fail(file, line, format("%s: path must be a string, got %s", what, type(path))) end
+          if options ~= nil and type(options) ~= "table" then
+            fail(file, line, format("%s: options must be a table, got %s", what, type(options)))
+          end
+          options = options or {}
+          for key in pairs(options) do
+            if not TRANSFER_OPTIONS[key] then
+              fail(file, line, format("%s: unknown option '%s' (protocol, command, start_timeout, overwrite)", what, tostring(key)))
+            end
+          end
+          local protocol = options.protocol or "ymodem"
+          if not PROTOCOLS[protocol] then
+            fail(file, line, format("%s: protocol must be xmodem, xmodem-crc, xmodem-1k or ymodem, got %s", what, tostring(protocol)))
+          end
+          local command = options.command
+          if command ~= nil and type(command) ~= "string" then
+            fail(file, line, format("%s: command must be a string, got %s", what, type(command)))
+          end
+          local start = options.start_timeout or 60
+          if math_type(start) ~= "integer" or start < 1 or start > 3600 then
+            fail(file, line, format("%s: start_timeout must be a whole number of seconds from 1 to 3600", what))
+          end
+          if options.overwrite ~= nil and type(options.overwrite) ~= "boolean" then
+            fail(file, line, format("%s: overwrite must be true or false, got %s", what, type(options.overwrite)))
+          end
+          if ended[dev] then lost(dev, file, line) end
+          local prefix = dev .. ":"
+          wait_until(function()
+            if ended[dev] then return true end
+            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
+            return true
+          end)
+          if ended[dev] then lost(dev, file, line) end
+          return core.transfer(dev, direction, path, protocol, command, start, options.overwrite == true)
+        end
+
+        local function send_file(dev, path, options)
+          local file, line = site()
+          return transfer(dev, "send", path, options, file, line)
+        end
+
+        local function receive_file(dev, path, options)
+          local file, line = site()
+          return transfer(dev, "receive", path or ".", options, file, line)
+        end
+
         -- Matches `pattern` in the device's pending text (after what was consumed):
         -- consumes the buffered lines and the text up to the end of the match, in the
         -- device too when it can (so the line that text began starts after it), and
@@ -450,6 +506,7 @@ enum LuaPrelude {
           object.await, object.on = method(await), method(on)
           object.write, object.write_now = method(write), method(write_now)
           object.read, object.discard_input = method(read), method(discard_input)
+          object.send_file, object.receive_file = method(send_file), method(receive_file)
           object.sleep, object.emit, object.check = shared(sleep), shared(emit), shared(check)
           return object
         end

@@ -45,7 +45,9 @@ enum SendCommand: Command {
         if !kind.isBatch && paths.count > 1 {
             throw UsageError("\(kind.name) sends one file; give one <file>, or use '--protocol ymodem' for several")
         }
-        let files = try paths.map { (path) throws(CommandFailure) in try LocalFile.read(path) }
+        let files = try paths.map { (path) throws(CommandFailure) in
+            do throws(LocalFile.Failure) { return try LocalFile.read(path) } catch { throw CommandFailure(error) }
+        }
         let limits = TransferOptions.limits(arguments)
         let peer = options.usesSimulator ? TransferPeer(TransferReceiver(kind)) : nil
         let connection = try await Connection(options, peer: peer)

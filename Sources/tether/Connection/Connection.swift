@@ -15,8 +15,6 @@ final class Connection {
     /// The view chosen by `--format`, or the one the command gave (with the `--log`
     /// file's JSON view beside it).
     let view: any DeviceView
-    /// The dialect the device speaks.
-    var dialect: any Dialect { opened.dialect }
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
     private let opened: OpenedDevice

@@ -33,10 +33,8 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
-    /// The dialect the device speaks (its terminator, its name for `--dialect`).
-    let dialect: any Dialect
     /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
-    var dialectName: String { dialect.name }
+    let dialectName: String
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
     let facts: DeviceFacts
@@ -68,6 +66,7 @@ final class OpenedDevice {
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
+        let dialect: any Dialect
         let port: any SerialTransport
         var reopener: PortOpener?
         switch target {
@@ -114,6 +113,7 @@ final class OpenedDevice {
             displayName = path ?? port.name
             facts = DeviceFacts()
         }
+        dialectName = dialect.name
         let report = port.settingsReport
         if hardware.requiresSettings, !report.mismatches.isEmpty {
             let name = displayName

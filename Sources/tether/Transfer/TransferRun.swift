@@ -25,7 +25,7 @@ enum TransferRun {
         format: OutputFormat, command: [UInt8]? = nil
     ) async -> Result {
         if let command {
-            let typed = CommandedTransfer(command: connection.dialect.encode(command), then: machine)
+            let typed = CommandedTransfer(command: connection.device.dialect.encode(command), then: machine)
             return await run(typed, on: connection, direction: direction, protocol: kind, format: format)
         }
         let view: any TransferView =
