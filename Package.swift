@@ -49,6 +49,7 @@ let package = Package(
         // Tells a SIGABRT sent from outside (`kill -ABRT`) from tether's own abort, which
         // stays a crash report (C: a signal handler must be async-signal-safe).
         .target(name: "CAbortOrigin"),
+        .target(name: "CSignalRecord"),
         // Device settings: the device options (serial, pacing, dialect) declared once, in
         // layers — a device description file, the command line, inline settings. JSON
         // files are checked by the simulator's StrictJSON, whose profiles give dialect defaults.
@@ -83,7 +84,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
-                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin",
+                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin", "CSignalRecord",
                 "TetherTransfer",
             ],
             plugins: ["StampCommit"]
