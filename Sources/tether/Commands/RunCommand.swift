@@ -63,7 +63,7 @@ enum RunCommand: Command {
         ],
         options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration]
             // run's records have no hex rendering yet
-            + ConnectionOptions.options.excluding([ConnectionOptions.hex.declaration]),
+            + ConnectionOptions.options(showing: .run).excluding([ConnectionOptions.hex.declaration]),
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 
@@ -76,10 +76,11 @@ enum RunCommand: Command {
         let ports = try devices(arguments)
         let options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
-        let shown: any RunView =
-            options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
-        let view: any RunView = log.map { FanOutView([shown, $0.view]) } ?? shown
+        let shown = try options.view(.run)
+        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path, showing: .run) }
+        // The files beside the terminal's view: what they get also when the run fails early.
+        let files = [log].compactMap { $0 }
+        let view: any RunView = files.isEmpty ? shown : FanOutView([shown] + files.map(\.view))
         let prepared: PreparedScript
         do {
             let script = try Script.read(path, forcingLua: arguments[Self.lua])
@@ -93,7 +94,7 @@ enum RunCommand: Command {
         } catch let error as ScriptError {
             let problem = ScriptProblem(location: error.location, message: error.description)
             render(.scriptFailed(problem), on: shown, format: options.format)
-            if let log { render(.scriptFailed(problem), on: log.view, format: .json) }
+            for file in files { render(.scriptFailed(problem), on: file.view, format: file.format) }
             throw CommandFailure(error.description, code: .scriptError)
         } catch let error as Script.Unreadable {
             throw CommandFailure(error.description, code: .portNotFound)
@@ -102,15 +103,15 @@ enum RunCommand: Command {
             let script = prepared.script
             let dryRun = DryRun(script: script.name, commands: prepared.stepCount, devices: ports.count)
             render(.checkedOnly(dryRun), on: shown, format: options.format)
-            if let log { render(.checkedOnly(dryRun), on: log.view, format: .json) }
-            try log?.check()
+            for file in files { render(.checkedOnly(dryRun), on: file.view, format: file.format) }
+            for file in files { try file.check() }
             return .success
         }
         let settings = try ports.map { port throws(UsageError) in
             try DeviceSettings(arguments, below: options.deviceDescription.map { [$0] } ?? [], above: port.settings)
         }
         // What JSON and the log get when a port cannot be opened (text has the error).
-        let records = FanOutView((options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
+        let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
         var opened: [OpenedDevice] = []
         do {
             for (port, settings) in zip(ports, settings) {
@@ -134,10 +135,12 @@ enum RunCommand: Command {
             devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
         let devices = opened.map(\.device)
-        log?.whenWriteFails { for device in devices { device.stop(reason: LogFile.stopReason) } }
+        for file in files {
+            file.whenWriteFails { for device in devices { device.stop(reason: LogFileStop.reason) } }
+        }
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
-        try log?.check()
+        for file in files { try file.check() }
         return exitCode(for: summary.outcome)
     }
 
@@ -147,7 +150,7 @@ enum RunCommand: Command {
     /// `script_error` after a script error, else `passed`.
     private static func render(_ event: RunEvent, on view: any RunView, format: OutputFormat) {
         var presenter = RunPresenter(devices: [])
-        if format == .text {
+        if !format.isForPrograms {
             if case .checkedOnly = event { view.render(presenter.handle(event, at: Date())) }
             return
         }

@@ -20,10 +20,8 @@ enum TransferRun {
     /// Runs `machine` on `connection`'s device, then closes the device.
     static func run(
         _ machine: some TransferMachine, on connection: Connection, direction: String, protocol kind: TransferProtocol,
-        format: OutputFormat
+        view: any TransferView
     ) async -> Result {
-        let view: any TransferView =
-            format == .json ? JSONView() : TransferProgressBar(isTerminal: isatty(STDERR_FILENO) == 1)
         let device = connection.device
         let (events, sink) = AsyncStream.makeStream(of: (TransferEvent, ContinuousClock.Instant).self)
         var presenter = TransferPresenter(

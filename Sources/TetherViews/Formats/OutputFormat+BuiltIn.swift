@@ -1,0 +1,21 @@
+extension OutputFormat {
+    /// Every format, in the order `--help` lists them. A new format is its view and
+    /// one entry here.
+    public static let all: [OutputFormat] = [text, json]
+
+    /// Text for people (``TextView``; the dashboard is `monitor --live`'s own).
+    public static let text = OutputFormat(
+        name: "text", summary: "for people", isForPrograms: false,
+        eventLog: { TextView(output: $0.output, showsTimestamps: $0.showsTimestamps, showsHex: $0.showsHex) },
+        run: { TextView(output: $0.output, showsTimestamps: $0.showsTimestamps) },
+        portList: { TextView(output: $0.output) },
+        modemLines: { TextView(output: $0.output) },
+        transfer: { _ in TransferProgressBar(isTerminal: FileSink.standardError.isTerminal) })
+
+    /// JSON Lines for programs (``JSONView``, docs/JSON.md).
+    public static let json = OutputFormat(
+        name: "json", summary: "JSON Lines", isForPrograms: true,
+        eventLog: { JSONView(output: $0.output) }, run: { JSONView(output: $0.output) },
+        portList: { JSONView(output: $0.output) }, modemLines: { JSONView(output: $0.output) },
+        transfer: { JSONView(output: $0.output) }, liveState: { JSONStateView(output: $0.output) })
+}

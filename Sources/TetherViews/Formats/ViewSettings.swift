@@ -1,0 +1,18 @@
+/// What a command tells the view a format makes: the text options and where the
+/// output goes.
+public struct ViewSettings: Sendable {
+    /// `--timestamps`: text prefixes each line with its time.
+    public var showsTimestamps: Bool
+    /// `--hex`: text shows received lines as hex pairs.
+    public var showsHex: Bool
+    /// Where the view writes (standard output by default; a file for `--junit`).
+    public var output: any OutputSink
+
+    /// Creates settings.
+    public init(showsTimestamps: Bool = false, showsHex: Bool = false, output: any OutputSink = FileSink.standardOutput)
+    {
+        self.showsTimestamps = showsTimestamps
+        self.showsHex = showsHex
+        self.output = output
+    }
+}
