@@ -1,7 +1,7 @@
 extension OutputFormat {
     /// Every format, in the order `--help` lists them. A new format is its view and
     /// one entry here.
-    public static let all: [OutputFormat] = [text, json]
+    public static let all: [OutputFormat] = [text, json, tap, junit]
 
     /// Text for people (``TextView``; the dashboard is `monitor --live`'s own).
     public static let text = OutputFormat(
@@ -18,4 +18,15 @@ extension OutputFormat {
         eventLog: { JSONView(output: $0.output) }, run: { JSONView(output: $0.output) },
         portList: { JSONView(output: $0.output) }, modemLines: { JSONView(output: $0.output) },
         transfer: { JSONView(output: $0.output) }, liveState: { JSONStateView(output: $0.output) })
+}
+
+extension OutputFormat {
+    /// TAP version 13 for test harnesses (``TAPView``): a run's checks only.
+    public static let tap = OutputFormat(
+        name: "tap", summary: "TAP for test harnesses", isForPrograms: true, run: { TAPView(output: $0.output) })
+
+    /// A JUnit XML report for CI (``JUnitView``), written when the run ends: a run's
+    /// checks only (`tether run --junit FILE` writes it beside another format).
+    public static let junit = OutputFormat(
+        name: "junit", summary: "a JUnit XML report", isForPrograms: true, run: { JUnitView(output: $0.output) })
 }

@@ -25,6 +25,13 @@ enum RunCommand: Command {
         default: ScriptRunner.defaultLuaMemoryLimit >> 20,
         parse: Parse.integer(1...65536, InvalidValue("Please provide a whole number of MiB from 1 to 65536.")))
 
+    static let junit = Option<String?>(
+        "--junit", value: "file",
+        help: """
+            Also write the checks as a JUnit XML report to this file (replaced), for CI
+            (Jenkins, GitLab, GitHub Actions), beside the output --format chooses.
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
+
     static let spec = CommandSpec(
         program: "tether", name: "run",
         abstract: "Run a query file or a Lua script against devices, with expectations.",
@@ -51,17 +58,22 @@ enum RunCommand: Command {
             script file cannot be read, 74 when a device disconnected, 75 when a step
             timed out and the script did not handle it.
 
+            For CI: '--junit FILE' also writes a JUnit XML report, '--format tap' prints
+            TAP (one test point per check; prove and TAP harnesses read it).
+
             EXAMPLES:
               printf '*IDN? =~ ^TETHER\\n' | tether run - --sim
               tether run examples/chamber.txt --sim --format json
               tether run examples/sweep.lua --sim
+              tether run examples/chamber.txt --sim --junit results.xml
+              prove --exec 'tether run --sim --format tap' examples/chamber.txt
               tether run examples/alarm.lua --port chamber=sim --port cooler=sim
               tether run checks.lua --port psu=/dev/ttyUSB0 --port load=/dev/ttyUSB1 --dry-run
             """,
         arguments: [
             ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
         ],
-        options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration]
+        options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration, junit.declaration]
             // run's records have no hex rendering yet
             + ConnectionOptions.options(showing: .run).excluding([ConnectionOptions.hex.declaration]),
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
@@ -78,8 +90,11 @@ enum RunCommand: Command {
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
         let shown = try options.view(.run)
         let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path, showing: .run) }
+        let report = try arguments[Self.junit].map { path throws(CommandFailure) in
+            try LogFile(path: path, format: .junit, showing: .run, replaces: true)
+        }
         // The files beside the terminal's view: what they get also when the run fails early.
-        let files = [log].compactMap { $0 }
+        let files = [log, report].compactMap { $0 }
         let view: any RunView = files.isEmpty ? shown : FanOutView([shown] + files.map(\.view))
         let prepared: PreparedScript
         do {
