@@ -1,5 +1,4 @@
 import Foundation
-import FoundationXML
 import Testing
 import TetherPresenter
 
@@ -34,8 +33,6 @@ import TetherPresenter
         #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(
             xml.contains(#"<testsuites name="tether run" tests="1" failures="1" errors="0" skipped="0" time="1.500">"#))
-        // Parsed by Foundation's XML parser: well-formed.
-        #expect(XMLParser(data: Data(xml.utf8)).parse())
     }
 
     @Test func tapEscapesTheDirectiveMarkInDescriptions() {

@@ -1,13 +1,13 @@
 extension OutputFormat {
     /// Every format, in the order `--help` lists them. A new format is its view and
     /// one entry here.
-    public static let all: [OutputFormat] = [text, json, tap, junit]
+    public static let all: [OutputFormat] = [text, json, transcript, tap, junit]
 
     /// Text for people (``TextView``; the dashboard is `monitor --live`'s own).
     public static let text = OutputFormat(
         name: "text", summary: "for people", isForPrograms: false,
-        eventLog: { TextView(output: $0.output, showsTimestamps: $0.showsTimestamps, showsHex: $0.showsHex) },
-        run: { TextView(output: $0.output, showsTimestamps: $0.showsTimestamps) },
+        eventLog: { TextView(output: $0.output, timestamps: $0.timestamper, showsHex: $0.showsHex) },
+        run: { TextView(output: $0.output, timestamps: $0.timestamper) },
         portList: { TextView(output: $0.output) },
         modemLines: { TextView(output: $0.output) },
         transfer: { _ in TransferProgressBar(isTerminal: FileSink.standardError.isTerminal) })
@@ -21,6 +21,14 @@ extension OutputFormat {
 }
 
 extension OutputFormat {
+    /// A transcript for people to read afterwards (``TranscriptView``): every line with
+    /// its time, direction and line end; the `--log` format of a `.txt` or `.log` file.
+    public static let transcript = OutputFormat(
+        name: "transcript", summary: "each line with its time, direction and line end", isForPrograms: false,
+        eventLog: { TranscriptView(output: $0.output, timestamps: Timestamper($0.timestampStyle)) },
+        run: { TranscriptView(output: $0.output, timestamps: Timestamper($0.timestampStyle)) },
+        modemLines: { TranscriptView(output: $0.output, timestamps: Timestamper($0.timestampStyle)) })
+
     /// TAP version 13 for test harnesses (``TAPView``): a run's checks only.
     public static let tap = OutputFormat(
         name: "tap", summary: "TAP for test harnesses", isForPrograms: true, run: { TAPView(output: $0.output) })

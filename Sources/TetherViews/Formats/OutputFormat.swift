@@ -48,6 +48,13 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         all.first { $0.name == name.lowercased() }
     }
 
+    /// The format of a log file by its name: a transcript for `.txt` and `.log` (what
+    /// people read, as picocom's and tio's logs are), else JSON Lines.
+    public static func forLog(_ path: String) -> OutputFormat {
+        let name = path.lowercased()
+        return name.hasSuffix(".txt") || name.hasSuffix(".log") ? .transcript : .json
+    }
+
     /// The formats that can show `kind`, in the order of ``all``.
     public static func showing<View>(_ kind: ViewKind<View>) -> [OutputFormat] {
         all.filter { kind.maker($0) != nil }

@@ -40,11 +40,18 @@ struct TestCase: Sendable, Equatable {
     /// One line of what went wrong: `expected == 25.0, got 22.0 (error reply)`.
     var message: String {
         if verdict == .skipped, let detail { return TextView.escaped(detail) }
+        let text = Self.describe(expected: expected, actual: actual, detail: detail)
+        return text.isEmpty ? name : text
+    }
+
+    /// `expected == 25.0, got 22.0 (error reply)`, each part only when known; empty
+    /// when none is.
+    static func describe(expected: String?, actual: [String]?, detail: String?) -> String {
         var parts: [String] = []
-        if let expected { parts.append("expected \(expected)") }
+        if let expected { parts.append("expected \(TextView.escaped(expected))") }
         if let actual { parts.append("got " + actual.map(TextView.escaped).joined(separator: " | ")) }
         var text = parts.joined(separator: ", ")
         if let detail { text += text.isEmpty ? TextView.escaped(detail) : " (\(TextView.escaped(detail)))" }
-        return text.isEmpty ? name : text
+        return text
     }
 }

@@ -62,12 +62,14 @@ enum ConnectCommand: Command {
             }
             return try await runFromPipe(options)
         }
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path, showing: .eventLog) }
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
+        }
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
-                log: log?.view, logPath: options.log),
+                log: log?.view, logPath: options.log, timestampStyle: options.timestampStyle),
             mapsCR: console.mapsCR)
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it

@@ -89,7 +89,9 @@ enum RunCommand: Command {
         let options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
         let shown = try options.view(.run)
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path, showing: .run) }
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .run, settings: options.viewSettings)
+        }
         let report = try arguments[Self.junit].map { path throws(CommandFailure) in
             try LogFile(path: path, format: .junit, showing: .run, replaces: true)
         }
@@ -147,7 +149,8 @@ enum RunCommand: Command {
             throw error
         }
         let runner = ScriptRunner(
-            devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
+            devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts) },
+            view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
         let devices = opened.map(\.device)
         for file in files {

@@ -37,7 +37,9 @@ final class Connection {
     init(
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path, showing: .eventLog) }
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
+        }
         self.log = log
         let target: PortTarget
         if options.usesSimulator {

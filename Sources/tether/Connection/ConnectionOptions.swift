@@ -31,14 +31,39 @@ struct ConnectionOptions {
     /// ``format(showing:)``, whose check refuses the formats it cannot show.
     static let format = format(showing: .eventLog, refusing: false)
     static let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
+    static let timestampFormat = Option<TimestampStyle?>(
+        "--timestamp-format", value: "format",
+        help: """
+            How --timestamps and transcripts write times (tio's formats; implies
+            --timestamps for text output):
+              24hour        local time, 15:04:05.123
+              24hour-start  since the session's first event, 00:00:01.250
+              24hour-delta  since the previous line, 00:00:00.004
+              iso8601       UTC, 2026-12-01T12:15:01.123Z
+            """, defaultHelp: "24hour", parse: Parse.choice(TimestampStyle.self))
     static let hex = Flag(
         "--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
     static let log = Option<String?>(
         "--log", value: "file",
         help: """
-            Also append every record to this file as JSON Lines (docs/JSON.md),
-            beside the output --format chooses; the file is created if missing.
+            Also append every record to this file, beside the output --format
+            chooses: JSON Lines (docs/JSON.md), or a transcript for a name ending in
+            .txt or .log (--log-format); the file is created if missing.
             """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
+    /// The formats a `--log` file may have.
+    static let logFormats: [OutputFormat] = [.json, .transcript]
+    static let logFormat = Option<OutputFormat?>(
+        "--log-format", value: "format",
+        help: """
+            The --log file's format: json (JSON Lines) or transcript (each line
+            with its time, direction sent > or received <, and line end).
+            """, defaultHelp: "transcript for a .txt or .log file, else json", choices: logFormats.map(\.name)
+    ) { text throws(InvalidValue) in
+        guard let format = logFormats.first(where: { $0.name == text.lowercased() }) else {
+            throw InvalidValue("Please provide one of \(logFormats.map { "'\($0.name)'" }.joined(separator: ", ")).")
+        }
+        return format
+    }
 
     /// `--format` for a command that shows `kind`: its help and choices are the
     /// formats that can show it (``OutputFormat/showing(_:)``); another format is a
@@ -82,8 +107,8 @@ struct ConnectionOptions {
         [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
         + DeviceSettings.pacingOptions
         + [
-            timeout.declaration, format(showing: .eventLog).declaration, timestamps.declaration, hex.declaration,
-            log.declaration,
+            timeout.declaration, format(showing: .eventLog).declaration, timestamps.declaration,
+            timestampFormat.declaration, hex.declaration, log.declaration, logFormat.declaration,
         ]
         + DialectOptions.options + HardwareOptions.options + faultOptions
 
@@ -117,10 +142,14 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
+    /// `--timestamp-format`: how text and transcripts write times.
+    var timestampStyle: TimestampStyle
     /// Whether text output shows received bytes in hex.
     var showsHex: Bool
-    /// `--log`: the JSON Lines file records are appended to, if any.
+    /// `--log`: the file records are appended to, if any.
     var log: String?
+    /// `--log-format`, or the one `--log`'s name calls for (``OutputFormat/forLog(_:)``).
+    var logFormat: OutputFormat
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
     var dialect: DialectOptions
@@ -170,7 +199,9 @@ struct ConnectionOptions {
         let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = arguments[Self.format]
-        showsTimestamps = arguments[Self.timestamps]
+        let style = arguments[Self.timestampFormat]
+        timestampStyle = style ?? .hour24
+        showsTimestamps = arguments[Self.timestamps] || (style != nil && !format.isForPrograms)
         showsHex = arguments[Self.hex]
         if format != .text && arguments[Self.timestamps] {
             throw UsageError(
@@ -185,6 +216,12 @@ struct ConnectionOptions {
                         : ""))
         }
         log = arguments[Self.log]
+        logFormat = arguments[Self.logFormat] ?? log.map(OutputFormat.forLog) ?? .json
+        if style != nil, format.isForPrograms, logFormat != .transcript {
+            throw UsageError(
+                "'\(Self.timestampFormat.declaration.key)' applies to text output and transcripts "
+                    + "('--log FILE.txt'); every \(format.name) record carries its time")
+        }
         hardware = HardwareOptions(arguments)
         if usesSimulator, hardware.waits {
             throw UsageError(
@@ -203,7 +240,9 @@ struct ConnectionOptions {
 
 extension ConnectionOptions {
     /// What `--timestamps` and `--hex` ask of the view.
-    var viewSettings: ViewSettings { ViewSettings(showsTimestamps: showsTimestamps, showsHex: showsHex) }
+    var viewSettings: ViewSettings {
+        ViewSettings(showsTimestamps: showsTimestamps, timestampStyle: timestampStyle, showsHex: showsHex)
+    }
 
     /// `--format`'s view of `kind`, with ``viewSettings``.
     ///

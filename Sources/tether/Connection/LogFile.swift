@@ -19,13 +19,16 @@ final class LogFile<View: Sendable>: Sendable {
     private let failure: Failure
 
     /// Opens `path` — for appending, or emptied first when `replaces` — before any port
-    /// opens, with `format`'s view of `kind` over it.
+    /// opens, with `format`'s view of `kind` over it, made with `settings` (their
+    /// output the file).
     ///
     /// - Throws: ``CommandFailure`` (73) naming the file when it cannot be opened; (64)
     ///   when `format` cannot show `kind`.
-    init(path: String, format: OutputFormat = .json, showing kind: ViewKind<View>, replaces: Bool = false)
-        throws(CommandFailure)
-    {
+    init(
+        path: String, format: OutputFormat = .json, showing kind: ViewKind<View>,
+        settings: ViewSettings = ViewSettings(),
+        replaces: Bool = false
+    ) throws(CommandFailure) {
         let failure = Failure()
         let sink: FileSink
         do {
@@ -37,7 +40,9 @@ final class LogFile<View: Sendable>: Sendable {
             throw CommandFailure("cannot open the log file \(error)", code: .cannotCreateLog)
         }
         do throws(UnsupportedFormat) {
-            view = try format.make(kind, ViewSettings(output: sink))
+            var settings = settings
+            settings.output = sink
+            view = try format.make(kind, settings)
         } catch {
             throw CommandFailure(usage: error.description)
         }
