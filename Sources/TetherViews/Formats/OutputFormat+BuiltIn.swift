@@ -1,7 +1,7 @@
 extension OutputFormat {
     /// Every format, in the order `--help` lists them. A new format is its view and
     /// one entry here.
-    public static let all: [OutputFormat] = [text, json, transcript, tap, junit]
+    public static let all: [OutputFormat] = [text, json, transcript, tap, junit, html]
 
     /// Text for people (``TextView``; the dashboard is `monitor --live`'s own).
     public static let text = OutputFormat(
@@ -10,7 +10,8 @@ extension OutputFormat {
         run: { TextView(output: $0.output, timestamps: $0.timestamper) },
         portList: { TextView(output: $0.output) },
         modemLines: { TextView(output: $0.output) },
-        transfer: { _ in TransferProgressBar(isTerminal: FileSink.standardError.isTerminal) })
+        transfer: { _ in TransferProgressBar(isTerminal: FileSink.standardError.isTerminal) },
+        report: { TextReportView(output: $0.output) })
 
     /// JSON Lines for programs (``JSONView``, docs/JSON.md).
     public static let json = OutputFormat(
@@ -37,4 +38,11 @@ extension OutputFormat {
     /// checks only (`tether run --junit FILE` writes it beside another format).
     public static let junit = OutputFormat(
         name: "junit", summary: "a JUnit XML report", isForPrograms: true, run: { JUnitView(output: $0.output) })
+}
+
+extension OutputFormat {
+    /// One self-contained HTML page with plots (``HTMLReportView``): a session report.
+    public static let html = OutputFormat(
+        name: "html", summary: "a self-contained HTML page with plots", isForPrograms: false,
+        report: { HTMLReportView(output: $0.output) })
 }

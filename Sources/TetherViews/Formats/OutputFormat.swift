@@ -21,6 +21,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     let modemLines: (@Sendable (ViewSettings) -> any DeviceView & ModemLineView)?
     let transfer: (@Sendable (ViewSettings) -> any TransferView)?
     let liveState: (@Sendable (ViewSettings) -> any DeviceView)?
+    let report: (@Sendable (ViewSettings) -> any ReportView)?
 
     /// Creates a format; each maker it leaves out is a kind of output it cannot show.
     public init(
@@ -30,7 +31,8 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         portList: (@Sendable (ViewSettings) -> any PortListView)? = nil,
         modemLines: (@Sendable (ViewSettings) -> any DeviceView & ModemLineView)? = nil,
         transfer: (@Sendable (ViewSettings) -> any TransferView)? = nil,
-        liveState: (@Sendable (ViewSettings) -> any DeviceView)? = nil
+        liveState: (@Sendable (ViewSettings) -> any DeviceView)? = nil,
+        report: (@Sendable (ViewSettings) -> any ReportView)? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -41,6 +43,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
         self.modemLines = modemLines
         self.transfer = transfer
         self.liveState = liveState
+        self.report = report
     }
 
     /// The format named `name` (compared without case), if there is one.

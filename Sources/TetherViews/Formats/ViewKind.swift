@@ -36,3 +36,8 @@ extension ViewKind where View == any TransferView {
     /// A file transfer's progress (`send`, `receive`).
     public static var transfer: ViewKind { ViewKind(noun: "a transfer") { $0.transfer } }
 }
+
+extension ViewKind where View == any ReportView {
+    /// A recorded session's report (`tether report`).
+    public static var report: ViewKind { ViewKind(noun: "a session report") { $0.report } }
+}

@@ -61,7 +61,7 @@ public final class JUnitView: RunView {
             let time = suite.cases.reduce(0) { $0 + $1.seconds }
             let stamp = suite.cases.first.map { " timestamp=\"\(timestamp($0.time - $0.seconds))\"" } ?? ""
             xml +=
-                "  <testsuite name=\"\(escaped(suite.name))\"\(counts(suite.cases)) time=\"\(seconds(time))\"\(stamp)>\n"
+                "  <testsuite name=\"\(Markup.escaped(suite.name))\"\(counts(suite.cases)) time=\"\(seconds(time))\"\(stamp)>\n"
             for item in suite.cases { xml += testCase(item) }
             xml += "  </testsuite>\n"
         }
@@ -70,7 +70,7 @@ public final class JUnitView: RunView {
 
     private static func testCase(_ item: TestCase) -> String {
         let start =
-            "    <testcase name=\"\(escaped(item.name))\" classname=\"\(escaped(item.suite))\" time=\"\(seconds(item.seconds))\""
+            "    <testcase name=\"\(Markup.escaped(item.name))\" classname=\"\(Markup.escaped(item.suite))\" time=\"\(seconds(item.seconds))\""
         let element: String
         switch item.verdict {
         case .passed: return start + "/>\n"
@@ -84,8 +84,8 @@ public final class JUnitView: RunView {
         if let actual = item.actual { body.append("actual: " + actual.map(TextView.escaped).joined(separator: " | ")) }
         if let detail = item.detail { body.append("detail: " + TextView.escaped(detail)) }
         if !item.deviceLines.isEmpty { body.append("device lines:\n" + item.deviceLines.joined(separator: "\n")) }
-        return start + ">\n      <\(element) message=\"\(escaped(item.message))\">"
-            + xmlText(body.joined(separator: "\n")) + "</\(name)>\n    </testcase>\n"
+        return start + ">\n      <\(element) message=\"\(Markup.escaped(item.message))\">"
+            + Markup.entities(body.joined(separator: "\n")) + "</\(name)>\n    </testcase>\n"
     }
 
     private static func counts(_ cases: [TestCase]) -> String {
@@ -106,26 +106,5 @@ public final class JUnitView: RunView {
     /// a zone, as Jenkins writes it).
     private static func timestamp(_ date: Date) -> String {
         String(ISO8601Timestamp.string(date).prefix(19))
-    }
-
-    /// Text for an attribute: its control characters escaped (``TextView/plain(_:)``),
-    /// then the XML specials.
-    static func escaped(_ text: String) -> String { xmlText(TextView.plain(text)) }
-
-    /// Text without control characters but line ends, with the five XML specials as
-    /// entities.
-    private static func xmlText(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

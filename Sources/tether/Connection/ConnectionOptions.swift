@@ -68,11 +68,14 @@ struct ConnectionOptions {
     /// `--format` for a command that shows `kind`: its help and choices are the
     /// formats that can show it (``OutputFormat/showing(_:)``); another format is a
     /// usage error naming it (``UnsupportedFormat``).
-    static func format<View>(showing kind: ViewKind<View>) -> Option<OutputFormat> {
-        format(showing: kind, refusing: true)
+    static func format<View>(showing kind: ViewKind<View>, default shown: OutputFormat = .text) -> Option<OutputFormat>
+    {
+        format(showing: kind, refusing: true, default: shown)
     }
 
-    private static func format<View>(showing kind: ViewKind<View>, refusing: Bool) -> Option<OutputFormat> {
+    private static func format<View>(
+        showing kind: ViewKind<View>, refusing: Bool, default shown: OutputFormat = .text
+    ) -> Option<OutputFormat> {
         let formats = OutputFormat.showing(kind)
         let width = formats.map(\.name.count).max() ?? 0
         let listed =
@@ -83,7 +86,7 @@ struct ConnectionOptions {
             : ": " + formats.map { "\($0.name) (\($0.summary))" }.joined(separator: " or ") + "."
         let advice = InvalidValue("Please provide one of \(formats.map { "'\($0.name)'" }.joined(separator: ", ")).")
         return Option<OutputFormat>(
-            "--format", "-f", value: "format", help: "Output" + listed, default: .text, choices: formats.map(\.name)
+            "--format", "-f", value: "format", help: "Output" + listed, default: shown, choices: formats.map(\.name)
         ) { text throws(InvalidValue) in
             guard let format = OutputFormat.named(text) else { throw advice }
             guard refusing else { return format }
