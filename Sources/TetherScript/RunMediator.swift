@@ -41,7 +41,7 @@ final class RunMediator: Sendable {
         self.devices = devices
         self.view = view
         self.capturesBytes = capturesBytes
-        presenter = Mutex(RunPresenter(devices: devices.map { ($0.name, $0.device.port) }))
+        presenter = Mutex(RunPresenter(devices: devices.map { ($0.name, $0.device.port) }, facts: devices.map(\.facts)))
         received = Mutex(Array(repeating: ReceivedBytes(), count: devices.count))
     }
 

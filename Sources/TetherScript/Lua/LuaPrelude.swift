@@ -22,7 +22,8 @@
 ///   overwrite)` → a file transfer that blocks until it ends: `true` (`"send"`) or the
 ///   list of paths written (`"receive"`), or `nil` and a message;
 /// - `core.now()` → ms since the run started;
-/// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
+/// - `core.report(status, description, file, line, dev, actual, detail, expected)` → a `check`
+///   record (status `lost`: failed because the device disconnected)
 ///   record; `core.emit(table, file, line)` → an `emit` record, or a message when the
 ///   table has no JSON value (it contains itself, or holds too many values).
 ///
@@ -56,6 +57,15 @@ enum LuaPrelude {
           handlers[dev] = {}
         end
         local queries, results, sends = {}, {}, {}
+        -- What the script last received from a device ({ dev, lines }): a failed
+        -- check's actual value.
+        local latest = nil
+        local function received(dev, lines, final)
+          local copy = {}
+          for i = 1, #lines do copy[i] = lines[i] end
+          if final then copy[#copy + 1] = final end
+          latest = { dev = dev, lines = copy }
+        end
         local unhandled = {}
         local queued = { head = 1, tail = 0 }
         local in_handler = false
@@ -245,6 +255,7 @@ enum LuaPrelude {
             return results[key] or (ended[dev] and { outcome = "not_sent" }) or nil
           end)
           queries[key], results[key] = nil, nil
+          if result.lines then received(dev, result.lines, result.final) end
           if result.outcome == "reply" then
             local reply = result.lines
             reply.final = result.final
@@ -306,9 +317,15 @@ enum LuaPrelude {
             if taken then return taken end
             if ended[dev] then return false end
           end, deadline)
-          if bytes then return bytes end
+          if bytes then
+            received(dev, { bytes })
+            return bytes
+          end
           local rest = core.read(dev, n, true)
-          if rest then return rest end
+          if rest then
+            received(dev, { rest })
+            return rest
+          end
           if bytes == false then lost(dev, file, line) end
           return nil, "timeout"
         end
@@ -434,16 +451,19 @@ enum LuaPrelude {
             if ended[dev] then return false end
           end, deadline)
           local description = format("%s %q", what, pattern)
+          local expected = format("a %s matching %q", notifications_only and "notification" or "line", pattern)
           if found then
-            core.report("passed", description, file, line, dev, { found[1] })
+            received(dev, { found[1] })
+            core.report("passed", description, file, line, dev, { found[1] }, nil, expected)
             return unpack(found)
           elseif found == false then
-            core.report("failed", description, file, line, dev, nil, "device disconnected (" .. ended[dev].reason .. ")")
+            core.report("lost", description, file, line, dev, nil, "device disconnected (" .. ended[dev].reason .. ")",
+              expected)
             lost(dev, file, line)
           end
           local message = format("no %s matching %q within %d ms",
             notifications_only and "notification" or "line", pattern, timeout)
-          core.report("timeout", description, file, line, dev, nil, message)
+          core.report("timeout", description, file, line, dev, nil, message, expected)
           return nil, failure { kind = "timeout", message = message, device = label(dev), pattern = pattern, timeout_ms = timeout }
         end
 
@@ -484,7 +504,13 @@ enum LuaPrelude {
           local file, line = site()
           local text = nil
           if message ~= nil then text = tostring(message) end
-          core.report(condition and "passed" or "failed", text, file, line)
+          if condition then
+            core.report("passed", text, file, line, latest and latest.dev)
+          elseif latest then
+            core.report("failed", text, file, line, latest.dev, latest.lines)
+          else
+            core.report("failed", text, file, line)
+          end
           return condition and true or false
         end
 

@@ -320,8 +320,9 @@ final class LuaRun {
         return 1
     }
 
-    /// `core.report(status, description, file, line, dev, actual, detail)`.
+    /// `core.report(status, description, file, line, dev, actual, detail, expected)`.
     private func report(_ lua: LuaState) -> Int32 {
+        let isDeviceLost = lua.string(at: 1) == "lost"
         let status = lua.string(at: 1).flatMap(CheckResult.Status.init(rawValue:)) ?? .failed
         let location = location(file: lua.string(at: 3), line: lua.integer(at: 4))
         let description = lua.string(at: 2) ?? sourceText(at: location) ?? "check"
@@ -329,7 +330,7 @@ final class LuaRun {
         let result = CheckResult(
             status: status, location: location, description: description,
             device: device.flatMap { mediator.devices[$0].name }, actual: lua.strings(at: 6),
-            detail: lua.string(at: 7))
+            detail: lua.string(at: 7), expected: lua.string(at: 8), isDeviceLost: isDeviceLost)
         mediator.report(.checked(result))
         return 0
     }

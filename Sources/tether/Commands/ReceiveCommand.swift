@@ -1,6 +1,7 @@
 import TetherCommandLine
 import TetherSimulator
 import TetherTransfer
+import TetherViews
 
 /// `tether receive`: files from a device by XMODEM or YMODEM.
 enum ReceiveCommand: Command {
@@ -41,7 +42,7 @@ enum ReceiveCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "path", help: "Where to write (see above).", isOptional: true),
         ],
-        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options,
+        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options(showing: .transfer),
         usage: "tether receive (<port> | --sim) [<path>] [<options>]"
     )
 
@@ -60,9 +61,10 @@ enum ReceiveCommand: Command {
             options.usesSimulator
             ? TransferPeer(TransferSender(kind, files: [simulatorFile], limits: TransferOptions.limits(arguments)))
             : nil
+        let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
         let result = await TransferRun.run(
-            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, format: options.format,
+            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, view: view,
             command: arguments[TransferOptions.command])
         for file in result.received {
             do throws(LocalFile.Failure) {

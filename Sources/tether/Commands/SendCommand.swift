@@ -1,6 +1,7 @@
 import TetherCommandLine
 import TetherSimulator
 import TetherTransfer
+import TetherViews
 
 /// `tether send`: files to a device by XMODEM or YMODEM.
 enum SendCommand: Command {
@@ -32,7 +33,7 @@ enum SendCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "file", help: "A file to send.", isVariadic: true),
         ],
-        options: TransferOptions.options + ConnectionOptions.options,
+        options: TransferOptions.options + ConnectionOptions.options(showing: .transfer),
         usage: "tether send (<port> | --sim) <file> ... [<options>]"
     )
 
@@ -50,10 +51,11 @@ enum SendCommand: Command {
         }
         let limits = TransferOptions.limits(arguments)
         let peer = options.usesSimulator ? TransferPeer(TransferReceiver(kind)) : nil
+        let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
         let result = await TransferRun.run(
             TransferSender(kind, files: files, limits: limits), on: connection, direction: "send", protocol: kind,
-            format: options.format, command: arguments[TransferOptions.command])
+            view: view, command: arguments[TransferOptions.command])
         return result.code
     }
 }

@@ -22,14 +22,12 @@ enum TransferRun {
     /// (``CommandedTransfer``).
     static func run(
         _ machine: some TransferMachine, on connection: Connection, direction: String, protocol kind: TransferProtocol,
-        format: OutputFormat, command: [UInt8]? = nil
+        view: any TransferView, command: [UInt8]? = nil
     ) async -> Result {
         if let command {
             let typed = CommandedTransfer(command: connection.device.dialect.encode(command), then: machine)
-            return await run(typed, on: connection, direction: direction, protocol: kind, format: format)
+            return await run(typed, on: connection, direction: direction, protocol: kind, view: view)
         }
-        let view: any TransferView =
-            format == .json ? JSONView() : TransferProgressBar(isTerminal: isatty(STDERR_FILENO) == 1)
         let device = connection.device
         let (events, sink) = AsyncStream.makeStream(of: (TransferEvent, ContinuousClock.Instant).self)
         var presenter = TransferPresenter(
