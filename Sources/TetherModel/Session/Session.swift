@@ -67,7 +67,10 @@
 ///   took, and a request in flight sent before the text began is over — the console
 ///   printed its prompt — with the lines it took so far as its reply.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
-///   `SYST:ERR?`): it is written at once, within the same request and timeout.
+///   `SYST:ERR?`): it is written at once, within the same request and timeout. It may
+///   answer a prompt with bytes written as they are (``MatchStep/write(_:)``,
+///   ``ReplyMatcher/answer(toPrompt:)``: `at`'s SMS text at `> `), within the same
+///   request and timeout; a timed-out request writes nothing.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
 ///   tail at hang-up are notifications, never replies.
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
@@ -525,7 +528,8 @@ public struct Session: Sendable {
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
-                    request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
+                    request: request, matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes),
+                    sentAt: now,
                     deadline: request.timeout.map { now + $0 }, receivedBefore: receivedCount)
             } else {
                 actions.append(
@@ -692,6 +696,8 @@ public struct Session: Sendable {
             case .ask(let command, _):
                 let bytes = Array(command.utf8)
                 return [.write(dialect.encode(bytes)), .emit(.sent(flight.request.id, command: command, bytes: bytes))]
+            case .write(let bytes):
+                return answer(flight, with: bytes)
             case .complete(let reply):
                 return complete(flight, with: reply, now: now)
             }
@@ -779,6 +785,11 @@ public struct Session: Sendable {
             }
         }
         guard var flight = inFlight else { return [] }
+        if let bytes = flight.matcher.answer(toPrompt: partial) {
+            inFlight = flight
+            _ = framer.takePartial()
+            return report(answer(flight, with: bytes))
+        }
         let reply = flight.matcher.offerPartial(partial, isQuiet: isQuiet)
         inFlight = flight
         guard let reply else { return [] }
@@ -786,12 +797,19 @@ public struct Session: Sendable {
         return report(complete(flight, with: reply, now: now))
     }
 
+    /// Writes `bytes` as they are, for the request in flight (its matcher's answer to a
+    /// prompt, ``MatchStep/write(_:)``), reported as a raw `sent` of that request.
+    private func answer(_ flight: InFlight, with bytes: [UInt8]) -> [SessionAction] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return [.write(bytes), .emit(.sent(flight.request.id, command: text, bytes: bytes, isRaw: true))]
+    }
+
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
     /// A timed-out request cannot ask the device for more: what it has is its late reply.
     private mutating func offer(_ line: Line, toOwed index: Int) -> [SessionAction]? {
         switch owed[index].matcher.offer(line) {
         case .notMine: return nil
-        case .echo, .consumed: return []
+        case .echo, .consumed, .write: return []
         case .complete(let reply), .ask(_, let reply):
             answersLate = true
             let command = owed.remove(at: index).command
