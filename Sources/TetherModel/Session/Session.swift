@@ -54,6 +54,11 @@
 ///   A line whose first bytes arrived before the request in flight was sent cannot be
 ///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
 ///   stray.
+/// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
+///   in flight or settling, and of lines begun before the request in flight, are
+///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
+///   reply. A dialect whose replies settle from the start listens for
+///   ``listenPeriod`` before its first request (``releaseRequests(now:)``).
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
 ///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
 ///   to timed-out requests whose late reply has begun, then to the request in flight —
@@ -89,6 +94,9 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
+    /// How long a dialect whose replies settle from the start listens before the first
+    /// request (``releaseRequests(now:)``), to learn what the device says unasked.
+    public var listenPeriod: Duration = .milliseconds(150)
     /// The quiet time after which the unterminated bytes are reported as pending text
     /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
     /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
@@ -132,6 +140,9 @@ public struct Session: Sendable {
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
+    /// What the device says unasked (unmarked dialects): lines of those shapes are no
+    /// replies.
+    private var unasked = UnaskedLines()
 
     private struct InFlight {
         var request: Request
@@ -244,11 +255,17 @@ public struct Session: Sendable {
         isHoldingRequests = true
     }
 
-    /// Ends ``holdRequests()``: the first queued request is sent.
+    /// Ends ``holdRequests()``: the first queued request is sent — for a dialect whose
+    /// replies settle from the start (told nothing of the device's unsolicited lines),
+    /// once it has listened for ``listenPeriod``, so that what the device says unasked
+    /// is learned before the first reply is waited for.
     ///
     /// - Returns: the actions to perform now.
     public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
         isHoldingRequests = false
+        if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
+            wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false)
+        }
         return sendNext(now: now)
     }
 
@@ -526,6 +543,7 @@ public struct Session: Sendable {
             actions.append(.emit(sent))
             if request.isRaw { continue }
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
+            unasked.requestSent()
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
                     request: request, matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes),
@@ -546,6 +564,7 @@ public struct Session: Sendable {
         _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
     ) -> [SessionAction] {
         inFlight = nil
+        unasked.requestGotNoReply()
         var actions: [SessionAction] = []
         let timeout = flight.request.timeout ?? resyncQuietPeriod
         let soFar = flight.matcher.linesSoFar
@@ -645,7 +664,9 @@ public struct Session: Sendable {
             actions.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
             line = Line(Array(line.bytes.dropFirst(noise)), terminator: line.terminator)
         }
-        if dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+        if dialect.isUnsolicited(line, pending: inFlight?.request.command)
+            || dialect.repliesAreUnmarked && unasked.turnsAway(line)
+        {
             return report(actions + [.emit(.notification(line))])
         }
         if let (earlier, _) = contested {
@@ -708,6 +729,7 @@ public struct Session: Sendable {
         if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
         settlesReplies = true
         if held != nil { held!.reply.isInDoubt = true }
+        if inFlight == nil, held == nil, dialect.repliesAreUnmarked { unasked.saw(line) }
         return [.emit(.notification(line))]
     }
 
@@ -735,6 +757,7 @@ public struct Session: Sendable {
         }
         if line.isEmpty { return [] }
         settlesReplies = true
+        unasked.saw(line)
         return [.emit(.notification(line))]
     }
 
