@@ -7,7 +7,7 @@
 /// matchers see a line (see ``Session``) and turns every line that no matcher takes
 /// into a notification.
 public protocol Dialect: Sendable {
-    /// The dialect's name as used by `--dialect` (`line`, `at`, `scpi`, `prompt`).
+    /// The dialect's name as used by `--dialect` (`line`, `at`, `scpi`, `prompt`, `nmea`).
     var name: String { get }
 
     /// The line terminator written after each command.
@@ -61,6 +61,12 @@ public protocol Dialect: Sendable {
     /// ``Session`` drops it even while nothing is pending. The default is `false`: a
     /// blank line then is a notification while no request is pending.
     var blankLinesAreFraming: Bool { get }
+
+    /// The named values the dialect reads in a received line (a notification), or why
+    /// it is damaged; `nil` when the dialect reads nothing of its own there (the
+    /// Presenter then reads `name=value` fields). The default is `nil`; `nmea` reads
+    /// its sentences (``NMEASentence``).
+    func fields(of line: Line) -> LineFields?
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -175,4 +181,6 @@ extension Dialect {
     public var payloadFraming: (any PayloadFraming)? { nil }
 
     public var blankLinesAreFraming: Bool { false }
+
+    public func fields(of line: Line) -> LineFields? { nil }
 }
