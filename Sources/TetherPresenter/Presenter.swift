@@ -87,7 +87,7 @@ public struct Presenter: Sendable {
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
         switch event {
-        case .sent, .pendingText: break
+        case .sent, .pendingText, .data, .commandMode: break
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
@@ -169,6 +169,11 @@ public struct Presenter: Sendable {
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
             return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
+        case .data(let bytes):
+            state.counts.dataBytes += bytes.count
+            return [ViewRecord(time: time, event: .data(bytes))]
+        case .commandMode(let line):
+            return [ViewRecord(time: time, event: .commandMode(ViewLine(line)))]
         case .pendingText(let line, _):
             state.pendingText = ViewLine(line)
             return showsPendingText ? [ViewRecord(time: time, event: .pendingText(ViewLine(line)))] : []

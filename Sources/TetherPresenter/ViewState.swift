@@ -90,6 +90,8 @@ public struct ViewState: Sendable, Equatable {
         /// Received lines the dialect found damaged (``ViewEvent/invalidLine(_:reason:)``:
         /// `nmea`'s wrong or missing checksums).
         public var invalidLines = 0
+        /// Bytes received in a modem's data mode (``ViewEvent/data(_:)``).
+        public var dataBytes = 0
     }
 }
 

@@ -153,6 +153,7 @@ struct Dashboard {
                 "error replies \(counts.errorReplies)", "timeouts \(counts.timeouts)", "failures \(counts.failures)",
                 "late replies \(counts.lateReplies)", "missed \(counts.missed)", "reconnects \(counts.reconnects)",
             ] + (counts.invalidLines > 0 ? ["invalid lines \(counts.invalidLines)"] : [])
+            + (counts.dataBytes > 0 ? ["data bytes \(counts.dataBytes)"] : [])
         var lines: [String] = []
         for part in parts {
             if let last = lines.last, last.count + 3 + part.count <= width {

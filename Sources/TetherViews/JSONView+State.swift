@@ -72,6 +72,7 @@ extension JSONView {
             "notifications": .int(counts.notifications), "late_replies": .int(counts.lateReplies),
             "missed": .int(counts.missed), "reconnects": .int(counts.reconnects),
             "untracked_readings": .int(counts.untrackedReadings), "invalid_lines": .int(counts.invalidLines),
+            "data_bytes": .int(counts.dataBytes),
         ])
     }
 }

@@ -75,4 +75,34 @@ import TetherSimulator
         #expect((replies.last?["lines"] as? [String])?.count == 4, "\(result.stdout)")
         #expect((replies.last?["lines"] as? [String])?[1] == "OK")
     }
+
+    /// Data mode: `ATD*99#` answered `CONNECT 115200`, then a PPP frame (CR, LF and `OK`
+    /// inside it) and `NO CARRIER`: the frame is `data` (counted, hex), the return to
+    /// command mode a `command_mode` record, and `AT` then gets its own `OK`.
+    @Test func dataModeUntilNoCarrier() throws {
+        let frame: [UInt8] = [0x7E, 0xFF, 0x03, 0xC0, 0x21, 0x0D, 0x0A, 0x4F, 0x4B, 0x0D, 0x0A, 0x7E]
+        let module = ScriptedDevice(rules: [
+            .init(
+                on: "ATD*99#\r",
+                send: [
+                    .init(Array("\r\nCONNECT 115200\r\n".utf8) + frame),
+                    .init("\r\nNO CARRIER\r\n", after: .milliseconds(300)),
+                ]),
+            .init(on: "AT\r", send: [.init("\r\nOK\r\n")]),
+        ])
+        let simulator = try Simulator(device: module)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["query", simulator.devicePath, "--dialect", "at", "--format", "json", "ATD*99#", "AT"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        let data = records.filter { $0["type"] as? String == "data" }
+        #expect(
+            data.compactMap { $0["bytes_hex"] as? String }.joined() == "7eff03c0210d0a4f4b0d0a7e", "\(result.stdout)")
+        #expect(data.compactMap { $0["length"] as? Int }.reduce(0, +) == 12)
+        let back = records.filter { $0["type"] as? String == "command_mode" }
+        #expect(back.first?["line"] as? String == "NO CARRIER")
+        let replies = try replies(result)
+        #expect(replies.map { $0["final"] as? String } == ["CONNECT 115200", "OK"], "\(result.stdout)")
+    }
 }

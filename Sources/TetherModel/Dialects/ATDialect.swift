@@ -49,6 +49,9 @@ import FoundationEssentials
 ///   message's text (or PDU), information whatever it says — `OK`, `ERROR`, `+CMTI: 1`
 ///   or an empty line end nothing — unless it is unsolicited for every command
 ///   (``isUnsolicited(_:pending:)``: `RING`, a `--urc` prefix).
+/// - Data mode (V.250 §5.2.3): after a `CONNECT[ <rate>]` final result code every byte is
+///   data (``SessionEvent/data(_:)``) until `NO CARRIER`, or `OK` after the escape `+++`
+///   (``Session``: ``SessionEvent/commandMode(_:)``).
 /// - Not supported: numeric result codes (`ATV0`).
 public struct ATDialect: Dialect {
     /// Unsolicited result codes without a `+XXX:` prefix, matched as whole lines.
@@ -98,6 +101,12 @@ public struct ATDialect: Dialect {
     }
 
     public var payloadFraming: (any PayloadFraming)? { templateFraming }
+
+    /// `CONNECT[ <rate>]` (V.250 §6.3.8, `ATD*99#`, `ATO`): the module is in data mode.
+    public func entersDataMode(after reply: Reply) -> Bool {
+        guard let final = reply.finalResult?.text.trimmingWhitespace() else { return false }
+        return final == "CONNECT" || final.hasPrefix("CONNECT ")
+    }
 
     /// V.250 frames every response as CR LF, text, CR LF: a blank line is framing.
     public var blankLinesAreFraming: Bool { true }

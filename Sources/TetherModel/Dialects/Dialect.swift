@@ -67,6 +67,11 @@ public protocol Dialect: Sendable {
     /// Presenter then reads `name=value` fields). The default is `nil`; `nmea` reads
     /// its sentences (``NMEASentence``).
     func fields(of line: Line) -> LineFields?
+
+    /// Whether the device is in data mode once `reply` completed: every byte is then
+    /// data until it is back in command mode (``Session``; `at`: a `CONNECT` final
+    /// result code). The default is `false`.
+    func entersDataMode(after reply: Reply) -> Bool
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -183,4 +188,6 @@ extension Dialect {
     public var blankLinesAreFraming: Bool { false }
 
     public func fields(of line: Line) -> LineFields? { nil }
+
+    public func entersDataMode(after reply: Reply) -> Bool { false }
 }

@@ -78,6 +78,12 @@
 ///   request and timeout; a timed-out request writes nothing.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
 ///   tail at hang-up are notifications, never replies.
+/// - **Data mode** (``Dialect/entersDataMode(after:)``: `at`'s `CONNECT`): once that
+///   reply is complete every byte received is data (``SessionEvent/data(_:)``), not
+///   lines, until `NO CARRIER`, or an `OK` line after the host wrote the escape `+++`
+///   (``noteWrite(_:)``): ``SessionEvent/commandMode(_:)``, and lines again. Bytes that
+///   may begin that code are held back until more come or ``partialQuietPeriod`` passes.
+///   Requests other than raw writes wait in the queue meanwhile (they would be data).
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
@@ -143,6 +149,10 @@ public struct Session: Sendable {
     /// What the device says unasked (unmarked dialects): lines of those shapes are no
     /// replies.
     private var unasked = UnaskedLines()
+    /// The modem's data state (``Dialect/entersDataMode(after:)``), or `nil` in command mode.
+    private var dataMode: DataMode?
+    /// The code that ended data mode, reported already: its line is dropped when it ends.
+    private var endOfDataMode: [UInt8]?
 
     private struct InFlight {
         var request: Request
@@ -209,6 +219,7 @@ public struct Session: Sendable {
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
         if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
         if let blockEnd = indefiniteBlockEndAt { candidates.append(blockEnd) }
+        if let heldData = heldDataAt { candidates.append(heldData) }
         if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
             candidates.append(end)
         }
@@ -298,18 +309,56 @@ public struct Session: Sendable {
             reportedPendingText = false
             receivedCount += bytes.count
         }
+        if dataMode != nil { return receiveData(bytes, now: now) + sendNext(now: now) }
         var actions: [SessionAction] = []
-        for line in framer.append(bytes) {
+        let lines = framer.append(bytes)
+        for (index, line) in lines.enumerated() {
             actions += route(line, now: now)
+            if dataMode != nil {
+                // The bytes after the reply that entered data mode are data, not lines.
+                let rest = lines[(index + 1)...].flatMap { $0.receivedBytes + ($0.terminator?.bytes ?? []) }
+                return actions + receiveData(rest + framer.takePartial(), now: now) + sendNext(now: now)
+            }
         }
         actions += offerPartial(isQuiet: false, now: now)
         return actions + sendNext(now: now)
+    }
+
+    /// The host wrote `bytes` outside any request (``Device/writeNow(_:)``, a raw
+    /// write): in data mode, the escape `+++` makes the module's `OK` end it.
+    public mutating func noteWrite(_ bytes: [UInt8]) {
+        if bytes == DataMode.escape { dataMode?.escapeSent = true }
+    }
+
+    /// Bytes received in data mode: data, until the code that ends it; what follows
+    /// that code is lines again.
+    private mutating func receiveData(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
+        guard var mode = dataMode else { return [] }
+        let (data, end) = mode.take(bytes)
+        dataMode = mode
+        var actions: [SessionAction] = data.isEmpty ? [] : [.emit(.data(data))]
+        guard let end else { return report(actions) }
+        dataMode = nil
+        let code = end.prefix { $0 != 0x0D && $0 != 0x0A }
+        actions.append(.emit(.commandMode(Line(Array(code)))))
+        endOfDataMode = Array(code)
+        for line in framer.append(end) { actions += route(line, now: now) }
+        return report(actions)
+    }
+
+    /// When the bytes data mode holds back are data after all (the line went quiet), or `nil`.
+    private var heldDataAt: ContinuousClock.Instant? {
+        guard let dataMode, !dataMode.held.isEmpty, let lastByteAt else { return nil }
+        return lastByteAt + partialQuietPeriod
     }
 
     /// Times out the request in flight if its deadline has passed, ends waits that are
     /// over and sends the next request.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
+        if let heldData = heldDataAt, heldData <= now, let data = dataMode?.flush() {
+            actions.append(.emit(.data(data)))
+        }
         if let blockEnd = indefiniteBlockEndAt, blockEnd <= now, let block = framer.endIndefiniteBlock() {
             actions += route(block, now: now)
         }
@@ -402,6 +451,7 @@ public struct Session: Sendable {
         guard closedReason == nil else { return [] }
         closedReason = reason
         var actions = release()
+        if let data = dataMode?.flush(), !data.isEmpty { actions.append(.emit(.data(data))) }
         if let (line, _) = contested {
             contested = nil
             actions.append(.emit(.notification(line)))
@@ -534,8 +584,9 @@ public struct Session: Sendable {
             wait = nil
             actions += release()
         }
-        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
+        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
             let request = queue.removeFirst()
+            if request.isRaw { noteWrite(request.bytes) }
             let sent = SessionEvent.sent(
                 request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)
             // A raw write is done once written: no reply, and no line is its.
@@ -606,6 +657,7 @@ public struct Session: Sendable {
         }
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
+        if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
         if dialect.repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not.
@@ -658,6 +710,10 @@ public struct Session: Sendable {
             return report([.emit(.notification(line))])
         }
         var line = ControlSequences.cleaned(line)
+        if let code = endOfDataMode {
+            endOfDataMode = nil
+            if line.bytes == code { return [] }
+        }
         var actions: [SessionAction] = []
         let noise = line.payloadRange == nil ? dialect.leadingNoiseLength(in: line) : 0
         if noise > 0 {
