@@ -133,7 +133,7 @@ import Testing
             $0.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         }
         #expect(rows.map { $0.first.map(String.init) } == ["at-modem", "env", "gps", "prompt-console", "scpi-psu"])
-        #expect(rows.map { $0.dropFirst().first.map(String.init) } == ["at", "line", "prompt", "scpi"])
+        #expect(rows.map { $0.dropFirst().first.map(String.init) } == ["at", "line", "nmea", "prompt", "scpi"])
         #expect(rows.allSatisfy { $0.count == 3 })
     }
 }
