@@ -9,7 +9,7 @@ import Foundation
 public struct DeviceProfile: Sendable {
     /// The dialects a profile may name: tether's (`--dialect`), whose registry is in the
     /// Model, which the simulator does not import (`ProfileDialectTests` checks each).
-    public static let dialects = ["line", "at", "scpi", "prompt"]
+    public static let dialects = ["line", "at", "scpi", "prompt", "nmea"]
 
     /// Line endings accepted from the host.
     enum Input: String, Sendable {

@@ -54,6 +54,11 @@
 ///   A line whose first bytes arrived before the request in flight was sent cannot be
 ///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
 ///   stray.
+/// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
+///   in flight or settling, and of lines begun before the request in flight, are
+///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
+///   reply. A dialect whose replies settle from the start listens for
+///   ``listenPeriod`` before its first request (``releaseRequests(now:)``).
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
 ///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
 ///   to timed-out requests whose late reply has begun, then to the request in flight —
@@ -67,9 +72,18 @@
 ///   took, and a request in flight sent before the text began is over — the console
 ///   printed its prompt — with the lines it took so far as its reply.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
-///   `SYST:ERR?`): it is written at once, within the same request and timeout.
+///   `SYST:ERR?`): it is written at once, within the same request and timeout. It may
+///   answer a prompt with bytes written as they are (``MatchStep/write(_:)``,
+///   ``ReplyMatcher/answer(toPrompt:)``: `at`'s SMS text at `> `), within the same
+///   request and timeout; a timed-out request writes nothing.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
 ///   tail at hang-up are notifications, never replies.
+/// - **Data mode** (``Dialect/entersDataMode(after:)``: `at`'s `CONNECT`): once that
+///   reply is complete every byte received is data (``SessionEvent/data(_:)``), not
+///   lines, until `NO CARRIER`, or an `OK` line after the host wrote the escape `+++`
+///   (``noteWrite(_:)``): ``SessionEvent/commandMode(_:)``, and lines again. Bytes that
+///   may begin that code are held back until more come or ``partialQuietPeriod`` passes.
+///   Requests other than raw writes wait in the queue meanwhile (they would be data).
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
@@ -86,6 +100,9 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
+    /// How long a dialect whose replies settle from the start listens before the first
+    /// request (``releaseRequests(now:)``), to learn what the device says unasked.
+    public var listenPeriod: Duration = .milliseconds(150)
     /// The quiet time after which the unterminated bytes are reported as pending text
     /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
     /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
@@ -129,6 +146,13 @@ public struct Session: Sendable {
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
+    /// What the device says unasked (unmarked dialects): lines of those shapes are no
+    /// replies.
+    private var unasked = UnaskedLines()
+    /// The modem's data state (``Dialect/entersDataMode(after:)``), or `nil` in command mode.
+    private var dataMode: DataMode?
+    /// The code that ended data mode, reported already: its line is dropped when it ends.
+    private var endOfDataMode: [UInt8]?
 
     private struct InFlight {
         var request: Request
@@ -195,6 +219,7 @@ public struct Session: Sendable {
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
         if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
         if let blockEnd = indefiniteBlockEndAt { candidates.append(blockEnd) }
+        if let heldData = heldDataAt { candidates.append(heldData) }
         if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
             candidates.append(end)
         }
@@ -241,11 +266,17 @@ public struct Session: Sendable {
         isHoldingRequests = true
     }
 
-    /// Ends ``holdRequests()``: the first queued request is sent.
+    /// Ends ``holdRequests()``: the first queued request is sent — for a dialect whose
+    /// replies settle from the start (told nothing of the device's unsolicited lines),
+    /// once it has listened for ``listenPeriod``, so that what the device says unasked
+    /// is learned before the first reply is waited for.
     ///
     /// - Returns: the actions to perform now.
     public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
         isHoldingRequests = false
+        if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
+            wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false)
+        }
         return sendNext(now: now)
     }
 
@@ -278,18 +309,56 @@ public struct Session: Sendable {
             reportedPendingText = false
             receivedCount += bytes.count
         }
+        if dataMode != nil { return receiveData(bytes, now: now) + sendNext(now: now) }
         var actions: [SessionAction] = []
-        for line in framer.append(bytes) {
+        let lines = framer.append(bytes)
+        for (index, line) in lines.enumerated() {
             actions += route(line, now: now)
+            if dataMode != nil {
+                // The bytes after the reply that entered data mode are data, not lines.
+                let rest = lines[(index + 1)...].flatMap { $0.receivedBytes + ($0.terminator?.bytes ?? []) }
+                return actions + receiveData(rest + framer.takePartial(), now: now) + sendNext(now: now)
+            }
         }
         actions += offerPartial(isQuiet: false, now: now)
         return actions + sendNext(now: now)
+    }
+
+    /// The host wrote `bytes` outside any request (``Device/writeNow(_:)``, a raw
+    /// write): in data mode, the escape `+++` makes the module's `OK` end it.
+    public mutating func noteWrite(_ bytes: [UInt8]) {
+        if bytes == DataMode.escape { dataMode?.escapeSent = true }
+    }
+
+    /// Bytes received in data mode: data, until the code that ends it; what follows
+    /// that code is lines again.
+    private mutating func receiveData(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
+        guard var mode = dataMode else { return [] }
+        let (data, end) = mode.take(bytes)
+        dataMode = mode
+        var actions: [SessionAction] = data.isEmpty ? [] : [.emit(.data(data))]
+        guard let end else { return report(actions) }
+        dataMode = nil
+        let code = end.prefix { $0 != 0x0D && $0 != 0x0A }
+        actions.append(.emit(.commandMode(Line(Array(code)))))
+        endOfDataMode = Array(code)
+        for line in framer.append(end) { actions += route(line, now: now) }
+        return report(actions)
+    }
+
+    /// When the bytes data mode holds back are data after all (the line went quiet), or `nil`.
+    private var heldDataAt: ContinuousClock.Instant? {
+        guard let dataMode, !dataMode.held.isEmpty, let lastByteAt else { return nil }
+        return lastByteAt + partialQuietPeriod
     }
 
     /// Times out the request in flight if its deadline has passed, ends waits that are
     /// over and sends the next request.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
+        if let heldData = heldDataAt, heldData <= now, let data = dataMode?.flush() {
+            actions.append(.emit(.data(data)))
+        }
         if let blockEnd = indefiniteBlockEndAt, blockEnd <= now, let block = framer.endIndefiniteBlock() {
             actions += route(block, now: now)
         }
@@ -382,6 +451,7 @@ public struct Session: Sendable {
         guard closedReason == nil else { return [] }
         closedReason = reason
         var actions = release()
+        if let data = dataMode?.flush(), !data.isEmpty { actions.append(.emit(.data(data))) }
         if let (line, _) = contested {
             contested = nil
             actions.append(.emit(.notification(line)))
@@ -514,8 +584,9 @@ public struct Session: Sendable {
             wait = nil
             actions += release()
         }
-        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
+        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
             let request = queue.removeFirst()
+            if request.isRaw { noteWrite(request.bytes) }
             let sent = SessionEvent.sent(
                 request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)
             // A raw write is done once written: no reply, and no line is its.
@@ -523,9 +594,11 @@ public struct Session: Sendable {
             actions.append(.emit(sent))
             if request.isRaw { continue }
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
+            unasked.requestSent()
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
-                    request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
+                    request: request, matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes),
+                    sentAt: now,
                     deadline: request.timeout.map { now + $0 }, receivedBefore: receivedCount)
             } else {
                 actions.append(
@@ -542,6 +615,7 @@ public struct Session: Sendable {
         _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
     ) -> [SessionAction] {
         inFlight = nil
+        unasked.requestGotNoReply()
         var actions: [SessionAction] = []
         let timeout = flight.request.timeout ?? resyncQuietPeriod
         let soFar = flight.matcher.linesSoFar
@@ -583,6 +657,7 @@ public struct Session: Sendable {
         }
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
+        if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
         if dialect.repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not.
@@ -635,13 +710,19 @@ public struct Session: Sendable {
             return report([.emit(.notification(line))])
         }
         var line = ControlSequences.cleaned(line)
+        if let code = endOfDataMode {
+            endOfDataMode = nil
+            if line.bytes == code { return [] }
+        }
         var actions: [SessionAction] = []
         let noise = line.payloadRange == nil ? dialect.leadingNoiseLength(in: line) : 0
         if noise > 0 {
             actions.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
             line = Line(Array(line.bytes.dropFirst(noise)), terminator: line.terminator)
         }
-        if dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+        if dialect.isUnsolicited(line, pending: inFlight?.request.command)
+            || dialect.repliesAreUnmarked && unasked.turnsAway(line)
+        {
             return report(actions + [.emit(.notification(line))])
         }
         if let (earlier, _) = contested {
@@ -692,6 +773,8 @@ public struct Session: Sendable {
             case .ask(let command, _):
                 let bytes = Array(command.utf8)
                 return [.write(dialect.encode(bytes)), .emit(.sent(flight.request.id, command: command, bytes: bytes))]
+            case .write(let bytes):
+                return answer(flight, with: bytes)
             case .complete(let reply):
                 return complete(flight, with: reply, now: now)
             }
@@ -702,6 +785,7 @@ public struct Session: Sendable {
         if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
         settlesReplies = true
         if held != nil { held!.reply.isInDoubt = true }
+        if inFlight == nil, held == nil, dialect.repliesAreUnmarked { unasked.saw(line) }
         return [.emit(.notification(line))]
     }
 
@@ -729,6 +813,7 @@ public struct Session: Sendable {
         }
         if line.isEmpty { return [] }
         settlesReplies = true
+        unasked.saw(line)
         return [.emit(.notification(line))]
     }
 
@@ -779,6 +864,11 @@ public struct Session: Sendable {
             }
         }
         guard var flight = inFlight else { return [] }
+        if let bytes = flight.matcher.answer(toPrompt: partial) {
+            inFlight = flight
+            _ = framer.takePartial()
+            return report(answer(flight, with: bytes))
+        }
         let reply = flight.matcher.offerPartial(partial, isQuiet: isQuiet)
         inFlight = flight
         guard let reply else { return [] }
@@ -786,12 +876,19 @@ public struct Session: Sendable {
         return report(complete(flight, with: reply, now: now))
     }
 
+    /// Writes `bytes` as they are, for the request in flight (its matcher's answer to a
+    /// prompt, ``MatchStep/write(_:)``), reported as a raw `sent` of that request.
+    private func answer(_ flight: InFlight, with bytes: [UInt8]) -> [SessionAction] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return [.write(bytes), .emit(.sent(flight.request.id, command: text, bytes: bytes, isRaw: true))]
+    }
+
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
     /// A timed-out request cannot ask the device for more: what it has is its late reply.
     private mutating func offer(_ line: Line, toOwed index: Int) -> [SessionAction]? {
         switch owed[index].matcher.offer(line) {
         case .notMine: return nil
-        case .echo, .consumed: return []
+        case .echo, .consumed, .write: return []
         case .complete(let reply), .ask(_, let reply):
             answersLate = true
             let command = owed.remove(at: index).command

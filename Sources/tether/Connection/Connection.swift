@@ -86,8 +86,9 @@ final class Connection {
         let view = self.view
         let name = displayName
         let facts = opened.facts
+        let dialect = opened.dialect
         return Task {
-            var presenter = Presenter(port: name, facts: facts)
+            var presenter = Presenter(port: name, facts: facts, dialect: dialect)
             presenter.showsPendingText = showsPendingText
             return await presenter.present(events, to: view, observe: observe, until: isDone)
         }

@@ -33,8 +33,10 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
-    /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
+    /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`, `nmea`).
     let dialectName: String
+    /// The dialect, for the presenter (the values it reads in lines: `nmea`).
+    let dialect: any Dialect
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
     let facts: DeviceFacts
@@ -117,6 +119,7 @@ final class OpenedDevice {
         dialectName = dialect.name
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
         facts = known
+        self.dialect = dialect
         let report = port.settingsReport
         if hardware.requiresSettings, !report.mismatches.isEmpty {
             let name = displayName
