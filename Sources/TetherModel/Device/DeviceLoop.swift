@@ -114,7 +114,9 @@ final class DeviceLoop: Sendable {
             let now = ContinuousClock.now
             state.phase = .connected
             // A transfer begun before the start keeps them until it ends.
-            if state.transfer == nil { state.perform(state.session.releaseRequests(now: now), now: now) }
+            if state.transfer == nil {
+                state.perform(state.session.releaseRequests(endingWaitingText: true, now: now), now: now)
+            }
             for waiter in state.startWaiters { waiter.resume() }
             state.startWaiters.removeAll()
         }

@@ -56,6 +56,13 @@ public protocol Dialect: Sendable {
     /// ``Session`` drops it even while nothing is pending. The default is `false`: a
     /// blank line then is a notification while no request is pending.
     var blankLinesAreFraming: Bool { get }
+
+    /// How long, after a timeout, the next command waits for the sign that the device
+    /// is ready again — its prompt completing the timed-out command's late reply
+    /// (``PromptDialect``) — before it is sent anyway; `nil` for a device that shows no
+    /// such sign, whose next command waits for the line to go quiet (``Session``). The
+    /// default is `nil`.
+    var readinessWait: Duration? { get }
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -154,4 +161,6 @@ extension Dialect {
     public var payloadFraming: (any PayloadFraming)? { nil }
 
     public var blankLinesAreFraming: Bool { false }
+
+    public var readinessWait: Duration? { nil }
 }

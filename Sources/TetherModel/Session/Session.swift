@@ -37,10 +37,16 @@
 ///   the device has answered late (a late reply, or a contested line given to the
 ///   next request), the quiet asked for is twice the timeout, within
 ///   ``resyncQuietPeriod`` and ``resyncQuietMaximum``, counted from the timeout.
+///   A dialect whose device shows it is ready again (``Dialect/readinessWait``: a
+///   console's prompt) waits instead, when the timed-out request's reply had begun (its
+///   echo, a line), until that request's late reply ends at the prompt, for at most
+///   the dialect's wait from the timeout: quiet proves nothing there, as a console
+///   busy with a command (`sleep 2`) is silent and discards what is typed.
 /// - A timed-out request keeps its matcher until its late reply is complete, a later
 ///   request's echo or reply closes it, or twice its timeout (within the same bounds)
-///   plus ``resyncLimit`` has passed; the lines it took after the timeout without
-///   completing are then notifications — nothing received is dropped.
+///   plus ``resyncLimit`` — or the dialect's readiness wait, when longer — has passed;
+///   the lines it took after the timeout without completing are then notifications —
+///   nothing received is dropped.
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
 ///   the start with ``Dialect/settlesFromStart``, else once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
@@ -159,6 +165,9 @@ public struct Session: Sendable {
         var quiet: Duration
         var limit: ContinuousClock.Instant
         var extendsOnBytes: Bool
+        /// Ends early when a timed-out request's late reply ends at a prompt
+        /// (``Dialect/readinessWait``).
+        var endsAtPrompt = false
     }
 
     /// A complete reply held while it settles, and what was reported meanwhile.
@@ -243,10 +252,20 @@ public struct Session: Sendable {
 
     /// Ends ``holdRequests()``: the first queued request is sent.
     ///
+    /// - Parameter endingWaitingText: the input waiting at open has been taken in: text
+    ///   after its last line end (what another program left unread: `…sion`) ends
+    ///   first, as a notification of its own, so it is never glued to the first
+    ///   command's echo (`sionsleep 2`); a payload still arriving ends by its count.
     /// - Returns: the actions to perform now.
-    public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
+    public mutating func releaseRequests(endingWaitingText: Bool = false, now: ContinuousClock.Instant)
+        -> [SessionAction]
+    {
         isHoldingRequests = false
-        return sendNext(now: now)
+        var actions: [SessionAction] = []
+        if endingWaitingText, !framer.partial.isEmpty, !framer.isInPayload, let waiting = framer.finish() {
+            actions.append(.emit(.notification(ControlSequences.cleaned(waiting))))
+        }
+        return actions + sendNext(now: now)
     }
 
     /// Cancels request `id`: a queued request leaves the queue; the request in flight
@@ -549,16 +568,23 @@ public struct Session: Sendable {
             actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
         }
         actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
-        wait =
-            answersLate
-            ? lateWait(after: timeout, now: now)
-            : Wait(
-                from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
-                extendsOnBytes: true)
+        var expiresAt = lateWait(after: timeout, now: now).limit
+        if let readiness = dialect.readinessWait, flight.matcher.hasStarted {
+            // The device is busy with the command; what is sent before its prompt may be lost.
+            wait = Wait(from: now, quiet: readiness, limit: now + readiness, extendsOnBytes: false, endsAtPrompt: true)
+            expiresAt = max(expiresAt, now + readiness)
+        } else {
+            wait =
+                answersLate
+                ? lateWait(after: timeout, now: now)
+                : Wait(
+                    from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
+                    extendsOnBytes: true)
+        }
         owed.append(
             Owed(
                 command: flight.request.command, matcher: flight.matcher, linesAtTimeout: soFar.count,
-                expiresAt: lateWait(after: timeout, now: now).limit))
+                expiresAt: expiresAt))
         return actions
     }
 
@@ -774,6 +800,7 @@ public struct Session: Sendable {
             if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {
                 _ = framer.takePartial()
                 answersLate = true
+                if wait?.endsAtPrompt == true { wait = nil }
                 let command = owed.remove(at: index).command
                 return report([.emit(.lateReply(command: command, reply: reply))])
             }

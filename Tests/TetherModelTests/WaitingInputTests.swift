@@ -1,0 +1,40 @@
+import Testing
+
+@testable import TetherModel
+
+/// Input waiting when the port opened ends before the first command is sent
+/// (``Session/releaseRequests(endingWaitingText:now:)``).
+@Suite struct WaitingInputTests {
+    /// Another program left `…sion` unread: it is a notification of its own, and the
+    /// first command's echo is recognised.
+    @Test func textWaitingAtOpenIsNotGluedToTheFirstEcho() {
+        var harness = SessionHarness(PromptDialect())
+        harness.session.holdRequests()
+        harness.receive("U-Boot 2023.01 version\r\nsion", at: 0)
+        harness.enqueue("sleep 2", timeout: 3000, at: 1)
+        #expect(harness.writtenText.isEmpty)
+        harness.releaseRequests(endingWaitingText: true, at: 2)
+        #expect(harness.notificationTexts == ["U-Boot 2023.01 version", "sion"])
+        #expect(harness.notifications.last?.ending == .unterminated)
+        #expect(harness.writtenText == "sleep 2\r")
+        harness.receive("sleep 2\r\n", at: 5)
+        harness.receive("=> ", at: 2005)
+        harness.expire(at: 2055)
+        #expect(harness.replyLines == [[]])
+        #expect(harness.notificationTexts == ["U-Boot 2023.01 version", "sion"])
+    }
+
+    /// Releasing requests after a transfer leaves the text after the last line end to
+    /// the line it begins.
+    @Test func releasingWithoutEndingKeepsTheText() {
+        var harness = SessionHarness(PromptDialect())
+        harness.session.holdRequests()
+        harness.receive("=> ", at: 0)
+        harness.enqueue("ver", at: 1)
+        harness.releaseRequests(endingWaitingText: false, at: 2)
+        harness.receive("ver\r\nfw 1.2.3\r\n=> ", at: 5)
+        harness.expire(at: 55)
+        #expect(harness.notifications.isEmpty)
+        #expect(harness.replyLines == [["fw 1.2.3"]])
+    }
+}
