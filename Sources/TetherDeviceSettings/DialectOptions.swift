@@ -78,7 +78,10 @@ public struct DialectOptions {
             (0,"No error", 0 No Error); any error fails the command (exit 1).
             """)
     public static let prompt = Option<String?>(
-        "--prompt", value: "text", help: "\(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF).",
+        "--prompt", value: "text", help: """
+            \(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF). It ends a reply once nothing
+            has followed it for 50 ms.
+            """,
         defaultHelp: "'\(PromptDialect.defaultPrompt)'",
         parse: { text throws(InvalidValue) in
             guard !text.isEmpty else { throw InvalidValue("Please provide the prompt's text, e.g. '=> '.") }
@@ -152,7 +155,9 @@ public struct DialectOptions {
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
-    /// prompt, error and notification patterns) as defaults for those not given.
+    /// prompt or prompt pattern, error and notification patterns) as defaults for those
+    /// not given; a prompt given on the command line, exact or a pattern, replaces the
+    /// profile's either way.
     ///
     /// - Throws: ``UsageError`` when an option does not apply to the dialect, or the
     ///   profile's patterns are not valid here.
@@ -166,11 +171,13 @@ public struct DialectOptions {
                 throw UsageError("The profile '\(profile.name)' has an invalid \(field) '\(source)'")
             }
         }
+        let promptGiven = settings.prompt != nil || settings.promptPattern != nil
         return try makeDialect(
             defaultKind: Self.registry[profile.dialect] ?? Self.defaultKind,
             defaults: DialectSettings(
                 notificationPattern: pattern(profile.notificationPattern, "notificationPattern"),
-                errorPattern: pattern(profile.errorPattern, "errorPattern"), prompt: profile.prompt))
+                errorPattern: pattern(profile.errorPattern, "errorPattern"), prompt: profile.prompt,
+                promptPattern: promptGiven ? nil : pattern(profile.promptPattern, "promptPattern")))
     }
 
     /// Builds the dialect: `--dialect`, else `defaultKind` (e.g. a simulator profile's),

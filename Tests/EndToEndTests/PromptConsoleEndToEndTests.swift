@@ -68,8 +68,10 @@ import TetherSimulator
         #expect(replies.map { $0["command"] as? String } == ["echo next"], "\(result.stdout)")
         #expect(replies.first?["lines"] as? [String] == ["next"])
         #expect(records.filter { $0["type"] as? String == "timeout" }.map { $0["command"] as? String } == ["sleep 2"])
+        #expect(
+            records.filter { $0["type"] as? String == "late_reply" }.map { $0["command"] as? String } == ["sleep 2"])
         #expect(console.discarded.isEmpty)
-        #expect(result.status != 0)
+        #expect(result.status == 75)
     }
 
     /// Another program left `sion` unread: it is shown as a notification of its own, and

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TetherCommandLine
+import TetherDeviceSettings
+import TetherModel
+import TetherSimulator
+
+/// The prompt dialect's settings from every source: `--prompt-regex` and `--prompt-wait`,
+/// their device description keys, and a simulator profile's `promptPattern`.
+@Suite struct PromptSettingsTests {
+    static let spec = CommandSpec(program: "test", abstract: "prompt settings", options: DeviceSettings.options)
+
+    static func dialect(
+        _ arguments: [String], file: SettingsLayer? = nil, profile: DeviceProfile? = nil
+    ) throws -> PromptDialect {
+        let parsed = try ParsedArguments(arguments, spec: spec)
+        let settings = try DeviceSettings(parsed, below: file.map { [$0] } ?? [])
+        return try #require(try settings.dialect.makeDialect(defaults: profile) as? PromptDialect)
+    }
+
+    static func profile(_ fields: String) throws -> DeviceProfile {
+        let document = #"{"dialect": "prompt", "prompt": "root@box:~# ", "commands": []"# + fields + "}"
+        return try DeviceProfile(data: Data(document.utf8), file: "shell.json", defaultName: "shell")
+    }
+
+    @Test func theOptionsSetThePatternAndTheWait() throws {
+        let dialect = try Self.dialect(["--dialect", "prompt", "--prompt-regex", "[#$] $", "--prompt-wait", "2500"])
+        #expect(dialect.promptPattern?.source == "[#$] $")
+        #expect(dialect.readinessWait == .milliseconds(2500))
+    }
+
+    @Test func theDefaultsAreTheExactPromptAndTenSeconds() throws {
+        let dialect = try Self.dialect(["--dialect", "prompt"])
+        #expect(dialect.promptPattern == nil && dialect.prompt == "=> ")
+        #expect(dialect.readinessWait == .seconds(10))
+    }
+
+    @Test func aDeviceDescriptionGivesThemByKey() throws {
+        let file = try DeviceDescription.parse(
+            Data(#"{"dialect": "prompt", "prompt-regex": "^[a-z]+@box:.*# $", "prompt-wait": 500}"#.utf8),
+            file: "shell.json")
+        let dialect = try Self.dialect([], file: file)
+        #expect(dialect.promptPattern?.source == "^[a-z]+@box:.*# $")
+        #expect(dialect.readinessWait == .milliseconds(500))
+    }
+
+    @Test func aProfilesPatternIsTheDefaultAndAPromptGivenReplacesIt() throws {
+        let profile = try Self.profile(#", "promptPattern": "^root@box:[^#]*# $""#)
+        #expect(try Self.dialect([], profile: profile).promptPattern?.source == "^root@box:[^#]*# $")
+        let exact = try Self.dialect(["--prompt", "# "], profile: profile)
+        #expect(exact.promptPattern == nil && exact.prompt == "# ")
+        #expect(profile.tetherOptions() == ["--dialect", "prompt", "--prompt-regex", "^root@box:[^#]*# $"])
+    }
+}
