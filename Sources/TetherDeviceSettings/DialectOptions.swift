@@ -78,7 +78,8 @@ public struct DialectOptions {
             (0,"No error", 0 No Error); any error fails the command (exit 1).
             """)
     public static let prompt = Option<String?>(
-        "--prompt", value: "text", help: """
+        "--prompt", value: "text",
+        help: """
             \(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF). It ends a reply once nothing
             has followed it for 50 ms.
             """,

@@ -3,24 +3,16 @@ import Testing
 import TetherCommandLine
 import TetherDeviceSettings
 import TetherModel
-import TetherSimulator
 
-/// The prompt dialect's settings from every source: `--prompt-regex` and `--prompt-wait`,
-/// their device description keys, and a simulator profile's `promptPattern`.
+/// The prompt dialect's settings: `--prompt-regex` and `--prompt-wait`, and their device
+/// description keys.
 @Suite struct PromptSettingsTests {
     static let spec = CommandSpec(program: "test", abstract: "prompt settings", options: DeviceSettings.options)
 
-    static func dialect(
-        _ arguments: [String], file: SettingsLayer? = nil, profile: DeviceProfile? = nil
-    ) throws -> PromptDialect {
+    static func dialect(_ arguments: [String], file: SettingsLayer? = nil) throws -> PromptDialect {
         let parsed = try ParsedArguments(arguments, spec: spec)
         let settings = try DeviceSettings(parsed, below: file.map { [$0] } ?? [])
-        return try #require(try settings.dialect.makeDialect(defaults: profile) as? PromptDialect)
-    }
-
-    static func profile(_ fields: String) throws -> DeviceProfile {
-        let document = #"{"dialect": "prompt", "prompt": "root@box:~# ", "commands": []"# + fields + "}"
-        return try DeviceProfile(data: Data(document.utf8), file: "shell.json", defaultName: "shell")
+        return try #require(try settings.dialect.makeDialect() as? PromptDialect)
     }
 
     @Test func theOptionsSetThePatternAndTheWait() throws {
@@ -42,13 +34,5 @@ import TetherSimulator
         let dialect = try Self.dialect([], file: file)
         #expect(dialect.promptPattern?.source == "^[a-z]+@box:.*# $")
         #expect(dialect.readinessWait == .milliseconds(500))
-    }
-
-    @Test func aProfilesPatternIsTheDefaultAndAPromptGivenReplacesIt() throws {
-        let profile = try Self.profile(#", "promptPattern": "^root@box:[^#]*# $""#)
-        #expect(try Self.dialect([], profile: profile).promptPattern?.source == "^root@box:[^#]*# $")
-        let exact = try Self.dialect(["--prompt", "# "], profile: profile)
-        #expect(exact.promptPattern == nil && exact.prompt == "# ")
-        #expect(profile.tetherOptions() == ["--dialect", "prompt", "--prompt-regex", "^root@box:[^#]*# $"])
     }
 }

@@ -63,7 +63,8 @@ public struct DeviceProfile: Sendable {
     let notifications: [ProfileNotification]
 
     static let keys = [
-        "name", "description", "identity", "dialect", "prompt", "promptPattern", "errorPattern", "notificationPattern", "input",
+        "name", "description", "identity", "dialect", "prompt", "promptPattern", "errorPattern", "notificationPattern",
+        "input",
         "lineStart", "lineEnd", "echo", "ignoreCase", "separator", "finalReply", "properties", "commands", "errors",
         "notifications",
     ]
