@@ -1,11 +1,11 @@
 import Foundation
-import Glibc
 import Testing
 import TetherSimulator
 
 /// The `prompt` dialect against consoles as they really are, through the CLI and the
 /// libserialport path (docs/DIALECTS.md, "`prompt`"): output lines that begin with the
-/// prompt, a console deaf while busy, and text waiting at open.
+/// prompt, and a console deaf while busy (text waiting at open:
+/// ``PendingInputEndToEndTests``).
 @Suite struct PromptConsoleEndToEndTests {
     /// The 41-line file the console's `cat` prints: most lines begin with `lead`.
     static func file(lead: String) -> [String] {
@@ -72,46 +72,5 @@ import TetherSimulator
             records.filter { $0["type"] as? String == "late_reply" }.map { $0["command"] as? String } == ["sleep 2"])
         #expect(console.discarded.isEmpty)
         #expect(result.status == 75)
-    }
-
-    /// Another program left `sion` unread: it is shown as a notification of its own, and
-    /// `sleep 2`'s echo is recognised (its reply is empty, not `sionsleep 2`).
-    @Test func textWaitingAtOpenIsItsOwnNotification() throws {
-        var master: Int32 = 0
-        var slave: Int32 = 0
-        var name = [CChar](repeating: 0, count: 64)
-        try #require(openpty(&master, &slave, &name, nil, nil) == 0)
-        defer { close(master) }
-        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var raw = termios()
-        tcgetattr(slave, &raw)
-        cfmakeraw(&raw)
-        tcsetattr(slave, TCSANOW, &raw)
-        let waiting = Array("sion".utf8)
-        #expect(write(master, waiting, waiting.count) == waiting.count)
-        close(slave)
-
-        let query = try Subprocess(
-            "tether", ["query", path, "--dialect", "prompt", "--format", "json", "--timeout", "5000", "sleep 2"])
-        var received: [UInt8] = []
-        let deadline = Date().addingTimeInterval(20)
-        while !String(decoding: received, as: UTF8.self).contains("sleep 2\r"), Date() < deadline {
-            var pollfd = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollfd, 1, 100) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 256)
-            let count = read(master, &buffer, buffer.count)
-            if count > 0 { received += buffer[..<count] }
-        }
-        let answer = Array("sleep 2\r\n=> ".utf8)
-        #expect(write(master, answer, answer.count) == answer.count)
-        let result = query.wait(timeout: 30)
-        #expect(result.status == 0, "\(result.stderr)")
-        let records = try JSONLines.parse(result.stdout)
-        let notifications = records.filter { $0["type"] as? String == "notification" }.compactMap {
-            $0["line"] as? String
-        }
-        #expect(notifications == ["sion"])
-        let reply = try #require(records.first { $0["type"] as? String == "reply" })
-        #expect(reply["lines"] as? [String] == [])
     }
 }
