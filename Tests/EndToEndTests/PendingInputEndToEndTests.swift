@@ -67,4 +67,15 @@ import Testing
         let reply = try #require(records.first { $0["type"] as? String == "reply" })
         #expect(reply["lines"] as? [String] == [])
     }
+
+    /// `--discard-input` drops it unread, as pyserial's `reset_input_buffer()` does.
+    @Test func discardInputDropsWhatWasWaiting() throws {
+        let (result, records) = try query(
+            waiting: "BOOT v1.0 ready\r\nsion", ["--dialect", "prompt", "--discard-input", "sleep 2"],
+            reading: "sleep 2\r", answer: "sleep 2\r\n=> ")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(notifications(records).isEmpty)
+        let reply = try #require(records.first { $0["type"] as? String == "reply" })
+        #expect(reply["lines"] as? [String] == [])
+    }
 }
