@@ -24,6 +24,23 @@ import Testing
         #expect(harness.notificationTexts == ["U-Boot 2023.01 version", "sion"])
     }
 
+    /// With nothing queued the text stays pending (a script may `expect` the prompt in
+    /// it); consumed, it is gone, and what is still there when the first command goes out
+    /// ends then.
+    @Test func theTextEndsWhenTheFirstCommandGoesOut() {
+        var harness = SessionHarness(PromptDialect(prompt: "# "))
+        harness.session.holdRequests()
+        harness.receive("qemux86 login: ", at: 0)
+        harness.releaseRequests(endingWaitingText: true, at: 2)
+        #expect(harness.notifications.isEmpty)
+        let consumed = harness.consumePendingText(start: 0, count: "qemux86 login: ".utf8.count, at: 200)
+        #expect(consumed)
+        harness.receive("\r\nPoky", at: 210)
+        harness.enqueue("root", at: 220)
+        #expect(harness.notificationTexts == ["", "Poky"])
+        #expect(harness.writtenText == "root\r")
+    }
+
     /// Releasing requests after a transfer leaves the text after the last line end to
     /// the line it begins.
     @Test func releasingWithoutEndingKeepsTheText() {

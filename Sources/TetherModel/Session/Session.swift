@@ -135,6 +135,9 @@ public struct Session: Sendable {
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
+    /// Whether text after the last line end ends before the next request goes out
+    /// (``releaseRequests(endingWaitingText:now:)``).
+    private var endsWaitingText = false
 
     private struct InFlight {
         var request: Request
@@ -253,19 +256,17 @@ public struct Session: Sendable {
     /// Ends ``holdRequests()``: the first queued request is sent.
     ///
     /// - Parameter endingWaitingText: the input waiting at open has been taken in: text
-    ///   after its last line end (what another program left unread: `…sion`) ends
-    ///   first, as a notification of its own, so it is never glued to the first
-    ///   command's echo (`sionsleep 2`); a payload still arriving ends by its count.
+    ///   after its last line end still there when the first request goes out (what
+    ///   another program left unread: `…sion`; a prompt no reader consumed) ends then,
+    ///   as a notification of its own, so it is never glued to that command's echo
+    ///   (`sionsleep 2`); a payload still arriving ends by its count.
     /// - Returns: the actions to perform now.
     public mutating func releaseRequests(endingWaitingText: Bool = false, now: ContinuousClock.Instant)
         -> [SessionAction]
     {
         isHoldingRequests = false
-        var actions: [SessionAction] = []
-        if endingWaitingText, !framer.partial.isEmpty, !framer.isInPayload, let waiting = framer.finish() {
-            actions.append(.emit(.notification(ControlSequences.cleaned(waiting))))
-        }
-        return actions + sendNext(now: now)
+        endsWaitingText = endingWaitingText
+        return sendNext(now: now)
     }
 
     /// Cancels request `id`: a queued request leaves the queue; the request in flight
@@ -534,6 +535,12 @@ public struct Session: Sendable {
             actions += release()
         }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
+            if endsWaitingText {
+                endsWaitingText = false
+                if !framer.partial.isEmpty, !framer.isInPayload, let waiting = framer.finish() {
+                    actions.append(.emit(.notification(ControlSequences.cleaned(waiting))))
+                }
+            }
             let request = queue.removeFirst()
             let sent = SessionEvent.sent(
                 request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)
