@@ -135,9 +135,11 @@ public struct Session: Sendable {
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
-    /// Whether text after the last line end ends before the next request goes out
+    /// Whether the next request sent is the first after the input waiting at open
     /// (``releaseRequests(endingWaitingText:now:)``).
     private var endsWaitingText = false
+    /// How many bytes of the line being framed were there when that request went out.
+    private var waitingPrefix: Int?
 
     private struct InFlight {
         var request: Request
@@ -255,11 +257,12 @@ public struct Session: Sendable {
 
     /// Ends ``holdRequests()``: the first queued request is sent.
     ///
-    /// - Parameter endingWaitingText: the input waiting at open has been taken in: text
+    /// - Parameter endingWaitingText: the input waiting at open has been taken in. Text
     ///   after its last line end still there when the first request goes out (what
-    ///   another program left unread: `…sion`; a prompt no reader consumed) ends then,
-    ///   as a notification of its own, so it is never glued to that command's echo
-    ///   (`sionsleep 2`); a payload still arriving ends by its count.
+    ///   another program left unread: `…sion`; a prompt no reader consumed) is not
+    ///   glued to that command's echo: when the line it begins is the echo only without
+    ///   that text (`sionsleep 2`), the text is a notification of its own and the rest
+    ///   is the echo. Otherwise the line stays whole (a line that was still arriving).
     /// - Returns: the actions to perform now.
     public mutating func releaseRequests(endingWaitingText: Bool = false, now: ContinuousClock.Instant)
         -> [SessionAction]
@@ -371,6 +374,7 @@ public struct Session: Sendable {
             let length = ControlSequences.length(ofPrefixKeeping: count, in: framer.partial)
         else { return nil }
         framer.removePartialPrefix(length)
+        waitingPrefix = nil
         guard let flight = inFlight, flight.receivedBefore <= start, contested == nil else { return [] }
         // Its round trip ends at the prompt's last byte, not now: the reader matched it
         // only after the pending-text quiet, which says nothing of the device's speed
@@ -537,9 +541,7 @@ public struct Session: Sendable {
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
             if endsWaitingText {
                 endsWaitingText = false
-                if !framer.partial.isEmpty, !framer.isInPayload, let waiting = framer.finish() {
-                    actions.append(.emit(.notification(ControlSequences.cleaned(waiting))))
-                }
+                if !framer.partial.isEmpty, !framer.isInPayload { waitingPrefix = framer.partial.count }
             }
             let request = queue.removeFirst()
             let sent = SessionEvent.sent(
@@ -660,6 +662,10 @@ public struct Session: Sendable {
     // MARK: - Routing lines
 
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        if let (waiting, rest) = splitWaitingText(from: line) {
+            partialPrecedesRequest = false
+            return report([.emit(.notification(waiting))]) + route(rest, now: now)
+        }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
         let begunBeforeRequest = partialPrecedesRequest
@@ -685,6 +691,22 @@ public struct Session: Sendable {
             return report(actions + offerStray(line))
         }
         return report(actions + offerTaken(line, now: now))
+    }
+
+    /// The text that was waiting at open and the rest of `line`, when `line` is the first
+    /// request's echo only without that text (``releaseRequests(endingWaitingText:now:)``).
+    private mutating func splitWaitingText(from line: Line) -> (waiting: Line, rest: Line)? {
+        guard let prefix = waitingPrefix else { return nil }
+        waitingPrefix = nil
+        guard line.ending == .terminated, line.payloadRange == nil, prefix < line.bytes.count, let flight = inFlight
+        else { return nil }
+        func isEcho(_ line: Line) -> Bool {
+            var trial = flight.matcher
+            return trial.offer(ControlSequences.cleaned(line)) == .echo
+        }
+        let rest = Line(Array(line.bytes.dropFirst(prefix)), terminator: line.terminator)
+        guard !isEcho(line), isEcho(rest) else { return nil }
+        return (ControlSequences.cleaned(Line(Array(line.bytes.prefix(prefix)), ending: .unterminated)), rest)
     }
 
     /// Offers a line that is not unsolicited to the matchers, in the session's order.
