@@ -53,27 +53,15 @@ import Testing
         #expect(harness.replyLines == [["fw 1.2.3"]])
     }
 
-    /// Releasing requests after a transfer leaves the text after the last line end to
-    /// the line it begins.
-    @Test func releasingWithoutEndingKeepsTheText() {
+    /// A prompt waiting at open still joins the echo (`=> ver`), as any prompt does;
+    /// so does one when requests are released after a transfer.
+    @Test(arguments: [true, false])
+    func aPromptWaitingJoinsTheEcho(endingWaitingText: Bool) {
         var harness = SessionHarness(PromptDialect())
         harness.session.holdRequests()
         harness.receive("=> ", at: 0)
         harness.enqueue("ver", at: 1)
-        harness.releaseRequests(endingWaitingText: false, at: 2)
-        harness.receive("ver\r\nfw 1.2.3\r\n=> ", at: 5)
-        harness.expire(at: 55)
-        #expect(harness.notifications.isEmpty)
-        #expect(harness.replyLines == [["fw 1.2.3"]])
-    }
-
-    /// A prompt waiting at open still joins the echo (`=> ver`), as any prompt does.
-    @Test func aPromptWaitingAtOpenJoinsTheEcho() {
-        var harness = SessionHarness(PromptDialect())
-        harness.session.holdRequests()
-        harness.receive("=> ", at: 0)
-        harness.enqueue("ver", at: 1)
-        harness.releaseRequests(endingWaitingText: true, at: 2)
+        harness.releaseRequests(endingWaitingText: endingWaitingText, at: 2)
         harness.receive("ver\r\nfw 1.2.3\r\n=> ", at: 5)
         harness.expire(at: 55)
         #expect(harness.notifications.isEmpty)
