@@ -36,7 +36,9 @@ let package = Package(
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
-        .target(name: "TetherScript", dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua"]),
+        .target(
+            name: "TetherScript",
+            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua", "TetherTransfer"]),
         // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.
@@ -47,6 +49,7 @@ let package = Package(
         // Tells a SIGABRT sent from outside (`kill -ABRT`) from tether's own abort, which
         // stays a crash report (C: a signal handler must be async-signal-safe).
         .target(name: "CAbortOrigin"),
+        .target(name: "CSignalRecord"),
         // Device settings: the device options (serial, pacing, dialect) declared once, in
         // layers — a device description file, the command line, inline settings. JSON
         // files are checked by the simulator's StrictJSON, whose profiles give dialect defaults.
@@ -81,7 +84,7 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
-                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin",
+                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin", "CSignalRecord",
                 "TetherTransfer",
             ],
             plugins: ["StampCommit"]

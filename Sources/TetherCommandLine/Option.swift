@@ -27,16 +27,18 @@ public struct Option<Value: Sendable>: Sendable {
     ///   - help: what it does; lines broken by hand.
     ///   - defaultValue: the value when not given; `--help` shows it (a string raw
     ///     value for an enumeration) unless `defaultHelp` says it otherwise.
+    ///   - choices: the values it takes when they are a fixed few, for shell completion
+    ///     (an enumeration's raw values when not given).
     ///   - parse: the value of the text given; throws ``InvalidValue`` for a bad one.
     ///
     /// An enumeration's raw values (`CaseIterable`) are its ``OptionDeclaration/choices``.
     public init(
         _ names: String..., value: String, help: String, default defaultValue: Value, defaultHelp: String? = nil,
-        parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
+        choices: [String]? = nil, parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
     ) {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: defaultHelp ?? Self.describe(defaultValue),
-            isRepeatable: false, choices: rawValues(of: Value.self),
+            isRepeatable: false, choices: choices ?? rawValues(of: Value.self),
             check: { text throws(InvalidValue) in _ = try parse(text) })
         self.defaultValue = defaultValue
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }

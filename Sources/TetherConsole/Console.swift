@@ -279,7 +279,8 @@ public struct Console: Sendable {
                 }
                 terminal.write("cannot write to \(path): \(reason); the log is stopped\n")
             }
-            let log = JSONView(output: sink)
+            let style = view.settings.withLock { $0.timestampStyle }
+            let log = try OutputFormat.forLog(path).make(.eventLog, ViewSettings(timestampStyle: style, output: sink))
             view.settings.withLock { settings in
                 settings.log = log
                 settings.logPath = path

@@ -7,10 +7,14 @@ public struct DeviceFacts: Sendable, Equatable {
     /// The unit of each reading, by the field name in notifications, e.g.
     /// `temp` → `°C`.
     public var units: [String: String]
+    /// The line end the dialect writes after each command (`nil` for none), so a view
+    /// can show a command's exact end (a transcript's `> *IDN?\n`).
+    public var commandTerminator: ViewLine.LineEnd?
 
     /// Creates the facts.
-    public init(identity: String? = nil, units: [String: String] = [:]) {
+    public init(identity: String? = nil, units: [String: String] = [:], commandTerminator: ViewLine.LineEnd? = nil) {
         self.identity = identity
         self.units = units
+        self.commandTerminator = commandTerminator
     }
 }

@@ -86,7 +86,11 @@ public struct Presenter: Sendable {
         case .sent(let id, _, let bytes, let isRaw):
             if !isRaw, String(validating: bytes, as: UTF8.self) == nil { undecodedCommands[id] = bytes }
             return [
-                ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: isRaw ? .raw : .command))
+                ViewRecord(
+                    time: time,
+                    event: .sent(
+                        command: ViewLine(bytes: bytes, terminator: isRaw ? nil : facts.commandTerminator),
+                        kind: isRaw ? .raw : .command))
             ]
         case .replied(let id, let command, let reply, let roundTrip):
             state.counts.replies += 1

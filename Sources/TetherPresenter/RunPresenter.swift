@@ -19,11 +19,17 @@ public struct RunPresenter: Sendable {
 
     /// Creates the presenter for a run over `devices`.
     ///
-    /// - Parameter devices: each device's name in the script (`nil` for the unnamed
-    ///   default device) and its port name as shown to the user.
-    public init(devices: [(name: String?, port: String)]) {
+    /// - Parameters:
+    ///   - devices: each device's name in the script (`nil` for the unnamed default
+    ///     device) and its port name as shown to the user.
+    ///   - facts: what is known of each device beforehand, in the order of `devices`
+    ///     (none for a device past its end).
+    public init(devices: [(name: String?, port: String)], facts: [DeviceFacts] = []) {
         self.devices = Dictionary(
-            devices.map { ($0.name ?? "", Presenter(port: $0.port, device: $0.name)) }, uniquingKeysWith: { $1 })
+            devices.enumerated().map { index, device in
+                let known = facts.indices.contains(index) ? facts[index] : DeviceFacts()
+                return (device.name ?? "", Presenter(port: device.port, device: device.name, facts: known))
+            }, uniquingKeysWith: { $1 })
     }
 
     /// Applies one event of the device named `name` (`nil`: the unnamed default).

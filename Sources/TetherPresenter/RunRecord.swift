@@ -89,16 +89,25 @@ public struct CheckResult: Sendable, Equatable {
     public var description: String
     /// The script's name for the device it concerns, if any (`device` for the default).
     public var device: String?
-    /// What was received: the reply's lines, or the line that matched.
+    /// What it asked for, e.g. `== 25.0`, `=~ ^TETHER`, `a line matching "^READY"`;
+    /// `nil` for a Lua `check`, whose description is the expectation.
+    public var expected: String?
+    /// What was received: the reply's lines, or the line that matched (for a failed
+    /// Lua `check`, the last reply the script received).
     public var actual: [String]?
     /// Why it did not hold, e.g. `no reply within 1000 ms`.
     public var detail: String?
+    /// Whether it failed because its device disconnected: an error of the run, not an
+    /// expectation that did not hold (a JUnit `error`).
+    public var isDeviceLost = false
 
     /// Creates a result.
     public init(
         status: Status, location: SourceLocation, description: String, device: String? = nil,
-        actual: [String]? = nil, detail: String? = nil
+        actual: [String]? = nil, detail: String? = nil, expected: String? = nil, isDeviceLost: Bool = false
     ) {
+        self.isDeviceLost = isDeviceLost
+        self.expected = expected
         self.status = status
         self.location = location
         self.description = description

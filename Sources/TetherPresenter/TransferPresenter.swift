@@ -12,6 +12,8 @@ public struct TransferPresenter: Sendable {
     private let began: ContinuousClock.Instant
     private var fileBegan: ContinuousClock.Instant
     private var lastProgress: ContinuousClock.Instant?
+    /// Bytes of the files before the current one.
+    private var earlierBytes = 0
 
     /// A presenter of a transfer that begins `now`.
     public init(port: String, direction: String, protocol kind: TransferProtocol, now: ContinuousClock.Instant) {
@@ -29,6 +31,7 @@ public struct TransferPresenter: Sendable {
         case .started(let name, let size):
             fileBegan = now
             lastProgress = nil
+            earlierBytes += status.bytes
             (status.file, status.total, status.bytes, status.rate) = (name, size, 0, 0)
             return stamped(.start, now: now)
         case .progress(let progress):
@@ -51,6 +54,8 @@ public struct TransferPresenter: Sendable {
         switch outcome {
         case .completed(let files):
             status.files = files.count
+            let seconds = (now - began) / .seconds(1)
+            status.rate = seconds > 0 ? Double(earlierBytes + status.bytes) / seconds : 0
             return stamped(.done, now: now)
         case .failed(let failure):
             return stamped(.failed(reason: failure.description), now: now)

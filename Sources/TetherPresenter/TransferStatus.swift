@@ -36,7 +36,9 @@ public struct TransferStatus: Sendable, Equatable {
     public var files: Int
     /// Time since the transfer began.
     public var elapsed: Duration
-    /// Bytes per second over the current file so far (0 at its start).
+    /// Bytes per second over the current file so far (0 at its start); on ``Stage/done``
+    /// over the whole transfer: every file's bytes over ``elapsed``, the time a summary
+    /// line gives beside it.
     public var rate: Double
     /// The time left at ``rate``, when the size is known and bytes are moving.
     public var remaining: Duration? {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Synchronization
 import TetherModel
 import TetherPresenter
+import TetherTransfer
 
 /// The Mediator of a script run: the one object that knows every device, the view and
 /// the script, so that none of them knows another.
@@ -40,7 +41,7 @@ final class RunMediator: Sendable {
         self.devices = devices
         self.view = view
         self.capturesBytes = capturesBytes
-        presenter = Mutex(RunPresenter(devices: devices.map { ($0.name, $0.device.port) }))
+        presenter = Mutex(RunPresenter(devices: devices.map { ($0.name, $0.device.port) }, facts: devices.map(\.facts)))
         received = Mutex(Array(repeating: ReceivedBytes(), count: devices.count))
     }
 
@@ -119,6 +120,28 @@ final class RunMediator: Sendable {
     func read(from index: Int, count: Int, acceptsFewer: Bool) -> [UInt8]? {
         reportDroppedBytes(of: index)
         return received.withLock { $0[index].take(count, acceptsFewer: acceptsFewer) }
+    }
+
+    /// Runs `machine` on device `index` (``Device/transfer(_:report:)``: the transfer
+    /// owns the device's bytes, its queued commands wait) and waits for the outcome,
+    /// blocking the calling thread. Script thread only: it is a thread of its own, never
+    /// one of Swift's cooperative pool.
+    ///
+    /// - Returns: the outcome, and the files received whole (also those of a batch that
+    ///   failed later), in order.
+    func transfer(_ machine: some TransferMachine, on index: Int) -> (TransferOutcome, received: [TransferFile]) {
+        let device = devices[index].device
+        let result = Mutex<(TransferOutcome, received: [TransferFile])>((.failed(.cancelled), []))
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let outcome = await device.transfer(machine) { event in
+                if case .received(let file) = event { result.withLock { $0.received.append(file) } }
+            }
+            result.withLock { $0.0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
     }
 
     /// Drops device `index`'s received bytes not yet read, and those read from the port

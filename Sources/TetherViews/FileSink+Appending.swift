@@ -32,7 +32,24 @@ extension FileSink {
     public static func appending(
         toFile path: String, onFailure: (@Sendable (String) -> Void)? = nil
     ) throws(OpenError) -> FileSink {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
+        try opening(path, flags: O_APPEND, onFailure: onFailure)
+    }
+
+    /// Opens `path` for writing from its start, emptying it, creating it (mode 0644,
+    /// less the umask) when it is missing — a report replaced by each run
+    /// (`--junit FILE`). Otherwise as ``appending(toFile:onFailure:)``.
+    ///
+    /// - Throws: ``OpenError`` when `open(2)` fails.
+    public static func replacing(
+        file path: String, onFailure: (@Sendable (String) -> Void)? = nil
+    ) throws(OpenError) -> FileSink {
+        try opening(path, flags: O_TRUNC, onFailure: onFailure)
+    }
+
+    private static func opening(
+        _ path: String, flags: Int32, onFailure: (@Sendable (String) -> Void)?
+    ) throws(OpenError) -> FileSink {
+        let descriptor = open(path, O_WRONLY | O_CREAT | flags | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
             let code = errno
             var status = stat()

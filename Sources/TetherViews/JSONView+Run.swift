@@ -20,6 +20,7 @@ extension JSONView: RunView {
             ]
             object.merge(fields(for: result.location)) { $1 }
             if let device = result.device { object["device"] = .string(device) }
+            if let expected = result.expected { object["expected"] = .string(expected) }
             if let actual = result.actual { object["actual"] = .array(actual.map(JSONValue.string)) }
             if let detail = result.detail { object["detail"] = .string(detail) }
             return object

@@ -14,7 +14,7 @@ extension TextView: RunView {
     /// ```
     public func render(_ record: RunRecord) {
         if output.isTerminal { pendingLine.leave(on: output) }  // a prompt stays on screen above its check
-        let stamp = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
+        let stamp = timestamps.map { style.dim($0.stamp(record.time)) + " " } ?? ""
         switch record.event {
         case .checked(let result):
             output.write(stamp + describe(result) + "\n")

@@ -20,7 +20,7 @@ import TetherPresenter
 public struct TextView: DeviceView {
     let output: any OutputSink
     let diagnostics: any OutputSink
-    let showsTimestamps: Bool
+    let timestamps: Timestamper?
     let showsHex: Bool
     let style: TextStyle
     let pendingLine = PendingTextLine()
@@ -30,27 +30,28 @@ public struct TextView: DeviceView {
     /// - Parameters:
     ///   - output: where replies and notifications go (standard output).
     ///   - diagnostics: where connection status and warnings go (standard error).
-    ///   - showsTimestamps: prefix each line with the local time, `HH:mm:ss.SSS`.
+    ///   - timestamps: prefix each line with its time in this timestamper's style
+    ///     (`--timestamps`, `--timestamp-format`); `nil` for none.
     ///   - showsHex: show received lines as hex pairs (`54 45 0d`) instead of text.
     ///   - environment: read for `NO_COLOR`.
     public init(
         output: any OutputSink = FileSink.standardOutput,
-        diagnostics: any OutputSink = FileSink.standardError, showsTimestamps: Bool = false,
+        diagnostics: any OutputSink = FileSink.standardError, timestamps: Timestamper? = nil,
         showsHex: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.output = output
         self.diagnostics = diagnostics
-        self.showsTimestamps = showsTimestamps
+        self.timestamps = timestamps
         self.showsHex = showsHex
         self.style = TextStyle(enabled: output.isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true)
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
-        let time = showsTimestamps ? style.dim(Self.timestamp(record.time)) + " " : ""
+        let time = timestamps.map { style.dim($0.stamp(record.time)) + " " } ?? ""
         let stamp = time + (state.device.map { style.dim("[\(Self.plain($0))]") + " " } ?? "")
         // The stamp's width on screen (without colour codes), so a reply's further
         // lines line up under its first.
-        let stampWidth = (showsTimestamps ? 13 : 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
+        let stampWidth = (timestamps.map { $0.width + 1 } ?? 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
         if case .pendingText(let line) = record.event {
             let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(line.bytes)
             if output.isTerminal {

@@ -22,7 +22,7 @@ import TetherSimulator
         let options = try Self.options(["--sim"])
         #expect(options.configuration == SerialConfiguration())
         #expect(options.timeout == .milliseconds(1000))
-        #expect(options.format == .text)
+        #expect("\(options.format)" == "text")
         #expect(options.usesSimulator)
         #expect(options.hardware.openOptions.dtr == .keep)
         #expect(options.simulatorFaults == FaultPlan())

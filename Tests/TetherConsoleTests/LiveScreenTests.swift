@@ -9,7 +9,7 @@ import TetherViews
 /// terminal that can redraw in place.
 @Suite struct LiveScreenTests {
     @Test func jsonGivesStateRecordsAnywhere() throws {
-        let screen = try LiveScreen(json: true, environment: [:])
+        let screen = try LiveScreen(format: .json, environment: [:])
         defer { screen.close() }
         #expect(screen.view is JSONStateView)
     }
@@ -20,6 +20,6 @@ import TetherViews
             throws: UsageError(
                 "'--live' draws a dashboard and standard output is not a terminal; "
                     + "give '--format json' for state records, or leave out '--live' for the event log")
-        ) { try LiveScreen(json: false, environment: ["TERM": "xterm"]) }
+        ) { try LiveScreen(format: .text, environment: ["TERM": "xterm"]) }
     }
 }

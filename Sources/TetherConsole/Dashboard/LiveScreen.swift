@@ -12,20 +12,24 @@ public final class LiveScreen {
     public let view: any DeviceView
     private let signals: DashboardSignals?
 
-    /// Chooses the live view: `state` records for JSON output (`--format json`), else
-    /// the dashboard.
+    /// Chooses the live view: the dashboard for text output, else the format's live
+    /// view (``ViewKind/liveState``: `state` records with `--format json`).
     ///
     /// - Throws: ``UsageError`` for text output that is not a terminal, or a terminal
     ///   terminfo cannot redraw in place (`TERM=dumb`, unknown): the dashboard cannot be
-    ///   drawn there, and the event log is not what was asked for.
-    public init(json: Bool, environment: [String: String] = ProcessInfo.processInfo.environment)
+    ///   drawn there, and the event log is not what was asked for; or for a format
+    ///   with no live view.
+    public init(format: OutputFormat, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(UsageError)
     {
-        switch json {
-        case true:
-            view = JSONStateView()
+        if format != .text {
+            do throws(UnsupportedFormat) {
+                view = try format.make(.liveState)
+            } catch {
+                throw UsageError(error.description)
+            }
             signals = nil
-        case false:
+        } else {
             guard FileSink.standardOutput.isTerminal else {
                 throw UsageError(
                     "'--live' draws a dashboard and standard output is not a terminal; "

@@ -21,6 +21,8 @@ public final class ConsoleView: DeviceView {
         public var showsHex: Bool
         /// Each record and received line stamped with the time (`--timestamps`, `t`).
         public var showsTimestamps: Bool
+        /// How times are written (`--timestamp-format`).
+        public var timestampStyle: TimestampStyle = .hour24
         /// The log file's view, if one is open.
         public var log: (any DeviceView)?
         /// The log file's path, if one is open.
@@ -30,8 +32,10 @@ public final class ConsoleView: DeviceView {
         public var portSettings: String? = nil
 
         public init(
-            mode: ConsoleMode, showsHex: Bool, showsTimestamps: Bool, log: (any DeviceView)?, logPath: String?
+            mode: ConsoleMode, showsHex: Bool, showsTimestamps: Bool, log: (any DeviceView)?, logPath: String?,
+            timestampStyle: TimestampStyle = .hour24
         ) {
+            self.timestampStyle = timestampStyle
             self.mode = mode
             self.showsHex = showsHex
             self.showsTimestamps = showsTimestamps
@@ -51,6 +55,8 @@ public final class ConsoleView: DeviceView {
     /// Read once (for `NO_COLOR`): a text view is made per record, with the settings
     /// in force.
     private let environment = ProcessInfo.processInfo.environment
+    /// The session's timestamps (`24hour-delta` counts from the previous one).
+    private let timestamper: Timestamper
 
     /// A view drawn on `terminal`.
     ///
@@ -58,6 +64,7 @@ public final class ConsoleView: DeviceView {
     public init(terminal: any ConsoleScreen, settings: Settings, mapsCR: Bool = false) {
         self.terminal = terminal
         self.settings = Mutex(settings)
+        timestamper = Timestamper(settings.timestampStyle)
         var filter = PassthroughFilter()
         filter.endsLinesAtCR = mapsCR
         passthrough = Mutex(filter)
@@ -68,13 +75,15 @@ public final class ConsoleView: DeviceView {
             if let shown = state.settings { settings.portSettings = shown }
             return settings
         }
-        settings.log?.render(record, state: state)
+        // Raw mode logs the byte stream (renderReceived) and what was typed, not the
+        // session's reading of it into lines.
+        if settings.mode == .line || !Self.isLineEvent(record.event) { settings.log?.render(record, state: state) }
         if settings.mode == .raw && !Self.isConnectionEvent(record.event) { return }
         if case .sent = record.event { return }
         // Line mode shows the bytes after the last line end its own way (showReceived).
         if case .pendingText = record.event { return }
         TextView(
-            output: terminal, diagnostics: terminal, showsTimestamps: settings.showsTimestamps,
+            output: terminal, diagnostics: terminal, timestamps: settings.showsTimestamps ? timestamper : nil,
             showsHex: settings.showsHex, environment: environment
         ).render(record, state: state)
     }
@@ -85,6 +94,7 @@ public final class ConsoleView: DeviceView {
     /// a console's prompt.
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
+        if settings.mode == .raw { settings.log?.render(record, state: state) }
         guard settings.mode == .raw else {
             let pending = tail.withLock { tail in
                 if let end = bytes.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
@@ -103,10 +113,22 @@ public final class ConsoleView: DeviceView {
             return
         }
         let shown = passthrough.withLock { filter in
-            filter.timestamp = settings.showsTimestamps ? { TextView.timestamp(Date()) } : nil
+            filter.timestamp = settings.showsTimestamps ? { [timestamper] in timestamper.stamp(Date()) } : nil
             return filter.filter(bytes)
         }
         terminal.writeBytes(shown)
+    }
+
+    public func finish(_ state: ViewState) {
+        settings.withLock { $0.log }?.finish(state)
+    }
+
+    /// Whether `event` is a line of the session's reading of the stream.
+    private static func isLineEvent(_ event: ViewEvent) -> Bool {
+        switch event {
+        case .exchanged, .notification, .partialReply, .lateReply, .pendingText: true
+        default: false
+        }
     }
 
     private static func isConnectionEvent(_ event: ViewEvent) -> Bool {

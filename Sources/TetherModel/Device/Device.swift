@@ -27,6 +27,9 @@ public final class Device: Sendable {
     public let port: String
     /// How long a command's write may take before it is given up and its request fails.
     public let writeDeadline: WriteDeadline
+    /// How its commands and replies are framed (a command's bytes with the terminator:
+    /// ``Dialect/encode(_:)-([UInt8])``).
+    public let dialect: any Dialect
     let loop: DeviceLoop
 
     /// Creates a device over an open transport; call ``start()`` to begin reading.
@@ -61,6 +64,7 @@ public final class Device: Sendable {
     ) throws(SerialError) {
         port = name ?? transport.name
         self.writeDeadline = writeDeadline
+        self.dialect = dialect
         loop = try DeviceLoop(
             transport: transport, port: name ?? transport.name, settings: settings,
             session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeDeadline: writeDeadline,

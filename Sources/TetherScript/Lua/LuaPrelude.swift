@@ -18,8 +18,12 @@
 /// - `core.read(dev, n, accepts_fewer)` → `n` received bytes not yet read (with
 ///   `accepts_fewer`, the 1 to n-1 waiting), or nil; `core.discard(dev)` → how many
 ///   unread bytes were dropped; `core.read_limit`, the most bytes kept unread;
+/// - `core.transfer(dev, direction, path, protocol, command, start_timeout_s,
+///   overwrite)` → a file transfer that blocks until it ends: `true` (`"send"`) or the
+///   list of paths written (`"receive"`), or `nil` and a message;
 /// - `core.now()` → ms since the run started;
-/// - `core.report(status, description, file, line, dev, actual, detail)` → a `check`
+/// - `core.report(status, description, file, line, dev, actual, detail, expected)` → a `check`
+///   record (status `lost`: failed because the device disconnected)
 ///   record; `core.emit(table, file, line)` → an `emit` record, or a message when the
 ///   table has no JSON value (it contains itself, or holds too many values).
 ///
@@ -53,6 +57,15 @@ enum LuaPrelude {
           handlers[dev] = {}
         end
         local queries, results, sends = {}, {}, {}
+        -- What the script last received from a device ({ dev, lines }): a failed
+        -- check's actual value.
+        local latest = nil
+        local function received(dev, lines, final)
+          local copy = {}
+          for i = 1, #lines do copy[i] = lines[i] end
+          if final then copy[#copy + 1] = final end
+          latest = { dev = dev, lines = copy }
+        end
         local unhandled = {}
         local queued = { head = 1, tail = 0 }
         local in_handler = false
@@ -242,6 +255,7 @@ enum LuaPrelude {
             return results[key] or (ended[dev] and { outcome = "not_sent" }) or nil
           end)
           queries[key], results[key] = nil, nil
+          if result.lines then received(dev, result.lines, result.final) end
           if result.outcome == "reply" then
             local reply = result.lines
             reply.final = result.final
@@ -303,9 +317,15 @@ enum LuaPrelude {
             if taken then return taken end
             if ended[dev] then return false end
           end, deadline)
-          if bytes then return bytes end
+          if bytes then
+            received(dev, { bytes })
+            return bytes
+          end
           local rest = core.read(dev, n, true)
-          if rest then return rest end
+          if rest then
+            received(dev, { rest })
+            return rest
+          end
           if bytes == false then lost(dev, file, line) end
           return nil, "timeout"
         end
@@ -317,6 +337,59 @@ enum LuaPrelude {
             fail(file, line, "discard_input: takes no arguments, got " .. type(extra))
           end
           return core.discard(dev)
+        end
+
+        local PROTOCOLS = { xmodem = true, ["xmodem-crc"] = true, ["xmodem-1k"] = true, ymodem = true }
+        local TRANSFER_OPTIONS = { protocol = true, command = true, start_timeout = true, overwrite = true }
+
+        -- send_file and receive_file: checks the options, waits until what the script
+        -- queued on the device went out (the transfer holds the queue), then transfers.
+        local function transfer(dev, direction, path, options, file, line)
+          local what = direction .. "_file"
+          if type(path) ~= "string" then fail(file, line, format("%s: path must be a string, got %s", what, type(path))) end
+          if options ~= nil and type(options) ~= "table" then
+            fail(file, line, format("%s: options must be a table, got %s", what, type(options)))
+          end
+          options = options or {}
+          for key in pairs(options) do
+            if not TRANSFER_OPTIONS[key] then
+              fail(file, line, format("%s: unknown option '%s' (protocol, command, start_timeout, overwrite)", what, tostring(key)))
+            end
+          end
+          local protocol = options.protocol or "ymodem"
+          if not PROTOCOLS[protocol] then
+            fail(file, line, format("%s: protocol must be xmodem, xmodem-crc, xmodem-1k or ymodem, got %s", what, tostring(protocol)))
+          end
+          local command = options.command
+          if command ~= nil and type(command) ~= "string" then
+            fail(file, line, format("%s: command must be a string, got %s", what, type(command)))
+          end
+          local start = options.start_timeout or 60
+          if math_type(start) ~= "integer" or start < 1 or start > 3600 then
+            fail(file, line, format("%s: start_timeout must be a whole number of seconds from 1 to 3600", what))
+          end
+          if options.overwrite ~= nil and type(options.overwrite) ~= "boolean" then
+            fail(file, line, format("%s: overwrite must be true or false, got %s", what, type(options.overwrite)))
+          end
+          if ended[dev] then lost(dev, file, line) end
+          local prefix = dev .. ":"
+          wait_until(function()
+            if ended[dev] then return true end
+            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
+            return true
+          end)
+          if ended[dev] then lost(dev, file, line) end
+          return core.transfer(dev, direction, path, protocol, command, start, options.overwrite == true)
+        end
+
+        local function send_file(dev, path, options)
+          local file, line = site()
+          return transfer(dev, "send", path, options, file, line)
+        end
+
+        local function receive_file(dev, path, options)
+          local file, line = site()
+          return transfer(dev, "receive", path or ".", options, file, line)
         end
 
         -- Matches `pattern` in the device's pending text (after what was consumed):
@@ -378,16 +451,19 @@ enum LuaPrelude {
             if ended[dev] then return false end
           end, deadline)
           local description = format("%s %q", what, pattern)
+          local expected = format("a %s matching %q", notifications_only and "notification" or "line", pattern)
           if found then
-            core.report("passed", description, file, line, dev, { found[1] })
+            received(dev, { found[1] })
+            core.report("passed", description, file, line, dev, { found[1] }, nil, expected)
             return unpack(found)
           elseif found == false then
-            core.report("failed", description, file, line, dev, nil, "device disconnected (" .. ended[dev].reason .. ")")
+            core.report("lost", description, file, line, dev, nil, "device disconnected (" .. ended[dev].reason .. ")",
+              expected)
             lost(dev, file, line)
           end
           local message = format("no %s matching %q within %d ms",
             notifications_only and "notification" or "line", pattern, timeout)
-          core.report("timeout", description, file, line, dev, nil, message)
+          core.report("timeout", description, file, line, dev, nil, message, expected)
           return nil, failure { kind = "timeout", message = message, device = label(dev), pattern = pattern, timeout_ms = timeout }
         end
 
@@ -428,7 +504,13 @@ enum LuaPrelude {
           local file, line = site()
           local text = nil
           if message ~= nil then text = tostring(message) end
-          core.report(condition and "passed" or "failed", text, file, line)
+          if condition then
+            core.report("passed", text, file, line, latest and latest.dev)
+          elseif latest then
+            core.report("failed", text, file, line, latest.dev, latest.lines)
+          else
+            core.report("failed", text, file, line)
+          end
           return condition and true or false
         end
 
@@ -450,6 +532,7 @@ enum LuaPrelude {
           object.await, object.on = method(await), method(on)
           object.write, object.write_now = method(write), method(write_now)
           object.read, object.discard_input = method(read), method(discard_input)
+          object.send_file, object.receive_file = method(send_file), method(receive_file)
           object.sleep, object.emit, object.check = shared(sleep), shared(emit), shared(check)
           return object
         end

@@ -2,6 +2,7 @@ import CLua
 import FoundationEssentials
 import TetherModel
 import TetherPresenter
+import TetherTransfer
 
 /// Runs a Lua script on the script thread: one Lua state, created, used and closed
 /// on that one thread (Lua is not thread-safe), with the ``LuaPrelude`` API over the
@@ -130,6 +131,7 @@ final class LuaRun {
             ("write", { LuaRun.from($0).write(LuaState(pointer: $0!)) }),
             ("read", { LuaRun.from($0).read(LuaState(pointer: $0!)) }),
             ("discard", { LuaRun.from($0).discard(LuaState(pointer: $0!)) }),
+            ("transfer", { LuaRun.from($0).transfer(LuaState(pointer: $0!)) }),
         ]
         lua_createtable(lua.pointer, 0, Int32(functions.count))
         for (name, function) in functions {
@@ -268,14 +270,59 @@ final class LuaRun {
         return 1
     }
 
+    /// `core.transfer(dev, direction, path, protocol, command, start_timeout_s, overwrite)`
+    /// → for `"send"`, `true`; for `"receive"`, a list of the paths written; or `nil`
+    /// and a message (a file that cannot be read or written, a failed transfer). The
+    /// prelude has checked the arguments; `command`, when a string, is typed first with
+    /// the dialect's terminator (``CommandedTransfer``).
+    private func transfer(_ lua: LuaState) -> Int32 {
+        let index = (lua.integer(at: 1) ?? 1) - 1
+        let isSend = lua.string(at: 2) == "send"
+        let path = lua.string(at: 3) ?? ""
+        let kind = TransferProtocol(rawValue: lua.string(at: 4) ?? "") ?? .ymodem
+        let command = lua.bytes(at: 5).map { mediator.devices[index].device.dialect.encode($0) }
+        let limits = TransferLimits(startTimeout: .seconds(lua.integer(at: 6) ?? 60))
+        let overwrites = lua_toboolean(lua.pointer, 7) != 0
+        func failed(_ message: String) -> Int32 {
+            lua_pushnil(lua.pointer)
+            lua.push(message)
+            return 2
+        }
+        func run(_ machine: some TransferMachine) -> (TransferOutcome, received: [TransferFile]) {
+            guard let command else { return mediator.transfer(machine, on: index) }
+            return mediator.transfer(CommandedTransfer(command: command, then: machine), on: index)
+        }
+        if isSend {
+            let file: TransferFile
+            do throws(LocalFile.Failure) { file = try LocalFile.read(path) } catch { return failed(error.description) }
+            let (outcome, _) = run(TransferSender(kind, files: [file], limits: limits))
+            if case .failed(let failure) = outcome { return failed("transfer failed: \(failure)") }
+            lua_pushboolean(lua.pointer, 1)
+            return 1
+        }
+        let (outcome, received) = run(TransferReceiver(kind, limits: limits))
+        var written: [String] = []
+        for file in received {
+            do throws(LocalFile.Failure) {
+                written.append(try LocalFile.write(file, receivedBy: kind, at: path, overwrites: overwrites))
+            } catch {
+                return failed(error.description)
+            }
+        }
+        if case .failed(let failure) = outcome { return failed("transfer failed: \(failure)") }
+        lua.push(strings: written.map { Array($0.utf8) })
+        return 1
+    }
+
     /// `core.now()` → ms since the run started.
     private func now(_ lua: LuaState) -> Int32 {
         lua_pushinteger(lua.pointer, lua_Integer((ContinuousClock.now - mediator.startTime).milliseconds))
         return 1
     }
 
-    /// `core.report(status, description, file, line, dev, actual, detail)`.
+    /// `core.report(status, description, file, line, dev, actual, detail, expected)`.
     private func report(_ lua: LuaState) -> Int32 {
+        let isDeviceLost = lua.string(at: 1) == "lost"
         let status = lua.string(at: 1).flatMap(CheckResult.Status.init(rawValue:)) ?? .failed
         let location = location(file: lua.string(at: 3), line: lua.integer(at: 4))
         let description = lua.string(at: 2) ?? sourceText(at: location) ?? "check"
@@ -283,7 +330,7 @@ final class LuaRun {
         let result = CheckResult(
             status: status, location: location, description: description,
             device: device.flatMap { mediator.devices[$0].name }, actual: lua.strings(at: 6),
-            detail: lua.string(at: 7))
+            detail: lua.string(at: 7), expected: lua.string(at: 8), isDeviceLost: isDeviceLost)
         mediator.report(.checked(result))
         return 0
     }

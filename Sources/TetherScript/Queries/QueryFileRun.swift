@@ -77,7 +77,9 @@ struct QueryFileRun {
             return true
         case .failure(.disconnected(let reason)), .failure(.stopped(let reason)):
             progress.goneReason = progress.goneReason ?? reason
-            if case .failure(let failure) = result { report(.failed, step, location, detail: failure.description) }
+            if case .failure(let failure) = result {
+                report(.failed, step, location, detail: failure.description, isDeviceLost: true)
+            }
         case .failure(.notSent(let reason)):
             progress.goneReason = progress.goneReason ?? reason
             report(.notRun, step, location, detail: RequestFailure.notSent(reason: reason).description)
@@ -139,12 +141,14 @@ struct QueryFileRun {
 
     private func report(
         _ status: CheckResult.Status, _ step: QueryStep, _ location: SourceLocation, actual: [String]? = nil,
-        detail: String? = nil
+        detail: String? = nil, isDeviceLost: Bool = false
     ) {
         mediator.report(
             .checked(
                 CheckResult(
                     status: status, location: location, description: step.description, device: mediator.devices[0].name,
-                    actual: actual, detail: detail)))
+                    actual: actual, detail: detail,
+                    expected: step.expectation?.description ?? "a reply that is not an error",
+                    isDeviceLost: isDeviceLost)))
     }
 }

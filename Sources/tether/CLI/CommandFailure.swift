@@ -1,4 +1,5 @@
 import TetherSerial
+import TetherTransfer
 
 /// A command that could not do its job: a one-line message for stderr and the exit
 /// code that says why.
@@ -35,5 +36,10 @@ struct CommandFailure: Error {
             case .disconnected, .io: .ioError
             }
         self.init(error.description, code: code)
+    }
+
+    /// A file a transfer cannot read (66) or write (73).
+    init(_ error: LocalFile.Failure) {
+        self.init(error.description, code: error.isWrite ? .cannotCreateLog : .portNotFound)
     }
 }

@@ -1,6 +1,8 @@
 import CAbortOrigin
+import CSignalRecord
 import Dispatch
 import Glibc
+import Synchronization
 
 /// Turns SIGINT, SIGTERM, SIGHUP, SIGQUIT and a SIGABRT sent from outside (`kill -ABRT`,
 /// which arrives as ``abortStandIn``; tether's own `abort()` stays a crash report) into
@@ -22,9 +24,17 @@ final class SignalTrap {
     /// any trap changes them).
     static let trappable: [Int32] = signals.filter { !isIgnored($0) }
 
-    /// Trapped signal numbers, in arrival order.
+    /// Trapped signal numbers, in arrival order, until ``cancel()``.
     let received: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
     private let sources: [any DispatchSourceSignal]
+    /// Where the sources' handlers run, in order.
+    private let queue = DispatchQueue(label: "tether.signal-trap")
+    /// The first signal trapped (a box, shared with the sources' handlers).
+    private final class First: Sendable {
+        let signal = Mutex<Int32?>(nil)
+    }
+    private let first = First()
 
     /// Starts trapping; the default actions are suspended from now on. Returns once
     /// every source is registered (up to 5 s on a machine too loaded to say): a source
@@ -33,25 +43,64 @@ final class SignalTrap {
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         received = stream
+        self.continuation = continuation
         let registered = DispatchGroup()
+        let first = self.first
+        let queue = self.queue
         sources = Self.trappable.map { number in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                first.signal.withLock { if $0 == nil { $0 = number } }
+                continuation.yield(number)
+            }
             registered.enter()
             source.setRegistrationHandler { registered.leave() }
             source.resume()
             return source
         }
         _ = registered.wait(timeout: .now() + .seconds(5))
+        for number in Self.trappable { tether_signal_record_install(number) }
         if Self.trappable.contains(Self.abortStandIn) { tether_abort_origin_forward() }
     }
 
-    /// Stops trapping. The signals stay ignored: the command is ending, and a second
-    /// signal (or the SIGHUP that follows a terminal's hang-up, which tether may notice
-    /// first as the end of its input) must not kill it before it has put the terminal
-    /// back and written its last lines.
+    /// Ends ``received``. The signals stay trapped until the trap is released: the
+    /// command is ending, and a second signal (or the SIGHUP that follows a terminal's
+    /// hang-up, which tether may notice first as the end of its input) must not kill it
+    /// before it has put the terminal back and written its last lines; one that comes
+    /// now is still ``firstSignal``.
     func cancel() {
+        continuation.finish()
+    }
+
+    /// The first signal trapped, also after ``cancel()``: a command that was ending for
+    /// another reason (its input ended) when it came ends with the signal's code, as
+    /// the user stopped it.
+    ///
+    /// A signal reaches a source's handler by one of two ways, each of which can still
+    /// be under way when a command ends: through libdispatch's action in the thread the
+    /// kernel picked (recorded there at once, `signal_record.h`), or straight to
+    /// libdispatch's `signalfd` while every thread blocks it (pending until read, then
+    /// queued for the handler, which this waits for).
+    var firstSignal: Int32? {
+        let recorded = tether_signal_record_first()
+        if recorded != 0 { return recorded }
+        var pending = sigset_t()
+        if sigpending(&pending) == 0, let number = Self.trappable.first(where: { sigismember(&pending, $0) == 1 }) {
+            return number
+        }
+        queue.sync {}
+        return first.signal.withLock { $0 }
+    }
+
+    /// The exit code to end with: `code`, or the first signal's when one came and `code`
+    /// says the command went through (``ExitCode/success``).
+    func exitCode(after code: ExitCode) -> ExitCode {
+        guard code == .success, let signal = firstSignal else { return code }
+        return Self.exitCode(for: signal)
+    }
+
+    deinit {
         for source in sources { source.cancel() }
     }
 

@@ -62,17 +62,19 @@ enum ConnectCommand: Command {
             }
             return try await runFromPipe(options)
         }
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
+        }
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
-                log: log?.view, logPath: options.log),
+                log: log?.view, logPath: options.log, timestampStyle: options.timestampStyle),
             mapsCR: console.mapsCR)
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
-        log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFile.stopReason) }
+        log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes

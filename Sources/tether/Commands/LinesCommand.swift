@@ -29,7 +29,7 @@ enum LinesCommand: Command {
                 help: "The serial port: a device path or symlink, or rfc2217://HOST:PORT\n(or give --match).",
                 isOptional: true)
         ],
-        options: ConnectionOptions.options.excluding(
+        options: ConnectionOptions.options(showing: .modemLines).excluding(
             [
                 ConnectionOptions.timeout.declaration, ConnectionOptions.timestamps.declaration,
                 ConnectionOptions.sim.declaration, ConnectionOptions.profile.declaration,
@@ -54,9 +54,11 @@ enum LinesCommand: Command {
         if case .tcp = options.address {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .modemLines, settings: options.viewSettings)
+        }
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
-        let view: any DeviceView & ModemLineView = options.format == .json ? JSONView() : TextView()
+        let view = try options.view(.modemLines)
         let waitingView: any DeviceView = log.map { FanOutView([view, $0.view]) } ?? view
         let port = try await options.hardware.openFirst(with: opener, address: options.address) {
             Presenter(port: $0).presentWaiting(for: $0, to: waitingView)

@@ -13,19 +13,24 @@ enum ListCommand: Command {
             product, serial number and its /dev/serial/by-id links: what you need to
             open it by a stable name.
             """,
-        options: [ConnectionOptions.format.declaration]
+        options: [ConnectionOptions.format(showing: .portList).declaration]
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         if let extra = arguments.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
         let format = arguments[ConnectionOptions.format]
+        let view: any PortListView
+        do throws(UnsupportedFormat) {
+            view = try format.make(.portList)
+        } catch {
+            throw UsageError(error.description)
+        }
         let ports: [SerialPortInfo]
         do {
             ports = try SerialPortInfo.list()
         } catch {
             throw CommandFailure(error)
         }
-        let view: any PortListView = format == .json ? JSONView() : TextView()
         view.render(ports: ports.map(PortSummary.init))
         return .success
     }

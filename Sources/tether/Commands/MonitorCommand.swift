@@ -68,7 +68,7 @@ enum MonitorCommand: Command {
             throw UsageError(
                 "'\(flag.declaration.key)' applies to the event log, and '--live' shows a dashboard instead")
         }
-        let live = arguments[Self.live] ? try LiveScreen(json: options.format == .json) : nil
+        let live = arguments[Self.live] ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }
         let connection = try await Connection(options, view: live?.view)
         return try await connection.runUntilStopped(

@@ -101,7 +101,7 @@ enum QueryCommand: Command {
         await connection.shutdown()
         await ended.value
         try connection.checkLog()
-        return interrupted ?? code
+        return interrupted ?? trap.exitCode(after: code)
     }
 
     /// `--linger`: lets lines already on their way be shown — a notification right

@@ -1,6 +1,7 @@
 import TetherCommandLine
 import TetherSimulator
 import TetherTransfer
+import TetherViews
 
 /// `tether receive`: files from a device by XMODEM or YMODEM.
 enum ReceiveCommand: Command {
@@ -8,9 +9,6 @@ enum ReceiveCommand: Command {
         "--overwrite",
         help: "Replace existing files; without it a file that exists is kept and\n"
             + "the one received is written as NAME.1, NAME.2…")
-
-    /// The name of a file received by XMODEM (which carries none) in a folder.
-    static let unnamedFile = "received.bin"
 
     /// What `receive --sim` receives: 64 KiB from the simulator.
     static let simulatorFile = TransferFile(
@@ -23,13 +21,14 @@ enum ReceiveCommand: Command {
             Asks the sender to start (C, or NAK for xmodem) every 10 s, 10 times, then
             takes the files: ymodem writes each under its own name (no folders) in
             <path>, a folder (default: the current one); xmodem writes one file to
-            <path>, or to \(unnamedFile) in it when it is a folder. XMODEM carries no
+            <path>, or to \(LocalFile.unnamedFile) in it when it is a folder. XMODEM carries no
             size: its file keeps the last block's padding (0x1A). Progress as for
             'send'; Ctrl-C cancels with CAN CAN. With --sim the simulator sends
             tether-sim.bin (64 KiB).
 
             EXAMPLES:
               tether receive /dev/ttyUSB0 dumps/            (then 'sb file' on the device)
+              tether receive /dev/ttyUSB0 --command 'sb log.txt' dumps/
               tether receive /dev/ttyUSB0 -p xmodem-crc log.bin
               tether receive --sim /tmp
 
@@ -43,7 +42,7 @@ enum ReceiveCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "path", help: "Where to write (see above).", isOptional: true),
         ],
-        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options,
+        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options(showing: .transfer),
         usage: "tether receive (<port> | --sim) [<path>] [<options>]"
     )
 
@@ -54,7 +53,7 @@ enum ReceiveCommand: Command {
         guard rest.count <= 1 else { throw UsageError("Unexpected argument '\(rest[1])'") }
         let kind = arguments[TransferOptions.transferProtocol]
         let path = rest.first ?? "."
-        let folder = kind.isBatch || LocalFile.isDirectory(path) ? path : parent(of: path)
+        let folder = LocalFile.folder(receiving: kind, at: path)
         guard LocalFile.isDirectory(folder) else {
             throw CommandFailure("cannot write in '\(folder)': no such folder", code: .cannotCreateLog)
         }
@@ -62,19 +61,18 @@ enum ReceiveCommand: Command {
             options.usesSimulator
             ? TransferPeer(TransferSender(kind, files: [simulatorFile], limits: TransferOptions.limits(arguments)))
             : nil
+        let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
         let result = await TransferRun.run(
-            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, format: options.format)
+            TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, view: view,
+            command: arguments[TransferOptions.command])
         for file in result.received {
-            let target = kind.isBatch || LocalFile.isDirectory(path) ? folder + "/" + (file.name ?? unnamedFile) : path
-            _ = try LocalFile.write(file.data, to: target, overwrites: arguments[overwrite])
+            do throws(LocalFile.Failure) {
+                _ = try LocalFile.write(file, receivedBy: kind, at: path, overwrites: arguments[overwrite])
+            } catch {
+                throw CommandFailure(error)
+            }
         }
         return result.code
-    }
-
-    /// The folder of a file path (`.` for a bare name).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -25,6 +25,13 @@ enum RunCommand: Command {
         default: ScriptRunner.defaultLuaMemoryLimit >> 20,
         parse: Parse.integer(1...65536, InvalidValue("Please provide a whole number of MiB from 1 to 65536.")))
 
+    static let junit = Option<String?>(
+        "--junit", value: "file",
+        help: """
+            Also write the checks as a JUnit XML report to this file (replaced), for CI
+            (Jenkins, GitLab, GitHub Actions), beside the output --format chooses.
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
+
     static let spec = CommandSpec(
         program: "tether", name: "run",
         abstract: "Run a query file or a Lua script against devices, with expectations.",
@@ -51,19 +58,24 @@ enum RunCommand: Command {
             script file cannot be read, 74 when a device disconnected, 75 when a step
             timed out and the script did not handle it.
 
+            For CI: '--junit FILE' also writes a JUnit XML report, '--format tap' prints
+            TAP (one test point per check; prove and TAP harnesses read it).
+
             EXAMPLES:
               printf '*IDN? =~ ^TETHER\\n' | tether run - --sim
               tether run examples/chamber.txt --sim --format json
               tether run examples/sweep.lua --sim
+              tether run examples/chamber.txt --sim --junit results.xml
+              prove --exec 'tether run --sim --format tap' examples/chamber.txt
               tether run examples/alarm.lua --port chamber=sim --port cooler=sim
               tether run checks.lua --port psu=/dev/ttyUSB0 --port load=/dev/ttyUSB1 --dry-run
             """,
         arguments: [
             ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
         ],
-        options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration]
+        options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration, junit.declaration]
             // run's records have no hex rendering yet
-            + ConnectionOptions.options.excluding([ConnectionOptions.hex.declaration]),
+            + ConnectionOptions.options(showing: .run).excluding([ConnectionOptions.hex.declaration]),
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
     )
 
@@ -76,10 +88,16 @@ enum RunCommand: Command {
         let ports = try devices(arguments)
         let options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
-        let shown: any RunView =
-            options.format == .json ? JSONView() : TextView(showsTimestamps: options.showsTimestamps)
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
-        let view: any RunView = log.map { FanOutView([shown, $0.view]) } ?? shown
+        let shown = try options.view(.run)
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .run, settings: options.viewSettings)
+        }
+        let report = try arguments[Self.junit].map { path throws(CommandFailure) in
+            try LogFile(path: path, format: .junit, showing: .run, replaces: true)
+        }
+        // The files beside the terminal's view: what they get also when the run fails early.
+        let files = [log, report].compactMap { $0 }
+        let view: any RunView = files.isEmpty ? shown : FanOutView([shown] + files.map(\.view))
         let prepared: PreparedScript
         do {
             let script = try Script.read(path, forcingLua: arguments[Self.lua])
@@ -93,7 +111,7 @@ enum RunCommand: Command {
         } catch let error as ScriptError {
             let problem = ScriptProblem(location: error.location, message: error.description)
             render(.scriptFailed(problem), on: shown, format: options.format)
-            if let log { render(.scriptFailed(problem), on: log.view, format: .json) }
+            for file in files { render(.scriptFailed(problem), on: file.view, format: file.format) }
             throw CommandFailure(error.description, code: .scriptError)
         } catch let error as Script.Unreadable {
             throw CommandFailure(error.description, code: .portNotFound)
@@ -102,15 +120,15 @@ enum RunCommand: Command {
             let script = prepared.script
             let dryRun = DryRun(script: script.name, commands: prepared.stepCount, devices: ports.count)
             render(.checkedOnly(dryRun), on: shown, format: options.format)
-            if let log { render(.checkedOnly(dryRun), on: log.view, format: .json) }
-            try log?.check()
+            for file in files { render(.checkedOnly(dryRun), on: file.view, format: file.format) }
+            for file in files { try file.check() }
             return .success
         }
         let settings = try ports.map { port throws(UsageError) in
             try DeviceSettings(arguments, below: options.deviceDescription.map { [$0] } ?? [], above: port.settings)
         }
         // What JSON and the log get when a port cannot be opened (text has the error).
-        let records = FanOutView((options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
+        let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
         var opened: [OpenedDevice] = []
         do {
             for (port, settings) in zip(ports, settings) {
@@ -132,13 +150,16 @@ enum RunCommand: Command {
             throw error
         }
         let runner = ScriptRunner(
-            devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device) }, view: view,
+            devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts) },
+            view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
         let devices = opened.map(\.device)
-        log?.whenWriteFails { for device in devices { device.stop(reason: LogFile.stopReason) } }
+        for file in files {
+            file.whenWriteFails { for device in devices { device.stop(reason: LogFileStop.reason) } }
+        }
         let summary = await runner.run(prepared)
         for device in opened { await device.shutdown() }
-        try log?.check()
+        for file in files { try file.check() }
         return exitCode(for: summary.outcome)
     }
 
@@ -148,7 +169,7 @@ enum RunCommand: Command {
     /// `script_error` after a script error, else `passed`.
     private static func render(_ event: RunEvent, on view: any RunView, format: OutputFormat) {
         var presenter = RunPresenter(devices: [])
-        if format == .text {
+        if !format.isForPrograms {
             if case .checkedOnly = event { view.render(presenter.handle(event, at: Date())) }
             return
         }

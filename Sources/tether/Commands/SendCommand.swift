@@ -1,6 +1,7 @@
 import TetherCommandLine
 import TetherSimulator
 import TetherTransfer
+import TetherViews
 
 /// `tether send`: files to a device by XMODEM or YMODEM.
 enum SendCommand: Command {
@@ -18,6 +19,7 @@ enum SendCommand: Command {
 
             EXAMPLES:
               tether send /dev/ttyUSB0 --baud 115200 u-boot.img       (after 'loady')
+              tether send /dev/ttyUSB0 --command 'loady 0x40200000' u-boot.img
               tether send /dev/ttyUSB0 -p xmodem-1k firmware.bin
               tether send --sim -p ymodem a.bin b.bin
 
@@ -31,7 +33,7 @@ enum SendCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "file", help: "A file to send.", isVariadic: true),
         ],
-        options: TransferOptions.options + ConnectionOptions.options,
+        options: TransferOptions.options + ConnectionOptions.options(showing: .transfer),
         usage: "tether send (<port> | --sim) <file> ... [<options>]"
     )
 
@@ -44,13 +46,16 @@ enum SendCommand: Command {
         if !kind.isBatch && paths.count > 1 {
             throw UsageError("\(kind.name) sends one file; give one <file>, or use '--protocol ymodem' for several")
         }
-        let files = try paths.map { (path) throws(CommandFailure) in try LocalFile.read(path) }
+        let files = try paths.map { (path) throws(CommandFailure) in
+            do throws(LocalFile.Failure) { return try LocalFile.read(path) } catch { throw CommandFailure(error) }
+        }
         let limits = TransferOptions.limits(arguments)
         let peer = options.usesSimulator ? TransferPeer(TransferReceiver(kind)) : nil
+        let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
         let result = await TransferRun.run(
             TransferSender(kind, files: files, limits: limits), on: connection, direction: "send", protocol: kind,
-            format: options.format)
+            view: view, command: arguments[TransferOptions.command])
         return result.code
     }
 }

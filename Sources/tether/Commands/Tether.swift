@@ -10,7 +10,8 @@ enum Tether {
     static var commands: [any Command.Type] {
         [
             QueryCommand.self, RunCommand.self, MonitorCommand.self, ConnectCommand.self, ListCommand.self,
-            SendCommand.self, ReceiveCommand.self, LinesCommand.self, UdevRuleCommand.self, CompletionCommand.self,
+            SendCommand.self, ReceiveCommand.self, LinesCommand.self, ReportCommand.self, UdevRuleCommand.self,
+            CompletionCommand.self,
         ]
     }
 

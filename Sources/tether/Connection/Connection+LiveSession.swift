@@ -51,6 +51,6 @@ extension Connection {
         await shutdown(reason: SignalTrap.reason(for: code))
         _ = await presenting.value
         try checkLog()
-        return code
+        return trap.exitCode(after: code)
     }
 }

@@ -1,3 +1,4 @@
+import TetherCommandLine
 import TetherModel
 import TetherPresenter
 import TetherSimulator
@@ -19,7 +20,7 @@ final class Connection {
     var dialectName: String { opened.dialectName }
     private let opened: OpenedDevice
     /// `--log`'s file, if any.
-    private let log: LogFile?
+    private let log: LogFile<any DeviceView>?
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
     /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
@@ -36,7 +37,9 @@ final class Connection {
     init(
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
-        let log = try options.log.map { path throws(CommandFailure) in try LogFile(path: path) }
+        let log = try options.log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
+        }
         self.log = log
         let target: PortTarget
         if options.usesSimulator {
@@ -49,10 +52,10 @@ final class Connection {
             throw CommandFailure(usage: "Missing expected argument '<port>' (or give '--sim')")
         }
         let shown: any DeviceView
-        switch (view, options.format) {
-        case (let view?, _): shown = view
-        case (nil, .text): shown = TextView(showsTimestamps: options.showsTimestamps, showsHex: options.showsHex)
-        case (nil, .json): shown = JSONView()
+        do throws(UsageError) {
+            shown = if let view { view } else { try options.view(.eventLog) }
+        } catch {
+            throw CommandFailure(usage: error.message)
         }
         let chosen: any DeviceView = if let log { FanOutView([shown, log.view]) } else { shown }
         self.view = chosen
@@ -63,11 +66,11 @@ final class Connection {
             refused: { name, events in
                 // The records JSON and the log would have had; text has the error's message.
                 let records = FanOutView(
-                    (view == nil && options.format == .json ? [shown] : []) + [log?.view].compactMap { $0 })
+                    (view == nil && options.format.isForPrograms ? [shown] : []) + [log?.view].compactMap { $0 })
                 var presenter = Presenter(port: name)
                 presenter.present(events, to: records)
             }, peer: peer)
-        log?.whenWriteFails { [device] in device.stop(reason: LogFile.stopReason) }
+        log?.whenWriteFails { [device] in device.stop(reason: LogFileStop.reason) }
     }
 
     /// Renders the device's events on the view in a task, from now until the device

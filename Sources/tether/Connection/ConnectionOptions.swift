@@ -3,6 +3,7 @@ import TetherDeviceSettings
 import TetherModel
 import TetherSerial
 import TetherSimulator
+import TetherViews
 
 /// The options every device command shares: which port (or `--sim`), serial
 /// settings, dialect, timeout and output format.
@@ -26,24 +27,92 @@ struct ConnectionOptions {
         help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",
         default: 1000,
         parse: Parse.integer(0..., InvalidValue("Please provide a whole number of milliseconds, 0 or more.")))
-    static let format = Option<OutputFormat>(
-        "--format", "-f", value: "format", help: "Output: text (for people) or json (JSON Lines).", default: .text,
-        parse: Parse.choice(OutputFormat.self))
+    /// `--format`, read as any format: each command declares it with
+    /// ``format(showing:)``, whose check refuses the formats it cannot show.
+    static let format = format(showing: .eventLog, refusing: false)
     static let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
+    static let timestampFormat = Option<TimestampStyle?>(
+        "--timestamp-format", value: "format",
+        help: """
+            How --timestamps and transcripts write times (tio's formats; implies
+            --timestamps for text output):
+              24hour        local time, 15:04:05.123
+              24hour-start  since the session's first event, 00:00:01.250
+              24hour-delta  since the previous line, 00:00:00.004
+              iso8601       UTC, 2026-12-01T12:15:01.123Z
+            """, defaultHelp: "24hour", parse: Parse.choice(TimestampStyle.self))
     static let hex = Flag(
         "--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
     static let log = Option<String?>(
         "--log", value: "file",
         help: """
-            Also append every record to this file as JSON Lines (docs/JSON.md),
-            beside the output --format chooses; the file is created if missing.
+            Also append every record to this file, beside the output --format
+            chooses: JSON Lines (docs/JSON.md), or a transcript for a name ending in
+            .txt or .log (--log-format); the file is created if missing.
             """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
+    /// The formats a `--log` file may have.
+    static let logFormats: [OutputFormat] = [.json, .transcript]
+    static let logFormat = Option<OutputFormat?>(
+        "--log-format", value: "format",
+        help: """
+            The --log file's format: json (JSON Lines) or transcript (each line
+            with its time, direction sent > or received <, and line end).
+            """, defaultHelp: "transcript for a .txt or .log file, else json", choices: logFormats.map(\.name)
+    ) { text throws(InvalidValue) in
+        guard let format = logFormats.first(where: { $0.name == text.lowercased() }) else {
+            throw InvalidValue("Please provide one of \(logFormats.map { "'\($0.name)'" }.joined(separator: ", ")).")
+        }
+        return format
+    }
+
+    /// `--format` for a command that shows `kind`: its help and choices are the
+    /// formats that can show it (``OutputFormat/showing(_:)``); another format is a
+    /// usage error naming it (``UnsupportedFormat``).
+    static func format<View>(showing kind: ViewKind<View>, default shown: OutputFormat = .text) -> Option<OutputFormat>
+    {
+        format(showing: kind, refusing: true, default: shown)
+    }
+
+    private static func format<View>(
+        showing kind: ViewKind<View>, refusing: Bool, default shown: OutputFormat = .text
+    ) -> Option<OutputFormat> {
+        let formats = OutputFormat.showing(kind)
+        let width = formats.map(\.name.count).max() ?? 0
+        let listed =
+            formats.count > 2
+            ? ":\n"
+                + formats.map { "  " + $0.name + String(repeating: " ", count: width + 2 - $0.name.count) + $0.summary }
+                .joined(separator: "\n")
+            : ": " + formats.map { "\($0.name) (\($0.summary))" }.joined(separator: " or ") + "."
+        let advice = InvalidValue("Please provide one of \(formats.map { "'\($0.name)'" }.joined(separator: ", ")).")
+        return Option<OutputFormat>(
+            "--format", "-f", value: "format", help: "Output" + listed, default: shown, choices: formats.map(\.name)
+        ) { text throws(InvalidValue) in
+            guard let format = OutputFormat.named(text) else { throw advice }
+            guard refusing else { return format }
+            do throws(UnsupportedFormat) {
+                try format.check(kind)
+            } catch {
+                throw InvalidValue.message(error.description)
+            }
+            return format
+        }
+    }
+
+    /// The options of a command that shows `kind`, for its ``CommandSpec``.
+    static func options<View>(showing kind: ViewKind<View>) -> [OptionDeclaration] {
+        let shown = format(showing: kind).declaration
+        return options.map { $0.key == shown.key ? shown : $0 }
+    }
 
     /// The options, for a command's ``CommandSpec``.
     static let options: [OptionDeclaration] =
         [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
         + DeviceSettings.pacingOptions + DeviceSettings.inputOptions
-        + [timeout.declaration, format.declaration, timestamps.declaration, hex.declaration, log.declaration]
+        + [
+            timeout.declaration, format(showing: .eventLog).declaration, timestamps.declaration,
+            timestampFormat.declaration, hex.declaration, log.declaration, logFormat.declaration,
+        ]
         + DialectOptions.options + HardwareOptions.options + faultOptions
 
     /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`),
@@ -78,10 +147,14 @@ struct ConnectionOptions {
     var format: OutputFormat
     /// Whether text output shows timestamps.
     var showsTimestamps: Bool
+    /// `--timestamp-format`: how text and transcripts write times.
+    var timestampStyle: TimestampStyle
     /// Whether text output shows received bytes in hex.
     var showsHex: Bool
-    /// `--log`: the JSON Lines file records are appended to, if any.
+    /// `--log`: the file records are appended to, if any.
     var log: String?
+    /// `--log-format`, or the one `--log`'s name calls for (``OutputFormat/forLog(_:)``).
+    var logFormat: OutputFormat
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
     var dialect: DialectOptions
@@ -132,19 +205,29 @@ struct ConnectionOptions {
         let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         format = arguments[Self.format]
-        showsTimestamps = arguments[Self.timestamps]
+        let style = arguments[Self.timestampFormat]
+        timestampStyle = style ?? .hour24
+        showsTimestamps = arguments[Self.timestamps] || (style != nil && !format.isForPrograms)
         showsHex = arguments[Self.hex]
-        if format == .json && arguments[Self.timestamps] {
+        if format != .text && arguments[Self.timestamps] {
             throw UsageError(
-                "'\(Self.timestamps.declaration.key)' applies only to text output; "
-                    + "every JSON record carries its 'time'")
+                "'\(Self.timestamps.declaration.key)' applies only to text output"
+                    + (format == .json ? "; every JSON record carries its 'time'" : ""))
         }
-        if format == .json && arguments[Self.hex] {
+        if format != .text && arguments[Self.hex] {
             throw UsageError(
-                "'\(Self.hex.declaration.key)' applies only to text output; JSON records carry the exact bytes "
-                    + "(a '_hex' field whenever a string is not exactly its bytes)")
+                "'\(Self.hex.declaration.key)' applies only to text output"
+                    + (format == .json
+                        ? "; JSON records carry the exact bytes (a '_hex' field whenever a string is not exactly its bytes)"
+                        : ""))
         }
         log = arguments[Self.log]
+        logFormat = arguments[Self.logFormat] ?? log.map(OutputFormat.forLog) ?? .json
+        if style != nil, format.isForPrograms, logFormat != .transcript {
+            throw UsageError(
+                "'\(Self.timestampFormat.declaration.key)' applies to text output and transcripts "
+                    + "('--log FILE.txt'); every \(format.name) record carries its time")
+        }
         hardware = HardwareOptions(arguments)
         if usesSimulator, hardware.waits {
             throw UsageError(
@@ -162,6 +245,23 @@ struct ConnectionOptions {
 }
 
 extension ConnectionOptions {
+    /// What `--timestamps` and `--hex` ask of the view.
+    var viewSettings: ViewSettings {
+        ViewSettings(showsTimestamps: showsTimestamps, timestampStyle: timestampStyle, showsHex: showsHex)
+    }
+
+    /// `--format`'s view of `kind`, with ``viewSettings``.
+    ///
+    /// - Throws: ``UsageError`` when the format cannot show `kind` (a command's own
+    ///   `--format` refuses it while parsing, see ``format(showing:)``).
+    func view<View>(_ kind: ViewKind<View>) throws(UsageError) -> View {
+        do throws(UnsupportedFormat) {
+            return try format.make(kind, viewSettings)
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+
     /// Parses a port argument (see ``PortAddress``).
     ///
     /// - Throws: ``UsageError`` for a malformed `tcp://` or `rfc2217://` address.
@@ -184,12 +284,4 @@ extension ConnectionOptions {
         }
         return try FaultOptions.plan(arguments, seed: ProfileDevice.defaultSeed)
     }
-}
-
-/// The output format (`--format`).
-enum OutputFormat: String, CaseIterable {
-    /// Text for people.
-    case text
-    /// JSON Lines for programs.
-    case json
 }

@@ -1,37 +1,55 @@
 import Synchronization
 import TetherViews
 
-/// The `--log FILE` of a command: the JSON view writing to the file (appended to, see
-/// ``FileSink/appending(toFile:onFailure:)``), and what happens when it can no longer
-/// be written.
+/// A file a command writes records to beside what the terminal shows — `--log FILE`
+/// (JSON Lines, appended to, see ``FileSink/appending(toFile:onFailure:)``), `run`'s
+/// `--junit FILE` (replaced) — its view, and what happens when it can no longer be
+/// written.
 ///
 /// A write that fails (a full disk) ends the session with an error, never silently, and
 /// in order: the action given to ``whenWriteFails(_:)`` runs (the command closes its
 /// device, so it ends the usual way and puts the terminal back), and ``check()`` then
 /// throws `cannot write to FILE: …` (exit code 74).
-final class LogFile: Sendable {
-    /// The JSON view over the file.
-    let view: JSONView
+final class LogFile<View: Sendable>: Sendable {
+    /// The view over the file.
+    let view: View
+    /// The format the file is written in.
+    let format: OutputFormat
     private let path: String
     private let failure: Failure
 
-    /// Opens `path` for appending, before any port opens.
+    /// Opens `path` — for appending, or emptied first when `replaces` — before any port
+    /// opens, with `format`'s view of `kind` over it, made with `settings` (their
+    /// output the file).
     ///
-    /// - Throws: ``CommandFailure`` (73) naming the file when it cannot be opened.
-    init(path: String) throws(CommandFailure) {
+    /// - Throws: ``CommandFailure`` (73) naming the file when it cannot be opened; (64)
+    ///   when `format` cannot show `kind`.
+    init(
+        path: String, format: OutputFormat = .json, showing kind: ViewKind<View>,
+        settings: ViewSettings = ViewSettings(),
+        replaces: Bool = false
+    ) throws(CommandFailure) {
         let failure = Failure()
+        let sink: FileSink
         do {
-            view = JSONView(output: try FileSink.appending(toFile: path, onFailure: failure.record))
+            sink =
+                replaces
+                ? try FileSink.replacing(file: path, onFailure: failure.record)
+                : try FileSink.appending(toFile: path, onFailure: failure.record)
         } catch {
             throw CommandFailure("cannot open the log file \(error)", code: .cannotCreateLog)
         }
+        do throws(UnsupportedFormat) {
+            var settings = settings
+            settings.output = sink
+            view = try format.make(kind, settings)
+        } catch {
+            throw CommandFailure(usage: error.description)
+        }
+        self.format = format
         self.path = path
         self.failure = failure
     }
-
-    /// Why a command stops its devices when a write to the log fails, as the requests
-    /// cut short show it (`log write failed before the reply came`).
-    static let stopReason = "log write failed"
 
     /// Runs `action` once when a write fails (at once if one already has), inside the
     /// failed write: it must not wait (``Device/stop(reason:)``, not `close`).
@@ -70,4 +88,10 @@ final class LogFile: Sendable {
             if hasFailed { action() }
         }
     }
+}
+
+/// Why a command stops its devices when a write to a ``LogFile`` fails.
+enum LogFileStop {
+    /// As the requests cut short show it (`log write failed before the reply came`).
+    static let reason = "log write failed"
 }

@@ -70,6 +70,7 @@ final class OpenedDevice {
     ) async throws(CommandFailure) {
         let dialect: any Dialect
         let port: any SerialTransport
+        var known: DeviceFacts
         var reopener: PortOpener?
         switch target {
         case .simulator(let name):
@@ -90,7 +91,7 @@ final class OpenedDevice {
             }
             simulator = started
             displayName = "sim:\(peer == nil ? name : "transfer") (\(started.devicePath))"
-            facts = peer == nil ? DeviceFacts(identity: simulated.identity, units: profile.readingUnits) : DeviceFacts()
+            known = peer == nil ? DeviceFacts(identity: simulated.identity, units: profile.readingUnits) : DeviceFacts()
         case .port, .match:
             dialect = try Self.make(options, defaults: nil)
             let address: PortAddress? = if case .port(let address) = target { address } else { nil }
@@ -113,9 +114,11 @@ final class OpenedDevice {
             reopener = hardware.reconnects ? strictOpener : nil
             simulator = nil
             displayName = path ?? port.name
-            facts = DeviceFacts()
+            known = DeviceFacts()
         }
         dialectName = dialect.name
+        known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
+        facts = known
         let report = port.settingsReport
         if hardware.requiresSettings, !report.mismatches.isEmpty {
             let name = displayName

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherModel
 import TetherTransfer
 
 /// The options `send` and `receive` add to the connection's.
@@ -14,8 +15,25 @@ enum TransferOptions {
         default: Int(TransferLimits.defaultStartTimeout.components.seconds),
         parse: Parse.integer(1...3_600, InvalidValue("Please provide a whole number of seconds, 1 to 3600.")))
 
+    static let command = Option<[UInt8]?>(
+        "--command", value: "command",
+        help: "A command to type first, with the line end (--eol), escapes as in query:\n"
+            + "'loady' or 'loadx' for U-Boot, 'rb' or 'sb FILE' for a shell with lrzsz.",
+        parse: { text throws(InvalidValue) in
+            if let problem = CommandText.problem(in: text) {
+                throw .message("'--command': \(CommandText.message(problem, in: text))")
+            }
+            do throws(CommandText.EscapeError) {
+                return try CommandText.bytes(fromEscaped: text)
+            } catch {
+                throw .message("'--command': \(error.description)")
+            }
+        })
+
     /// The options, for a command's ``CommandSpec``.
-    static let options: [OptionDeclaration] = [transferProtocol.declaration, startTimeout.declaration]
+    static let options: [OptionDeclaration] = [
+        transferProtocol.declaration, startTimeout.declaration, command.declaration,
+    ]
 
     /// The limits asked for: the protocol reference's, with `--start-timeout`.
     static func limits(_ arguments: ParsedArguments) -> TransferLimits {

@@ -17,13 +17,17 @@ enum TransferRun {
         var code: ExitCode
     }
 
-    /// Runs `machine` on `connection`'s device, then closes the device.
+    /// Runs `machine` on `connection`'s device, then closes the device; with `command`
+    /// (`--command`'s bytes) types it and the dialect's line end first
+    /// (``CommandedTransfer``).
     static func run(
         _ machine: some TransferMachine, on connection: Connection, direction: String, protocol kind: TransferProtocol,
-        format: OutputFormat
+        view: any TransferView, command: [UInt8]? = nil
     ) async -> Result {
-        let view: any TransferView =
-            format == .json ? JSONView() : TransferProgressBar(isTerminal: isatty(STDERR_FILENO) == 1)
+        if let command {
+            let typed = CommandedTransfer(command: connection.device.dialect.encode(command), then: machine)
+            return await run(typed, on: connection, direction: direction, protocol: kind, view: view)
+        }
         let device = connection.device
         let (events, sink) = AsyncStream.makeStream(of: (TransferEvent, ContinuousClock.Instant).self)
         var presenter = TransferPresenter(

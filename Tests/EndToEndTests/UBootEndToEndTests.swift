@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import Testing
+
+/// tether against a real U-Boot 2023.01 under QEMU (``UBootBoard``): the boot log from
+/// power-on, and an image put into its memory by `loady` (YMODEM) and `loadx` (XMODEM),
+/// checked by U-Boot's own `crc32`.
+@Suite(.serialized) struct UBootEndToEndTests {
+    /// Where `loady` and `loadx` put the image: `${loadaddr}` of the qemu_arm build.
+    static let loadAddress = "0x40200000"
+
+    /// 64 KiB of seeded bytes, the same on every run.
+    static let image = TransferEndToEndTests.data(65_536, seed: 23)
+
+    /// `monitor` opened before power-on shows the boot log from its first line.
+    @Test func bootLogFromPowerOn() throws {
+        let board = try UBootBoard()
+        let monitor = try Subprocess("tether", ["monitor", board.console])
+        #expect(waitUntil { monitor.stderrSoFar.contains("connected to") }, "\(monitor.stderrSoFar)")
+        board.powerOn()
+        #expect(
+            monitor.waitForOutput(containing: "Hit any key to stop autoboot", timeout: 60), "\(monitor.stdoutSoFar)")
+        monitor.send(SIGINT)
+        let result = monitor.wait(timeout: 20)
+        #expect(result.status == 130)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("U-Boot 2023.01") }, "\(result.stdout)")
+        #expect(lines.contains("DRAM:  128 MiB"), "\(result.stdout)")
+    }
+
+    /// `tether send --command loady` puts the image where U-Boot's `crc32` finds it whole.
+    @Test func loadyTakesTheImage() throws {
+        try load(with: "loady", protocol: "ymodem")
+    }
+
+    /// The same by `loadx` and XMODEM-1K.
+    @Test func loadxTakesTheImage() throws {
+        try load(with: "loadx", protocol: "xmodem-1k")
+    }
+
+    /// One Lua script puts the image in with `loady` and checks U-Boot's `crc32` of it,
+    /// in the same session.
+    @Test func luaLoadsAndChecksTheImage() throws {
+        let board = try UBootBoard()
+        let folder = try TemporaryFolder()
+        try Self.image.write(to: folder.url.appendingPathComponent("image.bin"))
+        let script = """
+            local ok, err = device.send_file("\(folder.path("image.bin"))", { command = "loady \(Self.loadAddress)" })
+            check(ok == true, "sent: " .. tostring(err))
+            sleep(300)
+            local reply = device.query("crc32 \(Self.loadAddress) 10000", 10000)
+            local crc = reply and table.concat(reply, " "):match("==> (%x+)")
+            check(crc == "\(try zlibCRC32(Self.image))", "crc32 " .. tostring(crc))
+            """
+        try script.write(toFile: folder.path("load.lua"), atomically: true, encoding: .utf8)
+        board.powerOn()
+        #expect(board.waitUntilRunsCommands(), "U-Boot never ran a command")
+        let result = try Subprocess.run(
+            "tether",
+            [
+                "run", folder.path("load.lua"), "--port", board.console, "--dialect", "prompt", "--prompt",
+                UBootBoard.prompt,
+            ],
+            timeout: 120)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+
+    private func load(with command: String, protocol kind: String) throws {
+        let board = try UBootBoard()
+        let folder = try TemporaryFolder()
+        try Self.image.write(to: folder.url.appendingPathComponent("image.bin"))
+        board.powerOn()
+        #expect(board.waitUntilRunsCommands(), "U-Boot never ran a command")
+        let sent = try Subprocess.run(
+            "tether",
+            [
+                "send", board.console, "-p", kind, "--command", "\(command) \(Self.loadAddress)",
+                folder.path("image.bin"),
+            ],
+            timeout: 120)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("Sent 1 file by \(kind)"), "\(sent.stdout)")
+        let crc = try board.crc32(at: Self.loadAddress, size: Self.image.count)
+        #expect(crc == (try zlibCRC32(Self.image)))
+    }
+}
