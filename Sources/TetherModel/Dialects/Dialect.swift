@@ -72,6 +72,13 @@ public protocol Dialect: Sendable {
     /// data until it is back in command mode (``Session``; `at`: a `CONNECT` final
     /// result code). The default is `false`.
     func entersDataMode(after reply: Reply) -> Bool
+
+    /// How long, after a timeout, the next command waits for the sign that the device
+    /// is ready again — its prompt completing the timed-out command's late reply
+    /// (``PromptDialect``) — before it is sent anyway; `nil` for a device that shows no
+    /// such sign, whose next command waits for the line to go quiet (``Session``). The
+    /// default is `nil`.
+    var readinessWait: Duration? { get }
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -190,4 +197,6 @@ extension Dialect {
     public func fields(of line: Line) -> LineFields? { nil }
 
     public func entersDataMode(after reply: Reply) -> Bool { false }
+
+    public var readinessWait: Duration? { nil }
 }

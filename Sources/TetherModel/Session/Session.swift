@@ -37,10 +37,16 @@
 ///   the device has answered late (a late reply, or a contested line given to the
 ///   next request), the quiet asked for is twice the timeout, within
 ///   ``resyncQuietPeriod`` and ``resyncQuietMaximum``, counted from the timeout.
+///   A dialect whose device shows it is ready again (``Dialect/readinessWait``: a
+///   console's prompt) waits instead, when the timed-out request's reply had begun (its
+///   echo, a line), until that request's late reply ends at the prompt, for at most
+///   the dialect's wait from the timeout: quiet proves nothing there, as a console
+///   busy with a command (`sleep 2`) is silent and discards what is typed.
 /// - A timed-out request keeps its matcher until its late reply is complete, a later
 ///   request's echo or reply closes it, or twice its timeout (within the same bounds)
-///   plus ``resyncLimit`` has passed; the lines it took after the timeout without
-///   completing are then notifications — nothing received is dropped.
+///   plus ``resyncLimit`` — or the dialect's readiness wait, when longer — has passed;
+///   the lines it took after the timeout without completing are then notifications —
+///   nothing received is dropped.
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
 ///   the start with ``Dialect/settlesFromStart``, else once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
@@ -153,6 +159,11 @@ public struct Session: Sendable {
     private var dataMode: DataMode?
     /// The code that ended data mode, reported already: its line is dropped when it ends.
     private var endOfDataMode: [UInt8]?
+    /// Whether the next request sent is the first after the input waiting at open
+    /// (``releaseRequests(endingWaitingText:now:)``).
+    private var endsWaitingText = false
+    /// How many bytes of the line being framed were there when that request went out.
+    private var waitingPrefix: Int?
 
     private struct InFlight {
         var request: Request
@@ -183,6 +194,9 @@ public struct Session: Sendable {
         var quiet: Duration
         var limit: ContinuousClock.Instant
         var extendsOnBytes: Bool
+        /// Ends early when a timed-out request's late reply ends at a prompt
+        /// (``Dialect/readinessWait``).
+        var endsAtPrompt = false
     }
 
     /// A complete reply held while it settles, and what was reported meanwhile.
@@ -271,12 +285,21 @@ public struct Session: Sendable {
     /// once it has listened for ``listenPeriod``, so that what the device says unasked
     /// is learned before the first reply is waited for.
     ///
+    /// - Parameter endingWaitingText: the input waiting at open has been taken in. Text
+    ///   after its last line end still there when the first request goes out (what
+    ///   another program left unread: `…sion`; a prompt no reader consumed) is not
+    ///   glued to that command's echo: when the line it begins is the echo only without
+    ///   that text (`sionsleep 2`), the text is a notification of its own and the rest
+    ///   is the echo. Otherwise the line stays whole (a line that was still arriving).
     /// - Returns: the actions to perform now.
-    public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
+    public mutating func releaseRequests(endingWaitingText: Bool = false, now: ContinuousClock.Instant)
+        -> [SessionAction]
+    {
         isHoldingRequests = false
         if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
             wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false)
         }
+        endsWaitingText = endingWaitingText
         return sendNext(now: now)
     }
 
@@ -420,6 +443,7 @@ public struct Session: Sendable {
             let length = ControlSequences.length(ofPrefixKeeping: count, in: framer.partial)
         else { return nil }
         framer.removePartialPrefix(length)
+        waitingPrefix = nil
         guard let flight = inFlight, flight.receivedBefore <= start, contested == nil else { return [] }
         // Its round trip ends at the prompt's last byte, not now: the reader matched it
         // only after the pending-text quiet, which says nothing of the device's speed
@@ -585,6 +609,10 @@ public struct Session: Sendable {
             actions += release()
         }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
+            if endsWaitingText {
+                endsWaitingText = false
+                if !framer.partial.isEmpty, !framer.isInPayload { waitingPrefix = framer.partial.count }
+            }
             let request = queue.removeFirst()
             if request.isRaw { noteWrite(request.bytes) }
             let sent = SessionEvent.sent(
@@ -623,16 +651,23 @@ public struct Session: Sendable {
             actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
         }
         actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
-        wait =
-            answersLate
-            ? lateWait(after: timeout, now: now)
-            : Wait(
-                from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
-                extendsOnBytes: true)
+        var expiresAt = lateWait(after: timeout, now: now).limit
+        if let readiness = dialect.readinessWait, flight.matcher.hasStarted {
+            // The device is busy with the command; what is sent before its prompt may be lost.
+            wait = Wait(from: now, quiet: readiness, limit: now + readiness, extendsOnBytes: false, endsAtPrompt: true)
+            expiresAt = max(expiresAt, now + readiness)
+        } else {
+            wait =
+                answersLate
+                ? lateWait(after: timeout, now: now)
+                : Wait(
+                    from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
+                    extendsOnBytes: true)
+        }
         owed.append(
             Owed(
                 command: flight.request.command, matcher: flight.matcher, linesAtTimeout: soFar.count,
-                expiresAt: lateWait(after: timeout, now: now).limit))
+                expiresAt: expiresAt))
         return actions
     }
 
@@ -702,6 +737,10 @@ public struct Session: Sendable {
     // MARK: - Routing lines
 
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        if let (waiting, rest) = splitWaitingText(from: line) {
+            partialPrecedesRequest = false
+            return report([.emit(.notification(waiting))]) + route(rest, now: now)
+        }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
         let begunBeforeRequest = partialPrecedesRequest
@@ -733,6 +772,22 @@ public struct Session: Sendable {
             return report(actions + offerStray(line))
         }
         return report(actions + offerTaken(line, now: now))
+    }
+
+    /// The text that was waiting at open and the rest of `line`, when `line` is the first
+    /// request's echo only without that text (``releaseRequests(endingWaitingText:now:)``).
+    private mutating func splitWaitingText(from line: Line) -> (waiting: Line, rest: Line)? {
+        guard let prefix = waitingPrefix else { return nil }
+        waitingPrefix = nil
+        guard line.ending == .terminated, line.payloadRange == nil, prefix < line.bytes.count, let flight = inFlight
+        else { return nil }
+        func isEcho(_ line: Line) -> Bool {
+            var trial = flight.matcher
+            return trial.offer(ControlSequences.cleaned(line)) == .echo
+        }
+        let rest = Line(Array(line.bytes.dropFirst(prefix)), terminator: line.terminator)
+        guard !isEcho(line), isEcho(rest) else { return nil }
+        return (ControlSequences.cleaned(Line(Array(line.bytes.prefix(prefix)), ending: .unterminated)), rest)
     }
 
     /// Offers a line that is not unsolicited to the matchers, in the session's order.
@@ -859,6 +914,7 @@ public struct Session: Sendable {
             if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {
                 _ = framer.takePartial()
                 answersLate = true
+                if wait?.endsAtPrompt == true { wait = nil }
                 let command = owed.remove(at: index).command
                 return report([.emit(.lateReply(command: command, reply: reply))])
             }

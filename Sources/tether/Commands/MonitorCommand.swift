@@ -53,7 +53,7 @@ enum MonitorCommand: Command {
         options: ConnectionOptions.options.excluding([
             ConnectionOptions.timeout.declaration, DialectOptions.eol.declaration,
             DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
-            DialectOptions.noUnsolicited.declaration,
+            DialectOptions.noUnsolicited.declaration, DialectOptions.promptWait.declaration,
         ]) + [HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, live.declaration],
         usage: "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [<options>]"
     )

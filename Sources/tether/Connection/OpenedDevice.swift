@@ -54,6 +54,7 @@ final class OpenedDevice {
     ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
     ///     for, before the port is closed and this throws (78).
     ///   - pacing: pauses between characters and after each command (``Pacing``).
+    ///   - discardsWaitingInput: discard the input waiting at open (`--discard-input`).
     ///   - peer: with `--sim`, the simulated device to run instead of the profile's
     ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
     ///     `sim:transfer`.
@@ -64,7 +65,8 @@ final class OpenedDevice {
     ///   `--strict-settings` (78).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, pacing: Pacing = Pacing(), faults: FaultPlan = FaultPlan(),
+        dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
+        faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
@@ -133,7 +135,7 @@ final class OpenedDevice {
         do {
             device = try Device(
                 transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, pacing: pacing,
-                reopener: reopener)
+                discardsWaitingInput: discardsWaitingInput, reopener: reopener)
         } catch {
             port.close()
             simulator?.stop()
