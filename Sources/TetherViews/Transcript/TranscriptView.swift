@@ -168,7 +168,8 @@ public final class TranscriptView: RunView, ModemLineView {
         case .missed(let count): text = "missed \(count) events"
         case .warning(let message): text = "warning: \(message)"
         case .settingNotApplied(let warning): text = "warning: \(warning)"
-        case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data, .commandMode:
+        case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data,
+            .commandMode:
             return []
         }
         return [note(record.time, device, text)]
