@@ -50,6 +50,13 @@ enum ReceiveCommand: Command {
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
         guard rest.count <= 1 else { throw UsageError("Unexpected argument '\(rest[1])'") }
+        if let program = arguments[TransferOptions.program] {
+            let folder = rest.first ?? "."
+            guard LocalFile.isDirectory(folder) else {
+                throw CommandFailure("cannot run '\(program)' in '\(folder)': no such folder", code: .cannotCreateLog)
+            }
+            return try await ProgramTransfer.run(program, arguments: [], in: folder, options: options, parsed: arguments)
+        }
         let kind = arguments[TransferOptions.transferProtocol]
         let path = rest.first ?? "."
         let folder = LocalFile.folder(receiving: kind, at: path)

@@ -41,6 +41,9 @@ enum SendCommand: Command {
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
         guard !paths.isEmpty else { throw UsageError("Missing expected argument '<file> ...'") }
+        if let program = arguments[TransferOptions.program] {
+            return try await ProgramTransfer.run(program, arguments: paths, in: nil, options: options, parsed: arguments)
+        }
         let kind = arguments[TransferOptions.transferProtocol]
         if !kind.isBatch && paths.count > 1 {
             throw UsageError("\(kind.name) sends one file; give one <file>, or use '--protocol ymodem' for several")

@@ -1,5 +1,6 @@
 import TetherModel
 import TetherPresenter
+import TetherSerial
 import TetherSimulator
 import TetherViews
 
@@ -17,6 +18,8 @@ final class Connection {
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
+    /// The open port under the device (``OpenedDevice/transport``).
+    var transport: any SerialTransport { opened.transport }
     private let opened: OpenedDevice
     /// `--log`'s file, if any.
     private let log: LogFile?
