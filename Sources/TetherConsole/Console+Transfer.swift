@@ -16,6 +16,8 @@ extension Console {
             terminal.write("\(error); nothing sent\n")
             return
         }
+        terminal.showTransfer(
+            "Sending \(file.name ?? path) by \(kind.name): waiting for the receiver (Ctrl-C cancels)")
         await run(TransferSender(kind, files: [file]), direction: "send", protocol: kind)
     }
 
@@ -23,6 +25,7 @@ extension Console {
     /// it arrives (an existing file is kept: the new one is `NAME.1`, ``LocalFile``).
     func receiveFiles(by kind: TransferProtocol, into folder: String = ".") async {
         let terminal = self.terminal
+        terminal.showTransfer("Receiving by \(kind.name): waiting for the sender (Ctrl-C cancels)")
         await run(TransferReceiver(kind), direction: "receive", protocol: kind) { file in
             do throws(LocalFile.Failure) {
                 let path = try LocalFile.write(file, receivedBy: kind, at: folder, overwrites: false)

@@ -25,7 +25,8 @@ import TetherTransfer
         #expect(files.map(\.name) == ["image.bin"])
         #expect(files.first?.data == data)
         let shown = harness.screen.shown
-        #expect(shown.contains(.transfer("Sending image.bin by ymodem (2.9 KiB)")), "\(shown)")
+        #expect(shown.contains(.transfer("Sending image.bin by ymodem: waiting for the receiver (Ctrl-C cancels)")))
+        #expect(shown.contains(.transfer("Sending image.bin by ymodem (2.9 KiB)")))
         #expect(shown.contains { if case .transfer(let line) = $0 { line.contains("[########################] 100%") } else { false } })
         let end = try #require(shown.firstIndex(of: .transferEnded))
         guard case .lines(let last) = shown[end + 1] else { Issue.record("\(shown)"); return }
