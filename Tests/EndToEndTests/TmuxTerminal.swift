@@ -16,7 +16,8 @@ final class TmuxTerminal {
         let before = Tmux.quoted(folder.path("before"))
         let after = Tmux.quoted(folder.path("after"))
         tmux = try Tmux(
-            (directory.map { "cd \(Tmux.quoted($0)) && " } ?? "") + "stty -g > \(before); \(words.map(Tmux.quoted).joined(separator: " ")); echo EXIT=$?; stty -g > \(after); "
+            (directory.map { "cd \(Tmux.quoted($0)) && " } ?? "")
+                + "stty -g > \(before); \(words.map(Tmux.quoted).joined(separator: " ")); echo EXIT=$?; stty -g > \(after); "
                 + "exec sleep 600", columns: 120, rows: 40, environment: environment)
     }
 

@@ -26,7 +26,8 @@ import Testing
         try data.write(to: home.url.appendingPathComponent("firmware.bin"))
         let line = try Line(["sh"], in: target.url.path, rate: Self.rate)
         let terminal = try TmuxTerminal(
-            ["tether", "connect", line.port], environment: ["HOME": home.url.path, "XDG_STATE_HOME": home.path("state")])
+            ["tether", "connect", line.port],
+            environment: ["HOME": home.url.path, "XDG_STATE_HOME": home.path("state")])
         #expect(terminal.waitForScreen(containing: "line mode"))
         terminal.type("sleep 3; rb")  // as a user starts the receiver on a board's shell
         terminal.press("Enter")

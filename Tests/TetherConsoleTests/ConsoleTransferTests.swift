@@ -27,7 +27,10 @@ import TetherTransfer
         let shown = harness.screen.shown
         #expect(shown.contains(.transfer("Sending image.bin by ymodem: waiting for the receiver (Ctrl-C cancels)")))
         #expect(shown.contains(.transfer("Sending image.bin by ymodem (2.9 KiB)")))
-        #expect(shown.contains { if case .transfer(let line) = $0 { line.contains("[########################] 100%") } else { false } })
+        #expect(
+            shown.contains {
+                if case .transfer(let line) = $0 { line.contains("[########################] 100%") } else { false }
+            })
         let end = try #require(shown.firstIndex(of: .transferEnded))
         guard case .lines(let last) = shown[end + 1] else { Issue.record("\(shown)"); return }
         #expect(last.hasPrefix("Sent 1 file by ymodem in "), "\(last)")
@@ -42,7 +45,9 @@ import TetherTransfer
         let harness = Harness(device: RecordingDevice(peer: TransferSender(.ymodem, files: [file])))
         await harness.console.receiveFiles(by: .ymodem, into: folder.path)
         #expect(FileManager.default.contents(atPath: folder.path("log.txt.1")) == Data("hello\n".utf8))
-        #expect(harness.screen.text.contains("received \(folder.path("log.txt.1")) (6 bytes)\nReceived 1 file by ymodem in "))
+        #expect(
+            harness.screen.text.contains(
+                "received \(folder.path("log.txt.1")) (6 bytes)\nReceived 1 file by ymodem in "))
     }
 
     /// A file that cannot be read ends the transfer at once, with the reason.
@@ -65,7 +70,9 @@ import TetherTransfer
         harness.screen.type(.sendByProtocol(path: folder.path("a.bin"), protocol: .ymodem))
         let session = Task { await harness.console.run() }
         let deadline = ContinuousClock.now + .seconds(30)
-        while !harness.screen.canCancelTransfer && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while !harness.screen.canCancelTransfer && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         harness.screen.cancelTransfer()
         harness.screen.type(.line("after"), finish: true)
         #expect(await session.value == .inputEnded)
