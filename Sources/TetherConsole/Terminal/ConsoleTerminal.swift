@@ -294,8 +294,8 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
 
     /// Shows a file transfer that `start` asks the console for, until the console ends
     /// it (``endTransfer()``): its status line redrawn in place, other output held;
-    /// Ctrl-C, Escape or the escape key cancel it, other keys are dropped (the transfer
-    /// owns the line). Ctrl-C is read as a key, as in ``ask(_:completesPaths:typedAhead:)``.
+    /// Ctrl-C, Escape or the escape key cancel it, as the end of the session does; other
+    /// keys are dropped (the transfer owns the line). Ctrl-C is read as a key, as in ``ask(_:completesPaths:typedAhead:)``.
     ///
     /// - Parameter startsLine: whether to leave the line the cursor is on (not right
     ///   after a question, which ended its line).
@@ -320,6 +320,7 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
             guard let typed = waitForKeys(.held) else { continue }
             if typed.contains(where: { [0x03, 0x1B, escapeFilter.escape].contains($0) }) { cancelTransfer() }
         }
+        cancelTransfer()  // the session is ending (the terminal hung up): so is the transfer
     }
 
     /// Asks the console's transfer to cancel, once; before the console gave its cancel
