@@ -66,6 +66,9 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     private var escapeFilter: EscapeKeyFilter
     private var typed = UTF8Decoder()
     private var pendingScalars: [UnicodeScalar] = []
+    /// Line mode: typed bytes from a local command on, held until libedit has read the
+    /// keys typed before it (``feed(_:keys:)``).
+    private var heldBack: [UInt8] = []
     private var editor: LineEditor?
     private var isAtLineStart = true
 
@@ -244,6 +247,12 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
             case .bytes(let typed):
                 keys(typed)
             case .command(let key):
+                if mode == .line && !pendingScalars.isEmpty {
+                    // Keys typed before it in the same read (a line and its Enter) are not
+                    // read by libedit yet: their line is sent first, then this runs.
+                    heldBack = [escapeFilter.escape, key] + Self.typed(outputs, escape: escapeFilter.escape)
+                    return
+                }
                 guard LocalCommand(key: key)?.question != nil else {
                     command(key)
                     continue
@@ -254,6 +263,16 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
                 let leftover = command(key, typedAhead: typedAhead)
                 if !leftover.isEmpty { feed(leftover, keys: keys) }
                 return
+            }
+        }
+    }
+
+    /// The bytes that gave `outputs` (the escape key doubled where it was sent itself).
+    private static func typed(_ outputs: ArraySlice<EscapeKeyFilter.Output>, escape: UInt8) -> [UInt8] {
+        outputs.flatMap { output -> [UInt8] in
+            switch output {
+            case .bytes(let bytes): bytes.flatMap { $0 == escape ? [escape, escape] : [$0] }
+            case .command(let key): [escape, key]
             }
         }
     }
@@ -448,6 +467,12 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         while true {
             if !pendingScalars.isEmpty { return pendingScalars.removeFirst() }
             if isStopping || mode != .line { return nil }
+            if !heldBack.isEmpty {
+                let bytes = heldBack
+                heldBack = []
+                feed(bytes) { keys in pendingScalars += typed.decode(keys) }
+                continue
+            }
             guard let bytes = waitForKeys(.aboveLine) else { continue }
             feed(bytes) { keys in pendingScalars += typed.decode(keys) }
         }
