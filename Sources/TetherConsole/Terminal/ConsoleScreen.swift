@@ -22,4 +22,15 @@ public protocol ConsoleScreen: OutputSink, AnyObject {
     /// the input line once the device has been quiet a while; `nil` when a line end
     /// came (the record of the whole line shows it).
     func holdTail(_ text: String?)
+    /// During a file transfer (after ``ConsoleInput/sendByProtocol(path:protocol:)`` or
+    /// ``ConsoleInput/receiveByProtocol(_:)``, until ``endTransfer()``): Ctrl-C, Escape
+    /// or the escape key typed call `cancel` (once, at once if one was typed already);
+    /// other keys are dropped.
+    func onTransferCancel(_ cancel: @escaping @Sendable () -> Void)
+    /// Shows `line` in place on the status line of the transfer (its progress), in
+    /// place of the last one.
+    func showTransfer(_ line: String)
+    /// Ends the transfer's status line: the terminal goes on as before, and shows
+    /// what was written meanwhile.
+    func endTransfer()
 }

@@ -1,6 +1,7 @@
 import TetherCommandLine
 import TetherModel
 import TetherPresenter
+import TetherSerial
 import TetherSimulator
 import TetherViews
 
@@ -18,6 +19,8 @@ final class Connection {
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
+    /// The open port under the device (``OpenedDevice/transport``).
+    var transport: any SerialTransport { opened.transport }
     private let opened: OpenedDevice
     /// `--log`'s file, if any.
     private let log: LogFile<any DeviceView>?

@@ -40,6 +40,9 @@ final class OpenedDevice {
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
     let facts: DeviceFacts
+    /// The port the device was built over, open: its descriptor is what
+    /// `send`/`receive --program` hand to a program while the device is not started.
+    let transport: any SerialTransport
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -122,6 +125,7 @@ final class OpenedDevice {
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
         facts = known
         self.dialect = dialect
+        transport = port
         let report = port.settingsReport
         if hardware.requiresSettings, !report.mismatches.isEmpty {
             let name = displayName

@@ -11,6 +11,10 @@ final class RecordingScreen: ConsoleScreen {
         case bytes([UInt8])
         /// `holdTail(_:)`.
         case tail(String?)
+        /// `showTransfer(_:)`: a transfer's status line.
+        case transfer(String)
+        /// `endTransfer()`.
+        case transferEnded
     }
 
     private struct State {
@@ -18,6 +22,7 @@ final class RecordingScreen: ConsoleScreen {
         var echoesLocally = false
         var shown: [Shown] = []
         var isStarted = false
+        var cancelTransfer: (@Sendable () -> Void)?
     }
 
     let inputs: AsyncStream<ConsoleInput>
@@ -65,4 +70,13 @@ final class RecordingScreen: ConsoleScreen {
     func write(_ text: String) { state.withLock { $0.shown.append(.lines(text)) } }
     func writeBytes(_ bytes: [UInt8]) { state.withLock { $0.shown.append(.bytes(bytes)) } }
     func holdTail(_ text: String?) { state.withLock { $0.shown.append(.tail(text)) } }
+    func onTransferCancel(_ cancel: @escaping @Sendable () -> Void) { state.withLock { $0.cancelTransfer = cancel } }
+    func showTransfer(_ line: String) { state.withLock { $0.shown.append(.transfer(line)) } }
+    func endTransfer() { state.withLock { $0.shown.append(.transferEnded) } }
+
+    /// Whether the console gave the running transfer's cancel (``onTransferCancel(_:)``).
+    var canCancelTransfer: Bool { state.withLock { $0.cancelTransfer != nil } }
+
+    /// Types the key that cancels a transfer (Ctrl-C).
+    func cancelTransfer() { state.withLock { $0.cancelTransfer }?() }
 }
