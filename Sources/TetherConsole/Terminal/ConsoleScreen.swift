@@ -22,4 +22,9 @@ public protocol ConsoleScreen: OutputSink, AnyObject {
     /// the input line once the device has been quiet a while; `nil` when a line end
     /// came (the record of the whole line shows it).
     func holdTail(_ text: String?)
+    /// Writes `bytes` when the terminal stops, however it stops (the escape key's `q`,
+    /// a signal that ends tether, an error), after what was shown: the undo of what the
+    /// device changed through raw mode (``DeviceTerminalModes/undo``). Each call
+    /// replaces the bytes given before.
+    func undoOnExit(_ bytes: [UInt8])
 }

@@ -13,7 +13,11 @@ enum ConnectCommand: Command {
             Two modes, switched during the session with Ctrl-T m:
               raw   every key goes to the device as typed (Tab, arrows), Ctrl-C at once,
                     ahead of what waits to be sent; every byte received is shown as it
-                    arrives. The default for --dialect prompt.
+                    arrives: text, colour, cursor movement, erase, scrolling and the
+                    modes a full-screen program needs pass; queries the terminal would
+                    answer to the device (ESC[6n, ESC[c, ESC[21t), printer mode, OSC and
+                    C1 controls are shown escaped (README, "Raw mode"). The default for
+                    --dialect prompt.
               line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and
@@ -24,7 +28,13 @@ enum ConnectCommand: Command {
             reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
             Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff) and sends
             exactly those. In line mode Ctrl-D on an empty line and Ctrl-C quit too
-            (exit 0 and 130). The terminal is left as it was found, however tether ends.
+            (exit 0 and 130). The terminal is left as it was found, however tether ends
+            (a signal such as SIGUSR1, SIGALRM or SIGPIPE included): its settings, and
+            whatever the device changed in raw mode (cursor hidden, colours, alternate
+            screen, mouse reporting, bracketed paste, keypad, scroll region) is undone.
+            In line mode, when a typed line gets no reply and nothing at all has come
+            from the device yet, a hint says once what to try (--eol cr, --dialect at,
+            --baud).
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
@@ -75,6 +85,7 @@ enum ConnectCommand: Command {
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
+        view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
@@ -83,10 +94,12 @@ enum ConnectCommand: Command {
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
             escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
+        // Also when the session ends by an error: the device's terminal modes are undone
+        // as the terminal thread ends.
+        defer { terminal.stop() }
         let code = try await connection.runUntilStopped(includesBytes: true) { stop in
             stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
         }
-        terminal.stop()
         try log?.check()
         return code
     }

@@ -18,6 +18,8 @@ final class Connection {
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
+    /// The line end the dialect writes after each command.
+    var terminator: Terminator { opened.terminator }
     private let opened: OpenedDevice
     /// `--log`'s file, if any.
     private let log: LogFile<any DeviceView>?

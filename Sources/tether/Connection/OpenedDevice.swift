@@ -35,6 +35,8 @@ final class OpenedDevice {
     let displayName: String
     /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
     let dialectName: String
+    /// The line end the dialect writes after each command (`--eol`).
+    let terminator: Terminator
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
     let facts: DeviceFacts
@@ -115,6 +117,7 @@ final class OpenedDevice {
             known = DeviceFacts()
         }
         dialectName = dialect.name
+        terminator = dialect.terminator
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
         facts = known
         let report = port.settingsReport
