@@ -66,7 +66,7 @@ let package = Package(
             name: "TetherConsole",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine", "TetherCommandLine",
-                "CScreenRestore",
+                "CScreenRestore", "TetherTransfer",
             ]),
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
@@ -118,6 +118,7 @@ let package = Package(
             name: "TetherConsoleTests",
             dependencies: [
                 "TetherConsole", "TetherPresenter", "TetherModel", "TetherSerial", "TetherViews", "TetherCommandLine",
+                "TetherTransfer",
             ]),
         // Fault tests drive the simulator through tether's Model and libserialport.
         .testTarget(

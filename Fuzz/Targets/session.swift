@@ -115,7 +115,7 @@ struct SessionProgram {
                     lines.formUnion(reply.lines + [reply.finalResult].compactMap { $0 })
                 case .partialReply(_, _, let taken): lines.formUnion(taken)
                 case .notification(let line): lines.insert(line)
-                case .sent, .failed, .pendingText: break
+                case .sent, .failed, .pendingText, .data, .commandMode: break
                 }
             }
             return lines
@@ -190,6 +190,9 @@ struct SessionProgram {
                 if case .timedOut = failure { timedOut[command, default: 0] += 1 }
             case .notification(let line):
                 show([line])
+            case .data, .commandMode:
+                // Data mode (`at`'s CONNECT): bytes that are not lines.
+                break
             case .pendingText(let line, _):
                 // Progress on a line not yet ended; the line itself is shown when it ends.
                 require(line.ending == .unterminated, "pending text that ended: \(line)")

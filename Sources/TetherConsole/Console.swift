@@ -82,6 +82,10 @@ public struct Console: Sendable {
                 await changeBaudRate(to: text)
             case .sendHex(let text):
                 sendHex(text)
+            case .sendByProtocol(let path, let kind):
+                await transferFile(at: path, by: kind)
+            case .receiveByProtocol(let kind):
+                await receiveFiles(by: kind)
             case .end(let hungUp):
                 return hungUp ? .hungUp : .inputEnded
             }
@@ -180,6 +184,10 @@ public struct Console: Sendable {
             break  // the terminal asks for the rate first (.changeBaudRate)
         case .sendHex:
             break  // the terminal asks for the bytes first (.sendHex)
+        case .sendByYModem, .sendByXModem:
+            break  // the terminal asks for the file first (.sendByProtocol)
+        case .receiveByYModem:
+            break  // the terminal reports it as .receiveByProtocol
         }
         return command
     }

@@ -1,5 +1,6 @@
 import TetherModel
 import TetherSerial
+import TetherTransfer
 
 /// What the console asks of the device it works with: ``Device`` on a real port or
 /// the simulator, a stand-in that records in tests.
@@ -31,6 +32,14 @@ public protocol ConsoleDevice: Sendable {
     ///
     /// - Throws: ``SerialError`` when the port refuses it or is away.
     func setBaudRate(_ baudRate: Int) async throws(SerialError)
+    /// Runs a file transfer's `machine` on the port, which it owns meanwhile; cancelling
+    /// the calling task cancels it (CAN CAN) (``Device/transfer(_:report:)``).
+    ///
+    /// - Parameter report: told each ``TransferEvent``, from any thread.
+    /// - Returns: how it ended.
+    func transfer(
+        _ machine: some TransferMachine, report: @escaping @Sendable (TransferEvent) -> Void
+    ) async -> TransferOutcome
 }
 
 extension Device: ConsoleDevice {

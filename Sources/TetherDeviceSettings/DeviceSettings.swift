@@ -34,6 +34,14 @@ public struct DeviceSettings {
         default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
     private static let pacingAdvice = InvalidValue("Please provide a whole number of milliseconds, 0 to 10000.")
 
+    public static let discardInput = Flag(
+        "--discard-input",
+        help: """
+            Discard what is waiting to be read when the port opens (a banner, what another
+            program left unread), as pyserial's reset_input_buffer() does; without it that
+            input is shown as notifications before the first command.
+            """)
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -42,10 +50,15 @@ public struct DeviceSettings {
     /// The pacing options (``Pacing``).
     public static let pacingOptions = [charDelay.declaration, commandDelay.declaration]
 
+    /// What to do with the input waiting at open (`--discard-input`).
+    public static let inputOptions = [discardInput.declaration]
+
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
     /// (``DialectOptions/options``), so a new dialect option is a description key at once.
-    public static var options: [OptionDeclaration] { serialOptions + pacingOptions + DialectOptions.options }
+    public static var options: [OptionDeclaration] {
+        serialOptions + pacingOptions + inputOptions + DialectOptions.options
+    }
 
     /// Every device option, for merging layers: a file may give a setting this command
     /// does not take (`eol` or `urc` under `monitor`, which sends nothing). The file
@@ -59,6 +72,8 @@ public struct DeviceSettings {
     public var dialect: DialectOptions
     /// `--char-delay` and `--command-delay`.
     public var pacing: Pacing
+    /// `--discard-input`: the input waiting at open is discarded, not shown.
+    public var discardsWaitingInput: Bool
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -69,6 +84,7 @@ public struct DeviceSettings {
         pacing = Pacing(
             characterDelay: .milliseconds(arguments[Self.charDelay]),
             commandDelay: .milliseconds(arguments[Self.commandDelay]))
+        discardsWaitingInput = arguments[Self.discardInput]
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

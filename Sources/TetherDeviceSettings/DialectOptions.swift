@@ -78,7 +78,11 @@ public struct DialectOptions {
             (0,"No error", 0 No Error); any error fails the command (exit 1).
             """)
     public static let prompt = Option<String?>(
-        "--prompt", value: "text", help: "\(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF).",
+        "--prompt", value: "text",
+        help: """
+            \(dialects(taking: .prompt)): the console's prompt, exactly (no CR or LF). It ends a reply once nothing
+            has followed it for 50 ms.
+            """,
         defaultHelp: "'\(PromptDialect.defaultPrompt)'",
         parse: { text throws(InvalidValue) in
             guard !text.isEmpty else { throw InvalidValue("Please provide the prompt's text, e.g. '=> '.") }
@@ -89,11 +93,31 @@ public struct DialectOptions {
             return text
         })
 
+    public static let promptRegex = Option<LinePattern?>(
+        "--prompt-regex", value: "regex",
+        help: """
+            \(dialects(taking: .promptPattern)): the console's prompt as a regular expression, for a prompt that
+            changes (a shell's working directory), matched where it ends the text after the
+            last line end, e.g. '^[a-z]+@[^:]+:[^#$]*[#$] $'. Instead of --prompt.
+            """, parse: pattern)
+    public static let promptWait = Option<Duration?>(
+        "--prompt-wait", value: "ms",
+        help: """
+            \(dialects(taking: .readinessWait)): after a timeout, wait up to this many ms for the prompt before the
+            next command (a busy console may discard what is typed meanwhile).
+            """, defaultHelp: "\(Int(PromptDialect.defaultReadinessWait / .milliseconds(1)))",
+        parse: { text throws(InvalidValue) in
+            .milliseconds(
+                try Parse.integer(
+                    0...3_600_000, InvalidValue("Please provide a whole number of milliseconds, 0 to 3600000."))(text))
+        })
+
     /// The options, for a command's ``CommandSpec``.
     public static let options: [OptionDeclaration] = [
         dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
         errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
-        payloadHeader.declaration, checkErrors.declaration, prompt.declaration,
+        payloadHeader.declaration, checkErrors.declaration, prompt.declaration, promptRegex.declaration,
+        promptWait.declaration,
     ]
 
     private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
@@ -117,7 +141,7 @@ public struct DialectOptions {
     public var kind: DialectKind?
     /// The other options: `--eol`, `--notify-pattern`, `--error-pattern`, `--urc`,
     /// `--final-ok`, `--final-error`, `--payload-header`, `--check-errors`, `--no-unsolicited`,
-    /// `--prompt`.
+    /// `--prompt`, `--prompt-regex`, `--prompt-wait`.
     public var settings: DialectSettings
 
     /// Reads the options.
@@ -128,11 +152,14 @@ public struct DialectOptions {
             errorPattern: arguments[Self.errorPattern], unsolicitedPrefixes: arguments[Self.urc],
             extraSuccessCodes: arguments[Self.finalOK], extraErrorCodes: arguments[Self.finalError],
             checksErrors: arguments[Self.checkErrors], sendsNothingUnsolicited: arguments[Self.noUnsolicited],
-            prompt: arguments[Self.prompt], payloadHeaders: arguments[Self.payloadHeader])
+            prompt: arguments[Self.prompt], promptPattern: arguments[Self.promptRegex],
+            readinessWait: arguments[Self.promptWait], payloadHeaders: arguments[Self.payloadHeader])
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
-    /// prompt, error and notification patterns) as defaults for those not given.
+    /// prompt or prompt pattern, error and notification patterns) as defaults for those
+    /// not given; a prompt given on the command line, exact or a pattern, replaces the
+    /// profile's either way.
     ///
     /// - Throws: ``UsageError`` when an option does not apply to the dialect, or the
     ///   profile's patterns are not valid here.
@@ -146,21 +173,27 @@ public struct DialectOptions {
                 throw UsageError("The profile '\(profile.name)' has an invalid \(field) '\(source)'")
             }
         }
+        let promptGiven = settings.prompt != nil || settings.promptPattern != nil
         return try makeDialect(
             defaultKind: Self.registry[profile.dialect] ?? Self.defaultKind,
             defaults: DialectSettings(
                 notificationPattern: pattern(profile.notificationPattern, "notificationPattern"),
-                errorPattern: pattern(profile.errorPattern, "errorPattern"), prompt: profile.prompt))
+                errorPattern: pattern(profile.errorPattern, "errorPattern"), prompt: profile.prompt,
+                promptPattern: promptGiven ? nil : pattern(profile.promptPattern, "promptPattern")))
     }
 
     /// Builds the dialect: `--dialect`, else `defaultKind` (e.g. a simulator profile's),
     /// with `defaults` for the settings it takes that are not given.
     ///
-    /// - Throws: ``UsageError`` when an option does not apply to the dialect.
+    /// - Throws: ``UsageError`` when an option does not apply to the dialect, or both
+    ///   `--prompt` and `--prompt-regex` are given.
     public func makeDialect(
         defaultKind: DialectKind = Self.defaultKind, defaults: DialectSettings = DialectSettings()
     ) throws(UsageError) -> any Dialect {
         let kind = self.kind ?? defaultKind
+        if settings.prompt != nil, settings.promptPattern != nil {
+            throw UsageError("Give only one of '--prompt' and '--prompt-regex'")
+        }
         do {
             return try kind.makeDialect(settings, defaults: defaults)
         } catch {
@@ -183,6 +216,8 @@ public struct DialectOptions {
         case .checksErrors: "--check-errors"
         case .sendsNothingUnsolicited: "--no-unsolicited"
         case .prompt: "--prompt"
+        case .promptPattern: "--prompt-regex"
+        case .readinessWait: "--prompt-wait"
         case .payloadHeaders: "--payload-header"
         }
     }

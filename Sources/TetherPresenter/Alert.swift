@@ -12,6 +12,8 @@ public struct Alert: Sendable, Equatable {
         case errorReply
         /// A problem tether noticed that does not end the session (e.g. a write error).
         case warning
+        /// A received line the dialect found damaged (`nmea`: a wrong checksum).
+        case invalidLine
     }
 
     /// When it happened.

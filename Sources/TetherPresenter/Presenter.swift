@@ -8,6 +8,8 @@ public struct Presenter: Sendable {
     public private(set) var state: ViewState
     /// What was known of the device beforehand (units of its readings).
     private let facts: DeviceFacts
+    /// The dialect, when it reads lines' values itself (``Dialect/fields(of:)``: `nmea`).
+    private let dialect: (any Dialect)?
     /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
     /// (`tether query`, whose output is replies), it is only kept in the state.
     public var showsPendingText = true
@@ -18,10 +20,16 @@ public struct Presenter: Sendable {
     /// Creates a presenter for `port` (the name the user gave); `device` is a script
     /// run's name for it, if any; `facts` give the identity shown until the
     /// device answers `*IDN?`, and the units of its readings.
-    public init(port: String, device: String? = nil, facts: DeviceFacts = DeviceFacts()) {
+    ///
+    /// `dialect` reads the values of notifications, or finds them damaged
+    /// (``Dialect/fields(of:)``); where it reads nothing, `name=value` fields are read.
+    public init(
+        port: String, device: String? = nil, facts: DeviceFacts = DeviceFacts(), dialect: (any Dialect)? = nil
+    ) {
         state = ViewState(port: port, device: device)
         state.identity = facts.identity.map { DeviceIdentity(parsing: $0, source: .description) }
         self.facts = facts
+        self.dialect = dialect
     }
 
     /// Applies one device event.
@@ -79,7 +87,7 @@ public struct Presenter: Sendable {
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
         switch event {
-        case .sent, .pendingText: break
+        case .sent, .pendingText, .data, .commandMode: break
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
@@ -130,11 +138,24 @@ public struct Presenter: Sendable {
                 record(Exchange(command: command, outcome: outcome, time: time, commandBytes: undecodedCommand(id)))
             ]
         case .notification(let line):
-            state.counts.notifications += 1
             let text = line.text
-            // Most lines hold no `name=value` field: skip splitting them.
-            let readings =
-                line.bytes.contains(UInt8(ascii: "=")) ? Reading.fields(in: text, at: time, units: facts.units) : []
+            let readings: [Reading]
+            switch dialect?.fields(of: line) {
+            case .invalid(let reason)?:
+                state.counts.invalidLines += 1
+                alert(Alert(time: time, kind: .invalidLine, line: ViewLine(line)))
+                return [ViewRecord(time: time, event: .invalidLine(ViewLine(line), reason: reason))]
+            case .values(let fields)?:
+                readings = fields.map {
+                    Reading(name: $0.name, value: $0.value, time: time, describedUnit: $0.unit ?? facts.units[$0.name])
+                }
+            case nil:
+                // Most lines hold no `name=value` field: skip splitting them.
+                readings =
+                    line.bytes.contains(UInt8(ascii: "="))
+                    ? Reading.fields(in: text, at: time, units: facts.units) : []
+            }
+            state.counts.notifications += 1
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)
@@ -152,6 +173,11 @@ public struct Presenter: Sendable {
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
             return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
+        case .data(let bytes):
+            state.counts.dataBytes += bytes.count
+            return [ViewRecord(time: time, event: .data(bytes))]
+        case .commandMode(let line):
+            return [ViewRecord(time: time, event: .commandMode(ViewLine(line)))]
         case .pendingText(let line, _):
             state.pendingText = ViewLine(line)
             return showsPendingText ? [ViewRecord(time: time, event: .pendingText(ViewLine(line)))] : []

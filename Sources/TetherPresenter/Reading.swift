@@ -2,6 +2,13 @@ import FoundationEssentials
 
 /// One named value taken from a notification's `name=value` fields, e.g. `temp=22.87`
 /// or `vout=-1.5e-3V`.
+///
+/// Only a notification that begins with a tag — `!` and a letter, as in
+/// `!READING temp=22.87 hum=41.3` or `!ALARM temp_high temp=31.0` — carries readings
+/// (``fields(in:at:units:)``): the mark that tether's simulator and many a device's
+/// protocol give to unsolicited data. A log line never does, however many `=` it holds
+/// (`Command line: console=ttyS0,115200 panic=-1`, `workingset: timestamp_bits=36`);
+/// docs/JSON.md, "Types".
 public struct Reading: Sendable, Equatable {
     /// The field name, e.g. `temp`.
     public var name: String
@@ -27,11 +34,14 @@ public struct Reading: Sendable, Equatable {
         unit = parsed?.unit ?? describedUnit
     }
 
-    /// The `name=value` fields of a notification line, e.g. `temp=22.87` in
-    /// `!READING temp=22.87 hum=41.3`. Fields are separated by spaces, tabs, `,` or `;`;
-    /// names are letters, digits, `_`, `.` and `-`.
+    /// The `name=value` fields of a notification line that begins with a tag (`!` and a
+    /// letter), e.g. `temp=22.87` in `!READING temp=22.87 hum=41.3`; none for any other
+    /// line. Fields are separated by spaces, tabs, `,` or `;`; names are letters,
+    /// digits, `_`, `.` and `-`.
     static func fields(in text: String, at time: Date, units: [String: String]) -> [Reading] {
-        text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C || $0 == 0x3B || $0 == 0x09 }).compactMap { field in
+        guard isTagged(text) else { return [] }
+        return text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C || $0 == 0x3B || $0 == 0x09 }).compactMap {
+            field in
             guard let equals = field.firstIndex(of: 0x3D), equals != field.startIndex,
                 field.index(after: equals) != field.endIndex
             else { return nil }
@@ -40,6 +50,13 @@ public struct Reading: Sendable, Equatable {
             let value = String(Substring(field[field.index(after: equals)...]))
             return Reading(name: name, value: value, time: time, describedUnit: units[name])
         }
+    }
+
+    /// Whether `text` begins with `!` and an ASCII letter.
+    static func isTagged(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "!"), let letter = bytes.next() else { return false }
+        return (letter | 0x20) >= UInt8(ascii: "a") && (letter | 0x20) <= UInt8(ascii: "z")
     }
 
     /// Splits `text` into a number and the unit after it: `[+-]` digits with an optional

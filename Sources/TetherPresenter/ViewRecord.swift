@@ -54,6 +54,13 @@ public enum ViewEvent: Sendable, Equatable {
     case reconnected(port: String, settings: String, attempts: Int, downtime: Duration)
     /// This view fell behind and missed `count` events.
     case missed(count: Int)
+    /// A received line the dialect found damaged (`nmea`: a wrong or missing checksum),
+    /// instead of a notification: never data. `reason` says how.
+    case invalidLine(ViewLine, reason: String)
+    /// Bytes a modem sent in data mode (after `CONNECT`): data, not lines.
+    case data([UInt8])
+    /// The modem is back in command mode; `line` said so (`NO CARRIER`, `OK` after `+++`).
+    case commandMode(ViewLine)
     /// A non-fatal problem worth telling the user.
     case warning(String)
     /// After `connected` or `reconnected`: the port does not have a serial setting as

@@ -87,6 +87,11 @@ public struct ViewState: Sendable, Equatable {
         /// came after ``ViewState/maximumReadingNames`` others (their notifications are
         /// shown as always).
         public var untrackedReadings = 0
+        /// Received lines the dialect found damaged (``ViewEvent/invalidLine(_:reason:)``:
+        /// `nmea`'s wrong or missing checksums).
+        public var invalidLines = 0
+        /// Bytes received in a modem's data mode (``ViewEvent/data(_:)``).
+        public var dataBytes = 0
     }
 }
 

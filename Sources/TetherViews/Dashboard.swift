@@ -117,6 +117,7 @@ struct Dashboard {
             case .alarm: ("alarm  ", .bad)
             case .errorReply: ("error  ", .bad)
             case .warning: ("warning", .caution)
+            case .invalidLine: ("invalid", .bad)
             }
         var line = ScreenLine([(Self.clock(alert.time) + " ", .dim), (kind + " ", style)])
         if let command = alert.command { line.append(escaped(command) + " → ") }
@@ -146,11 +147,13 @@ struct Dashboard {
     /// The counters, as many to a line as fit in `width`.
     private func countsLines(width: Int) -> [ScreenLine] {
         let counts = state.counts
-        let parts = [
-            "notifications \(counts.notifications)", "replies \(counts.replies)",
-            "error replies \(counts.errorReplies)", "timeouts \(counts.timeouts)", "failures \(counts.failures)",
-            "late replies \(counts.lateReplies)", "missed \(counts.missed)", "reconnects \(counts.reconnects)",
-        ]
+        let parts =
+            [
+                "notifications \(counts.notifications)", "replies \(counts.replies)",
+                "error replies \(counts.errorReplies)", "timeouts \(counts.timeouts)", "failures \(counts.failures)",
+                "late replies \(counts.lateReplies)", "missed \(counts.missed)", "reconnects \(counts.reconnects)",
+            ] + (counts.invalidLines > 0 ? ["invalid lines \(counts.invalidLines)"] : [])
+            + (counts.dataBytes > 0 ? ["data bytes \(counts.dataBytes)"] : [])
         var lines: [String] = []
         for part in parts {
             if let last = lines.last, last.count + 3 + part.count <= width {

@@ -71,7 +71,8 @@ extension JSONView {
             "timeouts": .int(counts.timeouts), "failures": .int(counts.failures),
             "notifications": .int(counts.notifications), "late_replies": .int(counts.lateReplies),
             "missed": .int(counts.missed), "reconnects": .int(counts.reconnects),
-            "untracked_readings": .int(counts.untrackedReadings),
+            "untracked_readings": .int(counts.untrackedReadings), "invalid_lines": .int(counts.invalidLines),
+            "data_bytes": .int(counts.dataBytes),
         ])
     }
 }
@@ -83,6 +84,7 @@ extension Alert.Kind {
         case .alarm: "alarm"
         case .errorReply: "error_reply"
         case .warning: "warning"
+        case .invalidLine: "invalid_line"
         }
     }
 }

@@ -88,6 +88,19 @@ public struct JSONView: DeviceView {
             ]
         case .missed(let count):
             return ["type": "missed", "count": .int(count)]
+        case .data(let bytes):
+            return [
+                "type": "data", "length": .int(bytes.count),
+                "bytes_hex": .string(ByteEscaping.hex(bytes, separator: "")),
+            ]
+        case .commandMode(let line):
+            var object: [String: JSONValue] = ["type": "command_mode"]
+            object.merge(lineFields("line", line)) { $1 }
+            return object
+        case .invalidLine(let line, let reason):
+            var object: [String: JSONValue] = ["type": "invalid_line", "reason": .string(reason)]
+            object.merge(lineFields("line", line)) { $1 }
+            return object
         case .warning(let message):
             return ["type": "warning", "message": .string(message)]
         case .settingNotApplied(let warning):

@@ -100,6 +100,12 @@ public struct TextView: DeviceView {
             )
         case .missed(let count):
             diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
+        case .data(let bytes):
+            output.write(stamp + style.notification("data " + Self.payloadSummary(bytes[...])) + "\n")
+        case .commandMode(let line):
+            output.write(stamp + style.warning("back in command mode: ") + show(line) + "\n")
+        case .invalidLine(let line, let reason):
+            output.write(stamp + style.warning("invalid line (\(reason)): ") + show(line) + "\n")
         case .warning(let message):
             diagnostics.write(time + "warning: \(Self.plain(message))\n")
         case .settingNotApplied(let warning):

@@ -28,25 +28,40 @@ public struct TransferProgressBar: TransferView {
     }
 
     public func render(transfer status: TransferStatus) {
-        let verb = status.direction == "send" ? "Sending" : "Receiving"
         switch status.stage {
         case .start:
-            let size = status.total.map { " (\(Self.bytes($0)))" } ?? ""
-            let line = "\(verb) \(status.file ?? "a file") by \(status.protocolName)\(size)"
+            let line = Self.statusLine(status)
             progress.write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
         case .progress:
-            if isTerminal { progress.write("\r\u{1B}[K" + Self.bar(status)) }
+            if isTerminal { progress.write("\r\u{1B}[K" + Self.statusLine(status)) }
         case .done:
             if isTerminal { progress.write("\r\u{1B}[K") }
-            let verb = status.direction == "send" ? "Sent" : "Received"
-            let files = status.files == 1 ? "1 file" : "\(status.files) files"
-            summary.write(
-                "\(verb) \(files) by \(status.protocolName) in \(Self.seconds(status.elapsed))"
-                    + " (\(Self.bytes(Int(status.rate)))/s, \(status.retries) retries)\n")
-        case .failed(let reason):
+            summary.write(Self.endLine(status) + "\n")
+        case .failed:
             if isTerminal { progress.write("\r\u{1B}[K") }
-            progress.write("Error: transfer failed after \(Self.bytes(status.bytes)): \(reason)\n")
+            progress.write("Error: " + Self.endLine(status) + "\n")
         }
+    }
+
+    /// The line a terminal shows in place while the transfer runs: at a file's start
+    /// `Sending image.bin by ymodem (64.0 KiB)`, then the bar (``bar(_:)``).
+    public static func statusLine(_ status: TransferStatus) -> String {
+        guard status.stage == .start else { return bar(status) }
+        let verb = status.direction == "send" ? "Sending" : "Receiving"
+        let size = status.total.map { " (\(bytes($0)))" } ?? ""
+        return "\(verb) \(status.file ?? "a file") by \(status.protocolName)\(size)"
+    }
+
+    /// The last line: `Sent 1 file by ymodem in 1.2 s (53.1 KiB/s, 0 retries)`, or
+    /// `transfer failed after 27.5 KiB: cancelled`.
+    public static func endLine(_ status: TransferStatus) -> String {
+        if case .failed(let reason) = status.stage {
+            return "transfer failed after \(bytes(status.bytes)): \(reason)"
+        }
+        let verb = status.direction == "send" ? "Sent" : "Received"
+        let files = status.files == 1 ? "1 file" : "\(status.files) files"
+        return "\(verb) \(files) by \(status.protocolName) in \(seconds(status.elapsed))"
+            + " (\(bytes(Int(status.rate)))/s, \(status.retries) retries)"
     }
 
     /// `image.bin [#########.........]  42% 27.5/64.0 KiB 53.1 KiB/s ETA 1 s retries 0`.

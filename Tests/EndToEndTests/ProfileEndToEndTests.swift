@@ -132,8 +132,8 @@ import Testing
         let rows = result.stdout.split(separator: "\n").map {
             $0.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         }
-        #expect(rows.map { $0.first.map(String.init) } == ["at-modem", "env", "prompt-console", "scpi-psu"])
-        #expect(rows.map { $0.dropFirst().first.map(String.init) } == ["at", "line", "prompt", "scpi"])
+        #expect(rows.map { $0.first.map(String.init) } == ["at-modem", "env", "gps", "prompt-console", "scpi-psu"])
+        #expect(rows.map { $0.dropFirst().first.map(String.init) } == ["at", "line", "nmea", "prompt", "scpi"])
         #expect(rows.allSatisfy { $0.count == 3 })
     }
 }

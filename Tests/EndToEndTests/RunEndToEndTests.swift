@@ -194,7 +194,7 @@ import TetherSimulator
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'prompt-console', 'scpi-psu'. (see 'tether run --help')\n"
+                "Error: Unknown simulator profile 'oven' in 'x=sim:oven'. Profiles: 'at-modem', 'env', 'gps', 'prompt-console', 'scpi-psu'. (see 'tether run --help')\n"
             ))
     }
 }

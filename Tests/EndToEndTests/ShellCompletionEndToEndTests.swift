@@ -58,7 +58,7 @@ import Testing
         #expect(try Self.complete(shell, "tether", "tether qu", folder: folder) == ["query"])
         #expect(try Self.complete(shell, "tether", "tether query --dia", folder: folder) == ["--dialect"])
         let dialects = try Self.complete(shell, "tether", "tether query --sim --dialect ", folder: folder)
-        #expect(dialects.sorted() == ["at", "line", "prompt", "scpi"])
+        #expect(dialects.sorted() == ["at", "line", "nmea", "prompt", "scpi"])
         #expect(try Self.complete(shell, "tether", "tether run x.txt --dialect sc", folder: folder) == ["scpi"])
         #expect(try Self.complete(shell, "tether", "tether completion f", folder: folder) == ["fish"])
         #expect(try Self.complete(shell, "tether-sim", "tether-sim --profile at-", folder: folder) == ["at-modem"])

@@ -9,14 +9,15 @@ final class TmuxTerminal {
     private let tmux: Tmux
 
     /// Starts `arguments` (the first one a product of this package, e.g. `tether`) with
-    /// `environment` set in its shell.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `environment` set in its shell, in `directory` (`nil`: the tests' own).
+    init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
         folder = try TemporaryFolder()
         let words = [Subprocess.productsDirectory.appendingPathComponent(arguments[0]).path] + arguments.dropFirst()
         let before = Tmux.quoted(folder.path("before"))
         let after = Tmux.quoted(folder.path("after"))
         tmux = try Tmux(
-            "stty -g > \(before); \(words.map(Tmux.quoted).joined(separator: " ")); echo EXIT=$?; stty -g > \(after); "
+            (directory.map { "cd \(Tmux.quoted($0)) && " } ?? "")
+                + "stty -g > \(before); \(words.map(Tmux.quoted).joined(separator: " ")); echo EXIT=$?; stty -g > \(after); "
                 + "exec sleep 600", columns: 120, rows: 40, environment: environment)
     }
 

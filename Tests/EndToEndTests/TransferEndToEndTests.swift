@@ -16,8 +16,12 @@ import Testing
         /// The pty tether opens.
         let port: String
 
-        init(_ program: [String], in folder: String) throws {
-            process = try Subprocess(path: "/usr/bin/python3", [TransferEndToEndTests.harness, folder] + program)
+        /// `program` in `folder`; with `rate`, tether's bytes reach it at about that many
+        /// a second (a slow line, so that progress stays on the screen a while).
+        init(_ program: [String], in folder: String, rate: Int? = nil) throws {
+            let throttle = rate.map { ["--rate", "\($0)"] } ?? []
+            process = try Subprocess(
+                path: "/usr/bin/python3", [TransferEndToEndTests.harness] + throttle + [folder] + program)
             #expect(process.waitForOutput(containing: "\n"), "the relay did not start")
             port = process.stdoutSoFar.split(separator: "\n").first.map(String.init) ?? ""
         }

@@ -3,8 +3,8 @@ import Glibc
 import Testing
 
 /// tether against a real U-Boot 2023.01 under QEMU (``UBootBoard``): the boot log from
-/// power-on, and an image put into its memory by `loady` (YMODEM) and `loadx` (XMODEM),
-/// checked by U-Boot's own `crc32`.
+/// power-on, an image put into its memory by `loady` (YMODEM) and `loadx` (XMODEM),
+/// checked by U-Boot's own `crc32`, and the prompt dialect's rules on a real console.
 @Suite(.serialized) struct UBootEndToEndTests {
     /// Where `loady` and `loadx` put the image: `${loadaddr}` of the qemu_arm build.
     static let loadAddress = "0x40200000"
@@ -81,6 +81,40 @@ import Testing
             timeout: 120)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("2 passed, 0 failed"), "\(result.stdout)")
+    }
+
+    /// Output lines that begin with U-Boot's prompt do not end the reply (docs/DIALECTS.md,
+    /// "`prompt`"): ten `echo "=> n"` in one command line come back whole, and the next
+    /// command gets its own reply.
+    @Test func outputLinesBeginningWithThePromptDoNotEndTheReply() throws {
+        let board = try UBootBoard()
+        board.powerOn()
+        #expect(board.waitUntilRunsCommands(), "U-Boot never ran a command")
+        let echoes = (1...10).map { "echo \"=> step \($0)\"" }.joined(separator: "; ")
+        let result = try Subprocess.run(
+            "tether",
+            ["query", board.console, "--dialect", "prompt", "--format", "json", "--timeout", "5000", echoes]
+                + ["echo next"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let replies = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "reply" }
+        #expect(replies.map { $0["lines"] as? [String] } == [(1...10).map { "=> step \($0)" }, ["next"]])
+    }
+
+    /// U-Boot's `sleep 2` reads and discards what is typed while it runs: after the
+    /// 1000 ms timeout, `echo next` waits for the prompt and gets `next`.
+    @Test func theCommandAfterATimeoutWaitsForThePrompt() throws {
+        let board = try UBootBoard()
+        board.powerOn()
+        #expect(board.waitUntilRunsCommands(), "U-Boot never ran a command")
+        let result = try Subprocess.run(
+            "tether",
+            ["query", board.console, "--dialect", "prompt", "--format", "json", "--timeout", "1000"]
+                + ["sleep 2", "echo next"], timeout: 60)
+        #expect(result.status == 75, "\(result.stdout)\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        let replies = records.filter { $0["type"] as? String == "reply" }
+        #expect(replies.map { $0["lines"] as? [String] } == [["next"]], "\(result.stdout)")
+        #expect(records.contains { $0["type"] as? String == "late_reply" && $0["command"] as? String == "sleep 2" })
     }
 
     private func load(with command: String, protocol kind: String) throws {

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TetherTransfer
 
 @testable import TetherConsole
 
@@ -51,6 +52,22 @@ import Testing
         #expect(harness.inputs.merged == [.changeBaudRate("57600"), .keystrokes(Array("xyz".utf8))])
         let asked = "baud rate: 5760\u{8} \u{8}00\r\n"  // Backspace erases the 0 it drops
         #expect(harness.pty.shown { $0.contains(asked) }.contains(asked))
+        harness.terminal.stop()
+    }
+
+    /// Line mode, a line and a local command in one read ("sleep 2; rb", Enter, Ctrl-T y
+    /// typed fast): the line is given first, then the command's answer.
+    @Test func aLineTypedBeforeACommandInTheSameReadComesFirst() async throws {
+        let harness = try Harness(mode: .line)
+        #expect(
+            await harness.type(
+                "rb\r\u{14}yimage.bin\rok\r",
+                giving: [.line("rb"), .sendByProtocol(path: "image.bin", protocol: .ymodem)]))
+        harness.terminal.endTransfer()
+        #expect(
+            await harness.inputs.wait {
+                $0 == [.line("rb"), .sendByProtocol(path: "image.bin", protocol: .ymodem), .line("ok")]
+            })
         harness.terminal.stop()
     }
 

@@ -34,7 +34,10 @@ import Testing
     }
 
     @Test func onlyTheCommandsThatAskTakeAnAnswer() {
-        #expect(LocalCommand.allCases.filter { $0.question != nil } == [.changeBaudRate, .sendFile, .sendHex])
+        #expect(
+            LocalCommand.allCases.filter { $0.question != nil } == [
+                .changeBaudRate, .sendFile, .sendHex, .sendByYModem, .sendByXModem,
+            ])
     }
 
     @Test(arguments: [

@@ -4,13 +4,15 @@ import Testing
 
 /// The `prompt` dialect through the session.
 @Suite struct PromptDialectTests {
-    /// The prompt-prefixed echo is dropped; the prompt, which
-    /// has no terminator, ends the reply.
+    /// The prompt-prefixed echo is dropped; the prompt, which has no terminator, ends
+    /// the reply once nothing has followed it for the partial quiet period (50 ms).
     @Test func promptPrefixedEcho() {
         var harness = SessionHarness(PromptDialect(prompt: "> "))
         harness.enqueue("ver")
         #expect(harness.writtenText == "ver\r")
         harness.receive("> ver\r\nfw 1.2.3\r\n> ", at: 5)
+        #expect(harness.replies.isEmpty)
+        harness.expire(at: 55)
         #expect(harness.replyLines == [["fw 1.2.3"]])
         #expect(harness.notifications.isEmpty)
     }
@@ -20,6 +22,7 @@ import Testing
         var harness = SessionHarness(PromptDialect(prompt: "> "))
         harness.enqueue("ver")
         harness.receiveBytewise("> ver\r\nfw 1.2.3\r\n> ", at: 5)
+        harness.expire(at: 55)
         #expect(harness.replyLines == [["fw 1.2.3"]])
     }
 
@@ -34,6 +37,7 @@ import Testing
         harness.receive(
             "bdinfo\r\n\r\nboot_params = 0x00000000\r\n[   1.000] usb 1-1: new device\r\n\r\nDRAM bank   = 0x0\r\n\r\n=> ",
             at: 20)
+        harness.expire(at: 70)
         #expect(harness.replyLines == [["boot_params = 0x00000000", "", "DRAM bank   = 0x0"]])
         #expect(harness.notificationTexts == ["U-Boot 2024.01", "[   1.000] usb 1-1: new device"])
     }
@@ -42,6 +46,7 @@ import Testing
         var harness = SessionHarness(PromptDialect(errorPattern: try LinePattern("^Unknown command")))
         harness.enqueue("frob")
         harness.receive("frob\r\nUnknown command 'frob' - try 'help'\r\n=> ", at: 5)
+        harness.expire(at: 55)
         #expect(harness.replies.first?.reply.isError == true)
     }
 
@@ -50,6 +55,7 @@ import Testing
         var harness = SessionHarness(PromptDialect())
         harness.enqueue("setenv a 1")
         harness.receive("setenv a 1\r\n=> ", at: 5)
+        harness.expire(at: 55)
         #expect(harness.replyLines == [[]])
     }
 
@@ -65,6 +71,7 @@ import Testing
         harness.expire(at: 450)
         #expect(harness.writtenText == "sleep 2\rver\r")
         harness.receive("ver\r\nfw 1.2.3\r\n=> ", at: 460)
+        harness.expire(at: 510)
         #expect(harness.lateReplies.map(\.reply.lines) == [[Line("slept")]])
         #expect(harness.replyLines == [["fw 1.2.3"]])
     }

@@ -33,8 +33,10 @@ import Testing
         harness.receiveBytewise("printenv bootcmd\r\nbootcmd=run a => b", at: 5)
         harness.expire(at: 60)
         harness.receive("\r\n=> ", at: 85)
-        harness.enqueue("version", at: 90)
-        harness.receive("version\r\nU-Boot 2024.01\r\n=> ", at: 95)
+        harness.expire(at: 135)
+        harness.enqueue("version", at: 140)
+        harness.receive("version\r\nU-Boot 2024.01\r\n=> ", at: 145)
+        harness.expire(at: 195)
         #expect(harness.replyLines == [["bootcmd=run a => b"], ["U-Boot 2024.01"]])
     }
 

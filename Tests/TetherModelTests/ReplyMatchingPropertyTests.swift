@@ -139,6 +139,9 @@ import Testing
                     time += 1
                     harness.receive(chunk, at: time)
                 }
+                // A prompt counts once the line is quiet after it.
+                time += 100
+                harness.expire(at: time)
             }
             #expect(
                 harness.writtenText

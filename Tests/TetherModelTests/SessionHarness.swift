@@ -32,6 +32,14 @@ struct SessionHarness {
 
     mutating func expire(at time: Int) { record(session.expire(now: at(time))) }
 
+    /// Ends ``Session/holdRequests()`` (``Session/releaseRequests(now:)``).
+    mutating func release(at time: Int) { record(session.releaseRequests(now: at(time))) }
+
+    /// Ends ``Session/holdRequests()`` (``Session/releaseRequests(endingWaitingText:now:)``).
+    mutating func releaseRequests(endingWaitingText: Bool, at time: Int) {
+        record(session.releaseRequests(endingWaitingText: endingWaitingText, now: at(time)))
+    }
+
     /// Consumes pending text (``Session/consumePendingText(start:count:now:)``);
     /// whether it was still pending.
     @discardableResult

@@ -63,7 +63,7 @@ import Testing
             ("n=3eV", 3.0, "eV"), ("n=250mA", 250.0, "mA"),
         ] as [(String, Double, String?)])
     func numbersInEveryFormWithTheirUnits(field: String, number: Double, unit: String?) throws {
-        let reading = try #require(presenter([notification(field)]).state.reading(named: "n"))
+        let reading = try #require(presenter([notification("!S " + field)]).state.reading(named: "n"))
         #expect(reading.latest.number == number)
         #expect(reading.latest.unit == unit)
         #expect(reading.latest.value == String(field.dropFirst(2)))

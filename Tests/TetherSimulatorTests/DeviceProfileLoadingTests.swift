@@ -8,8 +8,8 @@ import Testing
 @Suite struct DeviceProfileLoadingTests {
     @Test func everyBuiltInLoadsWithItsDialect() throws {
         let profiles = try SimulatorProfiles.builtIns()
-        #expect(profiles.map(\.name) == ["at-modem", "env", "prompt-console", "scpi-psu"])
-        #expect(profiles.map(\.dialect) == ["at", "line", "prompt", "scpi"])
+        #expect(profiles.map(\.name) == ["at-modem", "env", "gps", "prompt-console", "scpi-psu"])
+        #expect(profiles.map(\.dialect) == ["at", "line", "nmea", "prompt", "scpi"])
         #expect(profiles.allSatisfy { !$0.description.isEmpty })
         #expect(profiles.first { $0.name == "prompt-console" }?.prompt == "=> ")
     }
@@ -44,7 +44,7 @@ import Testing
             _ = try SimulatorProfiles.profile(named: "toaster")
         } catch {
             #expect(error.description.hasPrefix("toaster: no built-in profile of that name"))
-            #expect(error.description.contains("at-modem, env, prompt-console, scpi-psu"))
+            #expect(error.description.contains("at-modem, env, gps, prompt-console, scpi-psu"))
         }
     }
 

@@ -110,7 +110,8 @@ import Testing
             for _ in 0..<Int(next() % 24) {
                 bytes += alphabet[Int(next() % UInt64(alphabet.count))]
             }
-            let viewLine = ViewLine(bytes: bytes)
+            // Half the lines carry a tag, so that they have readings (`Reading`).
+            let viewLine = ViewLine(bytes: (next() % 2 == 0 ? Array("!R ".utf8) : []) + bytes)
             let readings = Reading.fields(in: viewLine.text, at: Self.time, units: [:])
             try expectSameAsFoundation(JSONView.fields(for: .notification(viewLine, readings: readings)))
             try expectSameAsFoundation(JSONView.fields(for: .lateReply(command: viewLine.text, lines: [viewLine])))

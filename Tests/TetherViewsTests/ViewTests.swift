@@ -218,7 +218,7 @@ extension Presenter {
 }
 
 /// Pending text in the text and JSON views: in place on a terminal, a line of its own
-/// marked `[pending]` elsewhere, a `pending_text` record in JSON.
+/// written as it comes and its line finished elsewhere, a `pending_text` record in JSON.
 @Suite struct PendingTextViewTests {
     let time = Date(timeIntervalSince1970: 1_800_000_000.25)
 

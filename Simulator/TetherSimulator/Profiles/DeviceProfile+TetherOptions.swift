@@ -2,14 +2,19 @@ import Foundation
 
 extension DeviceProfile {
     /// The `tether` options that speak to this device, in order: `--dialect`, then
-    /// `--prompt`, `--notify-pattern` and `--error-pattern` when the profile has them
-    /// (the error pattern only for the `line` and `prompt` dialects, which take it).
+    /// `--prompt` (`--prompt-regex` instead when the profile has a ``promptPattern``),
+    /// `--notify-pattern` and `--error-pattern` when the profile has them (the error
+    /// pattern only for the `line` and `prompt` dialects, which take it).
     ///
     /// - Parameter patternsMatchAnywhere: drop a leading `^` from the notification
     ///   pattern, for a device whose lines may start with noise (the garbage fault).
     public func tetherOptions(patternsMatchAnywhere: Bool = false) -> [String] {
         var options = ["--dialect", dialect]
-        if let prompt, dialect == "prompt" { options += ["--prompt", prompt] }
+        if let promptPattern, dialect == "prompt" {
+            options += ["--prompt-regex", promptPattern]
+        } else if let prompt, dialect == "prompt" {
+            options += ["--prompt", prompt]
+        }
         if var pattern = notificationPattern {
             if patternsMatchAnywhere, pattern.hasPrefix("^") { pattern.removeFirst() }
             options += ["--notify-pattern", pattern]

@@ -9,7 +9,7 @@ import Foundation
 public struct DeviceProfile: Sendable {
     /// The dialects a profile may name: tether's (`--dialect`), whose registry is in the
     /// Model, which the simulator does not import (`ProfileDialectTests` checks each).
-    public static let dialects = ["line", "at", "scpi", "prompt"]
+    public static let dialects = ["line", "at", "scpi", "prompt", "nmea"]
 
     /// Line endings accepted from the host.
     enum Input: String, Sendable {
@@ -37,6 +37,9 @@ public struct DeviceProfile: Sendable {
     public let dialect: String
     /// The console prompt, sent without a line end after every reply; `nil` for none.
     public let prompt: String?
+    /// For tether: the prompt as a regular expression (`--prompt-regex`), for a console
+    /// whose prompt changes; tether then matches it instead of ``prompt``.
+    public let promptPattern: String?
     /// For tether: a regular expression marking error replies (`--error-pattern`).
     public let errorPattern: String?
     /// For tether: a regular expression marking notifications (`--notify-pattern`).
@@ -60,7 +63,8 @@ public struct DeviceProfile: Sendable {
     let notifications: [ProfileNotification]
 
     static let keys = [
-        "name", "description", "identity", "dialect", "prompt", "errorPattern", "notificationPattern", "input",
+        "name", "description", "identity", "dialect", "prompt", "promptPattern", "errorPattern", "notificationPattern",
+        "input",
         "lineStart", "lineEnd", "echo", "ignoreCase", "separator", "finalReply", "properties", "commands", "errors",
         "notifications",
     ]
@@ -128,6 +132,7 @@ public struct DeviceProfile: Sendable {
             throw decoder.error(
                 "the prompt dialect needs the console's prompt, e.g. \"=> \"", at: [ProfileKey(stringValue: "prompt")])
         }
+        promptPattern = try Self.pattern(object, "promptPattern")
         errorPattern = try Self.pattern(object, "errorPattern")
         notificationPattern = try Self.pattern(object, "notificationPattern")
         let input = try object.string("input")

@@ -41,8 +41,14 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
     /// a binary block, a payload with CR and LF in it. JSON: `"bytes"`, hex pairs,
     /// blanks between them allowed (`"23 34 32 30 30 30"`).
     let bytes: [UInt8]
+    /// A prompt for a text (an SMS, 3GPP TS 27.005 §3.5.1): the line is answered with
+    /// these bytes as they are (JSON `"textPrompt"`, e.g. `"\r\n> "` or `">\r\n"`);
+    /// the device then takes every byte as the text until Ctrl-Z (0x1A), which runs the
+    /// row (its `set`, `action`, `reply` and the final reply), or ESC (0x1B), which
+    /// cancels it (the final reply alone). `nil` for an ordinary row.
+    let textPrompt: String?
 
-    static let keys = ["match", "regex", "ignoreCase", "set", "reply", "error", "action", "bytes"]
+    static let keys = ["match", "regex", "ignoreCase", "set", "reply", "error", "action", "bytes", "textPrompt"]
 
     /// Reads and checks one entry of `commands`.
     ///
@@ -95,6 +101,7 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
             throw object.error("bytes", "expected hex pairs, e.g. \"23 30 0a\"")
         }
         self.bytes = bytes
+        textPrompt = try object.string("textPrompt")
         if let name = try object.string("action") {
             guard let action = Action(rawValue: name) else {
                 throw object.error(

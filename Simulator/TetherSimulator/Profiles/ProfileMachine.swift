@@ -20,6 +20,9 @@ struct ProfileMachine {
     private var isArmed: [Bool]
     private var isConnected = false
     private var assembler = LineAssembler()
+    /// The line whose row showed a text prompt (``ProfileCommand/textPrompt``), while
+    /// its text is being received, or `nil`.
+    private var textCommand: String?
     /// The `{serial}` text, also put in place of `{serial}` in the identity.
     private let serialNumber: String
 
@@ -61,19 +64,50 @@ struct ProfileMachine {
             case .lf: bytes.filter { $0 != UInt8(ascii: "\r") }
             }
         var output: [UInt8] = []
-        for item in assembler.append(filtered) {
-            switch item {
-            case .line(let line):
-                if let echoEnd = profile.echoEnd, values.last == .bool(true) {
-                    output += Array((line + echoEnd).utf8)
-                }
-                output += execute(line, at: now)
-            case .overflow:
-                output += Array(fail(profile.errors.lineTooLong, line: "", captures: []).map(frame).joined().utf8)
+        var rest = filtered[...]
+        while !rest.isEmpty {
+            if let line = textCommand {
+                rest = takeText(rest, for: line, into: &output, at: now)
+                continue
             }
-            if let prompt = profile.prompt { output += Array(prompt.utf8) }
+            // One line at a time: a line may open a text prompt, and the bytes after it
+            // are then text, not lines.
+            let end = rest.firstIndex { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }.map { $0 + 1 }
+            for item in assembler.append(Array(rest[..<(end ?? rest.endIndex)])) {
+                switch item {
+                case .line(let line):
+                    if isEchoing { output += Array((line + (profile.echoEnd ?? "")).utf8) }
+                    output += execute(line, at: now)
+                case .overflow:
+                    output += Array(fail(profile.errors.lineTooLong, line: "", captures: []).map(frame).joined().utf8)
+                }
+                if let prompt = profile.prompt { output += Array(prompt.utf8) }
+            }
+            rest = rest[(end ?? rest.endIndex)...]
         }
         return output
+    }
+
+    /// Whether echo is on.
+    private var isEchoing: Bool { profile.echoEnd != nil && values.last == .bool(true) }
+
+    /// Takes text bytes for `line`'s prompt, echoed when echo is on, up to Ctrl-Z (the
+    /// row runs) or ESC (cancelled: the final reply alone).
+    ///
+    /// - Returns: the bytes after the one that ended the text (none while it goes on).
+    private mutating func takeText(
+        _ bytes: ArraySlice<UInt8>, for line: String, into output: inout [UInt8], at now: ContinuousClock.Instant
+    ) -> ArraySlice<UInt8> {
+        let end = bytes.firstIndex { $0 == 0x1A || $0 == 0x1B }
+        if isEchoing { output += bytes[..<(end ?? bytes.endIndex)] }
+        guard let end else { return [] }
+        textCommand = nil
+        if bytes[end] == 0x1A {
+            output += execute(line, at: now, textGiven: true)
+        } else if let finalReply = profile.finalReply {
+            output += Array(frame(render(finalReply, line: line, captures: [])).utf8)
+        }
+        return bytes[(end + 1)...]
     }
 
     /// The notifications due at `now`, framed, in order; reschedules them.
@@ -96,9 +130,18 @@ struct ProfileMachine {
 
     /// One line: the exact bytes of the rows that send some (``ProfileCommand/bytes``),
     /// then its reply lines framed (and the final result code), or its error.
-    private mutating func execute(_ rawLine: String, at now: ContinuousClock.Instant) -> [UInt8] {
+    ///
+    /// A line whose row has a text prompt gets the prompt alone until its text came
+    /// (`textGiven`).
+    private mutating func execute(_ rawLine: String, at now: ContinuousClock.Instant, textGiven: Bool = false)
+        -> [UInt8]
+    {
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return [] }
+        if !textGiven, let prompt = firstCommand(matching: line)?.0.textPrompt {
+            textCommand = line
+            return Array(prompt.utf8)
+        }
         var units =
             profile.separator.map { separator in
                 line.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }

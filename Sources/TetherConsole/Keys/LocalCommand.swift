@@ -1,3 +1,5 @@
+import TetherTransfer
+
 /// A command of `connect` typed after the escape key; it acts on tether, never
 /// reaches the device.
 enum LocalCommand: CaseIterable {
@@ -16,6 +18,9 @@ enum LocalCommand: CaseIterable {
     case toggleLog
     case sendFile
     case sendHex
+    case sendByYModem
+    case sendByXModem
+    case receiveByYModem
     case switchMode
 
     /// The key that runs it after the escape key.
@@ -36,6 +41,9 @@ enum LocalCommand: CaseIterable {
         case .toggleLog: "l"
         case .sendFile: "f"
         case .sendHex: "w"
+        case .sendByYModem: "y"
+        case .sendByXModem: "x"
+        case .receiveByYModem: "Y"
         case .switchMode: "m"
         }
     }
@@ -58,6 +66,9 @@ enum LocalCommand: CaseIterable {
         case .toggleLog: "start or stop the log file (--log FILE, or tether-DATE.jsonl)"
         case .sendFile: "send a file's bytes as they are"
         case .sendHex: "send bytes typed as hex pairs (7f 00 ff)"
+        case .sendByYModem: "send a file by YMODEM (U-Boot's loady, rb); Ctrl-C cancels"
+        case .sendByXModem: "send a file by XMODEM-1K (U-Boot's loadx, rx -c); Ctrl-C cancels"
+        case .receiveByYModem: "receive files by YMODEM into the current folder (sb); Ctrl-C cancels"
         case .switchMode: "switch between raw and line mode"
         }
     }
@@ -69,6 +80,26 @@ enum LocalCommand: CaseIterable {
         case .sendFile: "send file: "
         case .changeBaudRate: "baud rate: "
         case .sendHex: "hex bytes: "
+        case .sendByYModem: "send by ymodem: "
+        case .sendByXModem: "send by xmodem-1k: "
+        default: nil
+        }
+    }
+
+    /// Whether its question asks for a file's path: Tab completes it, and a leading `~`
+    /// is the home folder (``PathCompletion``).
+    var asksForPath: Bool {
+        switch self {
+        case .sendFile, .sendByYModem, .sendByXModem: true
+        default: false
+        }
+    }
+
+    /// The protocol of a file transfer command (docs/TRANSFERS.md); `nil` for the others.
+    var transferProtocol: TransferProtocol? {
+        switch self {
+        case .sendByYModem, .receiveByYModem: .ymodem
+        case .sendByXModem: .xmodem1K
         default: nil
         }
     }

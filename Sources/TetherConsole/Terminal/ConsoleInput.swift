@@ -1,3 +1,5 @@
+import TetherTransfer
+
 /// What the user did on the console's terminal, in the order it was typed.
 public enum ConsoleInput: Equatable, Sendable {
     /// A line typed in line mode (without line end; may be empty).
@@ -6,8 +8,15 @@ public enum ConsoleInput: Equatable, Sendable {
     case keystrokes([UInt8])
     /// The escape key, then `key` (a ``LocalCommand``'s key, or an unknown one).
     case command(key: UInt8)
-    /// The escape key, `f`, then a file's path.
+    /// The escape key, `f`, then a file's path (a leading `~` expanded).
     case sendFile(path: String)
+    /// The escape key, `y` or `x`, then a file's path (a leading `~` expanded): send it
+    /// by `protocol`. The terminal shows the transfer from now until
+    /// ``ConsoleScreen/endTransfer()``.
+    case sendByProtocol(path: String, protocol: TransferProtocol)
+    /// The escape key, `Y`: receive files by `protocol` into the current folder. The
+    /// terminal shows the transfer from now until ``ConsoleScreen/endTransfer()``.
+    case receiveByProtocol(TransferProtocol)
     /// The escape key, `B`, then a baud rate as typed.
     case changeBaudRate(String)
     /// The escape key, `w`, then bytes as hex pairs, as typed (``HexBytes``).

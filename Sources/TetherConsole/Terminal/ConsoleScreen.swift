@@ -27,4 +27,15 @@ public protocol ConsoleScreen: OutputSink, AnyObject {
     /// device changed through raw mode (``DeviceTerminalModes/undo``). Each call
     /// replaces the bytes given before.
     func undoOnExit(_ bytes: [UInt8])
+    /// During a file transfer (after ``ConsoleInput/sendByProtocol(path:protocol:)`` or
+    /// ``ConsoleInput/receiveByProtocol(_:)``, until ``endTransfer()``): Ctrl-C, Escape
+    /// or the escape key typed call `cancel` (once, at once if one was typed already);
+    /// other keys are dropped.
+    func onTransferCancel(_ cancel: @escaping @Sendable () -> Void)
+    /// Shows `line` in place on the status line of the transfer (its progress), in
+    /// place of the last one.
+    func showTransfer(_ line: String)
+    /// Ends the transfer's status line: the terminal goes on as before, and shows
+    /// what was written meanwhile.
+    func endTransfer()
 }

@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import TetherModel
 import TetherSerial
+import TetherTransfer
 import TetherViews
 
 /// The user's terminal during `connect`: one thread reads the keyboard — through
@@ -34,6 +35,18 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         var tail: (text: String, due: ContinuousClock.Instant)?
         /// Written when the terminal stops (``undoOnExit(_:)``).
         var undo: [UInt8] = []
+        /// The file transfer being shown, if any.
+        var transfer: Transfer?
+    }
+
+    /// A file transfer the terminal shows (``showTransfer(_:)``).
+    private struct Transfer {
+        /// The status line to show; `nil` before the first.
+        var line: String?
+        /// What cancels it (``onTransferCancel(_:)``).
+        var cancel: (@Sendable () -> Void)?
+        /// Whether a cancelling key was typed.
+        var isCancelled = false
     }
 
     /// How long received bytes without a line end (a prompt) must be quiet before line
@@ -56,6 +69,9 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     private var escapeFilter: EscapeKeyFilter
     private var typed = UTF8Decoder()
     private var pendingScalars: [UnicodeScalar] = []
+    /// Line mode: typed bytes from a local command on, held until libedit has read the
+    /// keys typed before it (``feed(_:keys:)``).
+    private var heldBack: [UInt8] = []
     private var editor: LineEditor?
     private var isAtLineStart = true
 
@@ -170,6 +186,24 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         wake()
     }
 
+    public func onTransferCancel(_ cancel: @escaping @Sendable () -> Void) {
+        let isCancelled = shared.withLock { shared in
+            shared.transfer?.cancel = cancel
+            return shared.transfer?.isCancelled == true
+        }
+        if isCancelled { cancel() }
+    }
+
+    public func showTransfer(_ line: String) {
+        shared.withLock { $0.transfer?.line = line }
+        wake()
+    }
+
+    public func endTransfer() {
+        shared.withLock { $0.transfer = nil }
+        wake()
+    }
+
     private func wake() {
         var byte: UInt8 = 1
         _ = Glibc.write(wakeWrite, &byte, 1)
@@ -229,6 +263,12 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
             case .bytes(let typed):
                 keys(typed)
             case .command(let key):
+                if mode == .line && !pendingScalars.isEmpty {
+                    // Keys typed before it in the same read (a line and its Enter) are not
+                    // read by libedit yet: their line is sent first, then this runs.
+                    heldBack = [escapeFilter.escape, key] + Self.typed(outputs, escape: escapeFilter.escape)
+                    return
+                }
                 guard LocalCommand(key: key)?.question != nil else {
                     command(key)
                     continue
@@ -243,6 +283,16 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         }
     }
 
+    /// The bytes that gave `outputs` (the escape key doubled where it was sent itself).
+    private static func typed(_ outputs: ArraySlice<EscapeKeyFilter.Output>, escape: UInt8) -> [UInt8] {
+        outputs.flatMap { output -> [UInt8] in
+            switch output {
+            case .bytes(let bytes): bytes.flatMap { $0 == escape ? [escape, escape] : [$0] }
+            case .command(let key): [escape, key]
+            }
+        }
+    }
+
     /// Passes on a local command's key. The mode switches here at once, so keys typed
     /// right after it are read in the new mode; a command with a question (`f`: the
     /// file, `B`: the baud rate, `w`: hex bytes) asks it first, starting with
@@ -253,15 +303,23 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     private func command(_ key: UInt8, typedAhead: [UInt8] = []) -> [UInt8] {
         let command = LocalCommand(key: key)
         if command == .switchMode { shared.withLock { $0.mode = $0.mode == .raw ? .line : .raw } }
+        if command == .receiveByYModem, let kind = command?.transferProtocol {
+            showTransfer(startsLine: true) { continuation.yield(.receiveByProtocol(kind)) }
+            return []
+        }
         guard let command, let question = command.question else {
             continuation.yield(.command(key: key))
             return []
         }
-        let (answer, leftover) = ask(question, typedAhead: typedAhead)
-        if let answer, !answer.isEmpty {
+        let (typed, leftover) = ask(question, completesPaths: command.asksForPath, typedAhead: typedAhead)
+        if let typed, !typed.isEmpty {
+            let answer = command.asksForPath ? PathCompletion.expandingTilde(typed) : typed
             switch command {
             case .sendFile: continuation.yield(.sendFile(path: answer))
             case .changeBaudRate: continuation.yield(.changeBaudRate(answer))
+            case .sendByYModem, .sendByXModem:
+                let kind = command.transferProtocol ?? .ymodem
+                showTransfer(startsLine: false) { continuation.yield(.sendByProtocol(path: answer, protocol: kind)) }
             default: continuation.yield(.sendHex(answer))
             }
         }
@@ -269,11 +327,56 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         return leftover
     }
 
+    /// Shows a file transfer that `start` asks the console for, until the console ends
+    /// it (``endTransfer()``): its status line redrawn in place, other output held;
+    /// Ctrl-C, Escape or the escape key cancel it, as the end of the session does; other
+    /// keys are dropped (the transfer owns the line). Ctrl-C is read as a key, as in ``ask(_:completesPaths:typedAhead:)``.
+    ///
+    /// - Parameter startsLine: whether to leave the line the cursor is on (not right
+    ///   after a question, which ended its line).
+    private func showTransfer(startsLine: Bool, _ start: () -> Void) {
+        shared.withLock { $0.transfer = Transfer() }
+        start()
+        let signalKeys = readingSignalKeysAsKeys()
+        if startsLine && !(isAtLineStart && mode == .raw) { writeAll([0x0D, 0x0A]) }
+        defer {
+            signalKeys.restore()
+            writeAll(Array("\r\u{1b}[K".utf8))
+            isAtLineStart = true
+            flushOutput(aboveLine: false)
+        }
+        var shown: String?
+        while !isStopping {
+            guard let transfer = shared.withLock({ $0.transfer }) else { return }
+            if let line = transfer.line, line != shown {
+                writeAll(Array(("\r\u{1b}[K" + String(line.prefix(max(1, columns() - 1)))).utf8))
+                shown = line
+            }
+            guard let typed = waitForKeys(.held) else { continue }
+            if typed.contains(where: { [0x03, 0x1B, escapeFilter.escape].contains($0) }) { cancelTransfer() }
+        }
+        cancelTransfer()  // the session is ending (the terminal hung up): so is the transfer
+    }
+
+    /// Asks the console's transfer to cancel, once; before the console gave its cancel
+    /// (``onTransferCancel(_:)``), when it does.
+    private func cancelTransfer() {
+        let cancel = shared.withLock { shared -> (@Sendable () -> Void)? in
+            guard shared.transfer?.isCancelled == false else { return nil }
+            shared.transfer?.isCancelled = true
+            return shared.transfer?.cancel
+        }
+        cancel?()
+    }
+
     /// Reads one answer on its own line: printable text, Backspace; Enter ends it,
-    /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`). Ctrl-C is read as a key here in
-    /// line mode too, where libedit's terminal settings otherwise make it SIGINT (which
-    /// ends the session), so it cancels only the question.
-    private func ask(_ prompt: String, typedAhead: [UInt8]) -> (answer: String?, leftover: [UInt8]) {
+    /// Ctrl-C, Ctrl-G or Escape cancel it (`nil`); with `completesPaths`, Tab completes
+    /// a path (``PathCompletion``), listing the names when several match. Ctrl-C is
+    /// read as a key here in line mode too, where libedit's terminal settings otherwise
+    /// make it SIGINT (which ends the session), so it cancels only the question.
+    private func ask(_ prompt: String, completesPaths: Bool, typedAhead: [UInt8]) -> (
+        answer: String?, leftover: [UInt8]
+    ) {
         let signalKeys = readingSignalKeysAsKeys()
         writeAll(Array(((isAtLineStart && mode == .raw ? "" : "\r\n") + prompt).utf8))
         var answer: [UInt8] = []
@@ -292,6 +395,15 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
                     return (String(decoding: answer, as: UTF8.self), Array(bytes[(index + 1)...]))
                 case 0x03, 0x07, 0x1B:
                     return (nil, Array(bytes[(index + 1)...]))
+                case 0x09 where completesPaths:
+                    let completion = PathCompletion.complete(String(decoding: answer, as: UTF8.self))
+                    answer += Array(completion.added.utf8)
+                    if !completion.candidates.isEmpty && completion.added.isEmpty {
+                        let list = completion.candidates.joined(separator: "  ")
+                        writeAll(Array(("\r\n" + list + "\r\n" + prompt).utf8) + answer)
+                    } else {
+                        writeAll(completion.added.isEmpty ? [0x07] : Array(completion.added.utf8))
+                    }
                 case 0x7F, 0x08:
                     guard !answer.isEmpty else { continue }
                     // Drop one character (its UTF-8 continuation bytes too).
@@ -371,6 +483,12 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         while true {
             if !pendingScalars.isEmpty { return pendingScalars.removeFirst() }
             if isStopping || mode != .line { return nil }
+            if !heldBack.isEmpty {
+                let bytes = heldBack
+                heldBack = []
+                feed(bytes) { keys in pendingScalars += typed.decode(keys) }
+                continue
+            }
             guard let bytes = waitForKeys(.aboveLine) else { continue }
             feed(bytes) { keys in pendingScalars += typed.decode(keys) }
         }

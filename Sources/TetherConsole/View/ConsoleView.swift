@@ -157,7 +157,9 @@ public final class ConsoleView: DeviceView {
         switch event {
         case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied:
             true
-        case .sent, .received, .exchanged, .notification, .partialReply, .lateReply, .pendingText: false
+        case .sent, .received, .exchanged, .notification, .invalidLine, .data, .commandMode, .partialReply, .lateReply,
+            .pendingText:
+            false
         }
     }
 }

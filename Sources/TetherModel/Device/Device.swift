@@ -50,6 +50,9 @@ public final class Device: Sendable {
     ///     and its request fails (``RequestFailure/notAllSent(reason:)``).
     ///   - pacing: pauses between characters and after each command (``Pacing``;
     ///     none by default).
+    ///   - discardsWaitingInput: what is waiting to be read when the port opens (and
+    ///     each time it is reopened) is read and dropped, as pyserial's
+    ///     `reset_input_buffer()` does, instead of becoming notifications (the default).
     ///   - reopener: reopens the port after a disconnect with the same settings; `nil`
     ///     (the default) makes a disconnect final.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when the
@@ -57,7 +60,7 @@ public final class Device: Sendable {
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeDeadline: WriteDeadline = WriteDeadline(),
-        pacing: Pacing = Pacing(), reopener: PortOpener? = nil
+        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener? = nil
     ) throws(SerialError) {
         port = name ?? transport.name
         self.writeDeadline = writeDeadline
@@ -65,7 +68,7 @@ public final class Device: Sendable {
         loop = try DeviceLoop(
             transport: transport, port: name ?? transport.name, settings: settings,
             session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeDeadline: writeDeadline,
-            pacing: pacing, reopener: reopener)
+            pacing: pacing, discardsWaitingInput: discardsWaitingInput, reopener: reopener)
     }
 
     /// A device dropped without ``close()`` closes: its loop ends and closes the port.

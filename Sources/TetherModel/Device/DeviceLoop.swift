@@ -27,15 +27,18 @@ final class DeviceLoop: Sendable {
     /// The settings shown when the transport reports none of its own.
     let settings: String
     let reopener: PortOpener?
+    /// Whether the input waiting at open is dropped rather than taken in.
+    let discardsWaitingInput: Bool
     let state: Mutex<LoopState>
     let wakeUp: WakeUpPipe
     private let blankSession: Session
 
     init(
         transport: any SerialTransport, port: String, settings: String, session: Session, writeDeadline: WriteDeadline,
-        pacing: Pacing = Pacing(), reopener: PortOpener?
+        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener?
     ) throws(SerialError) {
         self.port = port
+        self.discardsWaitingInput = discardsWaitingInput
         self.settings = settings
         self.reopener = reopener
         var session = session
@@ -98,8 +101,9 @@ final class DeviceLoop: Sendable {
 
     /// Takes in the input that was waiting when the port opened (until the line has
     /// been quiet for 1 ms, for at most ``catchUpLimit``): with requests
-    /// held it becomes notifications, never the reply to the first command. Then
-    /// releases the requests and the callers of ``Device/start()``.
+    /// held it becomes notifications, never the reply to the first command — or is
+    /// dropped unread by the session (``discardsWaitingInput``). Then releases the
+    /// requests and the callers of ``Device/start()``.
     private func catchUp(_ buffer: UnsafeMutableRawBufferPointer) -> Ending? {
         guard let transport = state.withLock({ $0.transport }) else { return .closing }
         let until = ContinuousClock.now + Self.catchUpLimit
@@ -108,13 +112,15 @@ final class DeviceLoop: Sendable {
             let count = poll(&entry, 1, 1)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            if let ending = receive(from: transport, into: buffer) { return ending }
+            if let ending = receive(from: transport, into: buffer, discarding: discardsWaitingInput) { return ending }
         }
         update { state in
             let now = ContinuousClock.now
             state.phase = .connected
             // A transfer begun before the start keeps them until it ends.
-            if state.transfer == nil { state.perform(state.session.releaseRequests(now: now), now: now) }
+            if state.transfer == nil {
+                state.perform(state.session.releaseRequests(endingWaitingText: true, now: now), now: now)
+            }
             for waiter in state.startWaiters { waiter.resume() }
             state.startWaiters.removeAll()
         }
@@ -184,10 +190,12 @@ final class DeviceLoop: Sendable {
         for control in controls { control(transport) }
     }
 
-    /// Reads what is waiting and hands it to the session.
+    /// Reads what is waiting and hands it to the session, or drops it (`discarding`).
     ///
     /// - Returns: `nil`, or how the connection ended (hang-up, read error).
-    private func receive(from transport: any SerialTransport, into buffer: UnsafeMutableRawBufferPointer) -> Ending? {
+    private func receive(
+        from transport: any SerialTransport, into buffer: UnsafeMutableRawBufferPointer, discarding: Bool = false
+    ) -> Ending? {
         let count: Int
         do throws(SerialError) {
             count = try transport.receive(into: buffer)
@@ -196,6 +204,7 @@ final class DeviceLoop: Sendable {
         }
         guard count != 0 else { return .hungUp("device hung up") }
         guard count > 0 else { return nil }  // the transport's own traffic: poll again
+        if discarding { return nil }
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         state.withLock { state in
             let now = ContinuousClock.now

@@ -244,6 +244,7 @@ struct LoopState {
         case .created, .catchingUp, .connected: break
         }
         publish(.wroteNow(bytes))
+        session.noteWrite(bytes)
         output.insertImmediate(bytes)
         flush(now: now)
     }
@@ -339,7 +340,7 @@ struct LoopState {
             waiters.removeValue(forKey: id)?.resume(returning: .success(reply))
         case .failed(let id, _, let failure):
             waiters.removeValue(forKey: id)?.resume(returning: .failure(failure))
-        case .sent, .notification, .lateReply, .partialReply, .pendingText:
+        case .sent, .notification, .lateReply, .partialReply, .pendingText, .data, .commandMode:
             break
         }
     }

@@ -35,7 +35,24 @@ import FoundationEssentials
 ///   nothing. A payload line whose header names a `+XXX` that the command in flight
 ///   does not have (`+IPD`) is unsolicited; a payload that follows its header line
 ///   (`+QIRD: 5`, then 5 bytes) belongs to the reply that took the header.
-/// - Not supported: numeric result codes (`ATV0`) and the SMS text prompt `> `.
+/// - SMS text prompt (3GPP TS 27.005 §3.5.1, §3.5.3: `AT+CMGS=…`, `AT+CMGW=…` in text
+///   mode): a command's bytes up to its first CR are the command line; the bytes after
+///   that CR are the message text, ended by Ctrl-Z (0x1A; ESC, 0x1B, cancels), which
+///   the user gives (`AT+CMGW="+15551230000"\rHello\x1a`). The command line goes out
+///   with the terminator; the text is written as it is once the module shows its prompt
+///   — `> ` unterminated after CR LF, or a line that is `>` alone — and the reply goes
+///   on to `+CMGS: <mr>`/`+CMGW: <index>` and the final result code. The text's own echo
+///   (each of its lines, Ctrl-Z and ESC removed) is dropped. `AT+CMGS=…`/`AT+CMGW=…`
+///   without a text ends at the prompt (``Reply/prompt``): the module then waits for the
+///   text. A prompt that comes after the command timed out gets no text.
+/// - Message bodies: in a `+CMGR:`/`+CMGL:` answer the line after each header is the
+///   message's text (or PDU), information whatever it says — `OK`, `ERROR`, `+CMTI: 1`
+///   or an empty line end nothing — unless it is unsolicited for every command
+///   (``isUnsolicited(_:pending:)``: `RING`, a `--urc` prefix).
+/// - Data mode (V.250 §5.2.3): after a `CONNECT[ <rate>]` final result code every byte is
+///   data (``SessionEvent/data(_:)``) until `NO CARRIER`, or `OK` after the escape `+++`
+///   (``Session``: ``SessionEvent/commandMode(_:)``).
+/// - Not supported: numeric result codes (`ATV0`).
 public struct ATDialect: Dialect {
     /// Unsolicited result codes without a `+XXX:` prefix, matched as whole lines.
     public static let standardUnsolicitedLines: Set<String> = [
@@ -85,6 +102,12 @@ public struct ATDialect: Dialect {
 
     public var payloadFraming: (any PayloadFraming)? { templateFraming }
 
+    /// `CONNECT[ <rate>]` (V.250 §6.3.8, `ATD*99#`, `ATO`): the module is in data mode.
+    public func entersDataMode(after reply: Reply) -> Bool {
+        guard let final = reply.finalResult?.text.trimmingWhitespace() else { return false }
+        return final == "CONNECT" || final.hasPrefix("CONNECT ")
+    }
+
     /// V.250 frames every response as CR LF, text, CR LF: a blank line is framing.
     public var blankLinesAreFraming: Bool { true }
 
@@ -97,7 +120,23 @@ public struct ATDialect: Dialect {
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
-        Matcher(command: command, dialect: self)
+        makeMatcher(for: command, bytes: Array(command.utf8))
+    }
+
+    public func makeMatcher(for command: String, bytes: [UInt8]) -> any ReplyMatcher {
+        Matcher(command: command, bytes: bytes, dialect: self)
+    }
+
+    /// The command line, and the bytes after its first CR (an SMS text) or `nil`.
+    static func split(_ command: [UInt8]) -> (line: [UInt8], text: [UInt8]?) {
+        guard let cr = command.firstIndex(of: 0x0D) else { return (command, nil) }
+        return (Array(command[..<cr]), Array(command[(cr + 1)...]))
+    }
+
+    /// The command line up to its first CR, then the terminator: the text after that CR
+    /// waits for the module's prompt (the matcher writes it).
+    public func encode(_ command: [UInt8]) -> [UInt8] {
+        Self.split(command).line + terminator.bytes
     }
 
     public func leadingNoiseLength(in line: Line) -> Int {
@@ -168,21 +207,67 @@ public struct ATDialect: Dialect {
         }
     }
 
+    /// The `+XXX` prefixes whose answer lines are each followed by a message body.
+    static let messageHeaderPrefixes: Set<String> = ["+CMGR", "+CMGL"]
+    /// The set commands that open the SMS text prompt.
+    static let textPromptCommands = ["+CMGS=", "+CMGW="]
+
     private struct Matcher: ReplyMatcher {
         let command: String
         let shape: CommandShape
         let dialect: ATDialect
+        /// The SMS text to write at the prompt, or `nil` for a command without one.
+        let text: [UInt8]?
+        /// Whether the command opens the SMS text prompt (`AT+CMGS=…`, `AT+CMGW=…`).
+        let opensPrompt: Bool
         var lines: [Line] = []
         /// Whether the echo came: it begins the reply (``Session`` then gives the lines
         /// after it to this command first, also once it has timed out).
         var sawEcho = false
+        /// Whether the text was written at the prompt.
+        var sentText = false
+        /// The lines of the text's echo still expected, in order.
+        var textEcho: [String] = []
+        /// Whether the last line taken was a message header: the next one is its body.
+        var bodyFollows = false
         var hasStarted: Bool { sawEcho || !lines.isEmpty }
         var linesSoFar: [Line] { lines }
 
-        init(command: String, dialect: ATDialect) {
-            self.command = command.trimmingWhitespace().uppercased()
-            self.shape = CommandShape(command)
+        init(command: String, bytes: [UInt8], dialect: ATDialect) {
+            let (line, text) = ATDialect.split(bytes)
+            let commandLine = String(decoding: line, as: UTF8.self)
+            let command = commandLine.trimmingWhitespace().uppercased()
+            self.command = command
+            self.shape = CommandShape(commandLine)
             self.dialect = dialect
+            self.text = text
+            self.opensPrompt = ATDialect.textPromptCommands.contains { command.contains($0) }
+        }
+
+        /// `>` or `> `: the SMS text prompt.
+        static func isPrompt(_ bytes: some Collection<UInt8>) -> Bool {
+            String(decoding: bytes, as: UTF8.self).trimmingWhitespace() == ">"
+        }
+
+        /// A line of the text as its echo reads: Ctrl-Z and ESC removed, a `> ` prompt
+        /// before it removed, blanks trimmed.
+        static func echoForm(_ text: String) -> String {
+            var form = Substring(text.filter { $0 != "\u{1A}" && $0 != "\u{1B}" }.trimmingWhitespace())
+            if form.hasPrefix(">") { form = Substring(form.dropFirst().trimmingWhitespace()) }
+            return String(form)
+        }
+
+        mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? {
+            guard let text, !sentText, Self.isPrompt(bytes) else { return nil }
+            sentText = true
+            textEcho = String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { Self.echoForm(String($0)) }.filter { !$0.isEmpty }
+            return text
+        }
+
+        mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? {
+            guard text == nil, opensPrompt, Self.isPrompt(bytes) else { return nil }
+            return Reply(lines: lines, prompt: Line(bytes, ending: .unterminated))
         }
 
         mutating func offer(_ line: Line) -> MatchStep {
@@ -193,12 +278,26 @@ public struct ATDialect: Dialect {
                 lines.append(line)
                 return .consumed
             }
+            if bodyFollows {
+                bodyFollows = false
+                lines.append(line)
+                return .consumed
+            }
             let text = line.text.trimmingWhitespace()
             if text.isEmpty { return .notMine }
             if text.uppercased() == command {
                 sawEcho = true
                 return .echo
             }
+            if !sentText, Self.isPrompt(line.bytes) {
+                if let bytes = answer(toPrompt: line.bytes) { return .write(bytes) }
+                if opensPrompt { return .complete(Reply(lines: lines, prompt: line)) }
+            }
+            if let expected = textEcho.first, Self.echoForm(text) == expected {
+                textEcho.removeFirst()
+                return .echo
+            }
+            textEcho = []
             if let isError = dialect.finalResultIsError(text) {
                 let reply = Reply(
                     lines: lines, finalResult: line, isError: isError,
@@ -212,6 +311,7 @@ public struct ATDialect: Dialect {
                 {
                     return .notMine
                 }
+                bodyFollows = ATDialect.messageHeaderPrefixes.contains(prefix)
             }
             lines.append(line)
             return .consumed

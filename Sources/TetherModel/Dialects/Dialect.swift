@@ -7,7 +7,7 @@
 /// matchers see a line (see ``Session``) and turns every line that no matcher takes
 /// into a notification.
 public protocol Dialect: Sendable {
-    /// The dialect's name as used by `--dialect` (`line`, `at`, `scpi`, `prompt`).
+    /// The dialect's name as used by `--dialect` (`line`, `at`, `scpi`, `prompt`, `nmea`).
     var name: String { get }
 
     /// The line terminator written after each command.
@@ -24,6 +24,11 @@ public protocol Dialect: Sendable {
 
     /// A fresh matcher for the reply to `command`.
     func makeMatcher(for command: String) -> any ReplyMatcher
+
+    /// A fresh matcher for the reply to the command whose exact bytes are `bytes`
+    /// (`command` is them decoded as UTF-8). The default is ``makeMatcher(for:)``;
+    /// `at` keeps the exact bytes of an SMS text (``ATDialect``).
+    func makeMatcher(for command: String, bytes: [UInt8]) -> any ReplyMatcher
 
     /// Whether `line` is unsolicited whatever is pending — e.g. an AT unsolicited
     /// result code such as `RING` arriving inside a reply. Such lines are never
@@ -56,6 +61,24 @@ public protocol Dialect: Sendable {
     /// ``Session`` drops it even while nothing is pending. The default is `false`: a
     /// blank line then is a notification while no request is pending.
     var blankLinesAreFraming: Bool { get }
+
+    /// The named values the dialect reads in a received line (a notification), or why
+    /// it is damaged; `nil` when the dialect reads nothing of its own there (the
+    /// Presenter then reads `name=value` fields). The default is `nil`; `nmea` reads
+    /// its sentences (``NMEASentence``).
+    func fields(of line: Line) -> LineFields?
+
+    /// Whether the device is in data mode once `reply` completed: every byte is then
+    /// data until it is back in command mode (``Session``; `at`: a `CONNECT` final
+    /// result code). The default is `false`.
+    func entersDataMode(after reply: Reply) -> Bool
+
+    /// How long, after a timeout, the next command waits for the sign that the device
+    /// is ready again — its prompt completing the timed-out command's late reply
+    /// (``PromptDialect``) — before it is sent anyway; `nil` for a device that shows no
+    /// such sign, whose next command waits for the line to go quiet (``Session``). The
+    /// default is `nil`.
+    var readinessWait: Duration? { get }
 }
 
 /// Reads the reply to one command from the lines offered to it.
@@ -79,10 +102,19 @@ public protocol ReplyMatcher: Sendable {
     /// The reply lines taken so far, reported if the request times out before the
     /// reply is complete. The default is none.
     var linesSoFar: [Line] { get }
+
+    /// Offers the unterminated bytes at the end of the input, control sequences
+    /// removed, before ``offerPartial(_:isQuiet:)``: return bytes to write as they are
+    /// (no terminator) in answer to a prompt the reply goes through — `at`'s SMS text
+    /// at `> ` — and the prompt is consumed; the reply goes on. Asked of the request
+    /// in flight only. The default returns `nil`.
+    mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]?
 }
 
 extension ReplyMatcher {
     public var linesSoFar: [Line] { [] }
+
+    public mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? { nil }
 
     public mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? { nil }
 }
@@ -100,6 +132,11 @@ public enum MatchStep: Sendable, Equatable {
     /// encoding of `command` while the request is in flight; for a request that has
     /// timed out it writes nothing and reports `soFar` as the late reply instead.
     case ask(String, soFar: Reply)
+    /// A line of the reply that is a prompt for more input: the session writes `bytes`
+    /// as they are (no terminator; `at`'s SMS text after a bare `>` line) while the
+    /// request is in flight, and nothing for a request that has timed out. More lines
+    /// are expected.
+    case write([UInt8])
     /// The reply is complete.
     case complete(Reply)
 }
@@ -142,6 +179,8 @@ public struct Reply: Sendable, Equatable {
 extension Dialect {
     public func encode(_ command: [UInt8]) -> [UInt8] { command + terminator.bytes }
 
+    public func makeMatcher(for command: String, bytes: [UInt8]) -> any ReplyMatcher { makeMatcher(for: command) }
+
     /// The bytes to write for `command` (its UTF-8 bytes), as ``encode(_:)-([UInt8])`` does.
     public func encode(_ command: String) -> [UInt8] { encode(Array(command.utf8)) }
 
@@ -154,4 +193,10 @@ extension Dialect {
     public var payloadFraming: (any PayloadFraming)? { nil }
 
     public var blankLinesAreFraming: Bool { false }
+
+    public func fields(of line: Line) -> LineFields? { nil }
+
+    public func entersDataMode(after reply: Reply) -> Bool { false }
+
+    public var readinessWait: Duration? { nil }
 }

@@ -15,9 +15,9 @@ public struct DialectRegistry: Sendable {
         for kind in kinds { register(kind) }
     }
 
-    /// tether's own dialects: `line`, `at`, `scpi` and `prompt` (docs/DIALECTS.md).
+    /// tether's own dialects: `line`, `at`, `scpi`, `prompt` and `nmea` (docs/DIALECTS.md).
     public static let builtIn = DialectRegistry([
-        LineDialect.kind, ATDialect.kind, SCPIDialect.kind, PromptDialect.kind,
+        LineDialect.kind, ATDialect.kind, SCPIDialect.kind, PromptDialect.kind, NMEADialect.kind,
     ])
 
     /// Adds `kind` after the others.

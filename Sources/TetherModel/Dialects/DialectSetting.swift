@@ -14,6 +14,10 @@ public enum DialectSetting: String, Sendable, CaseIterable {
     case sendsNothingUnsolicited
     /// ``DialectSettings/prompt`` (`--prompt`).
     case prompt
+    /// ``DialectSettings/promptPattern`` (`--prompt-regex`).
+    case promptPattern
+    /// ``DialectSettings/readinessWait`` (`--prompt-wait`).
+    case readinessWait
     /// ``DialectSettings/errorPattern`` (`--error-pattern`).
     case errorPattern
     /// ``DialectSettings/terminator`` (`--eol`).

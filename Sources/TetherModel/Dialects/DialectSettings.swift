@@ -24,6 +24,10 @@ public struct DialectSettings: Sendable {
     public var sendsNothingUnsolicited: Bool
     /// The console's prompt, exactly (`--prompt`).
     public var prompt: String?
+    /// The console's prompt as a regular expression (`--prompt-regex`).
+    public var promptPattern: LinePattern?
+    /// After a timeout, how long the next command waits for the prompt (`--prompt-wait`).
+    public var readinessWait: Duration?
     /// Length-prefixed payload forms besides the dialect's own (`--payload-header`), in order.
     public var payloadHeaders: [PayloadHeaderTemplate]
 
@@ -32,7 +36,7 @@ public struct DialectSettings: Sendable {
         terminator: Terminator? = nil, notificationPattern: LinePattern? = nil, errorPattern: LinePattern? = nil,
         unsolicitedPrefixes: [String] = [], extraSuccessCodes: [String] = [], extraErrorCodes: [String] = [],
         checksErrors: Bool = false, sendsNothingUnsolicited: Bool = false, prompt: String? = nil,
-        payloadHeaders: [PayloadHeaderTemplate] = []
+        promptPattern: LinePattern? = nil, readinessWait: Duration? = nil, payloadHeaders: [PayloadHeaderTemplate] = []
     ) {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
@@ -43,6 +47,8 @@ public struct DialectSettings: Sendable {
         self.checksErrors = checksErrors
         self.sendsNothingUnsolicited = sendsNothingUnsolicited
         self.prompt = prompt
+        self.promptPattern = promptPattern
+        self.readinessWait = readinessWait
         self.payloadHeaders = payloadHeaders
     }
 
@@ -56,6 +62,8 @@ public struct DialectSettings: Sendable {
             case .checksErrors: checksErrors
             case .sendsNothingUnsolicited: sendsNothingUnsolicited
             case .prompt: prompt != nil
+            case .promptPattern: promptPattern != nil
+            case .readinessWait: readinessWait != nil
             case .errorPattern: errorPattern != nil
             case .terminator: terminator != nil
             case .notificationPattern: notificationPattern != nil
@@ -75,6 +83,8 @@ public struct DialectSettings: Sendable {
         case .checksErrors: filled.checksErrors = defaults.checksErrors
         case .sendsNothingUnsolicited: filled.sendsNothingUnsolicited = defaults.sendsNothingUnsolicited
         case .prompt: filled.prompt = defaults.prompt
+        case .promptPattern: filled.promptPattern = defaults.promptPattern
+        case .readinessWait: filled.readinessWait = defaults.readinessWait
         case .errorPattern: filled.errorPattern = defaults.errorPattern
         case .terminator: filled.terminator = defaults.terminator
         case .notificationPattern: filled.notificationPattern = defaults.notificationPattern

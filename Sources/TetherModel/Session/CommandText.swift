@@ -4,7 +4,10 @@
 /// An empty command is a command: it sends the line end alone (a bare Enter), and a
 /// single space sends a space and the line end. A CR or LF typed into the text is
 /// refused (it would reach the device as several commands); the escapes `\r` and `\n`
-/// ask for those bytes on purpose (README.md, "Escapes in commands").
+/// ask for those bytes on purpose (README.md, "Escapes in commands"). One shape is no
+/// line break: a command line, a CR, then a text ending in Ctrl-Z (0x1A) or ESC (0x1B)
+/// with no CR or LF of its own — an SMS text for the `at` dialect's prompt
+/// (`AT+CMGS="+15551230000"` CR `Hello` Ctrl-Z, docs/DIALECTS.md).
 public enum CommandText {
     /// Why a command cannot be sent as one.
     public enum Problem: Sendable, Equatable {
@@ -29,8 +32,13 @@ public enum CommandText {
 
     /// What is wrong with `command`, or `nil` when it can be sent.
     public static func problem(in command: String) -> Problem? {
-        if command.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) { return .lineBreak }
-        return nil
+        let scalars = command.unicodeScalars
+        guard let lineBreak = scalars.firstIndex(where: { $0 == "\n" || $0 == "\r" }) else { return nil }
+        let text = scalars[scalars.index(after: lineBreak)...]
+        let isText =
+            scalars[lineBreak] == "\r" && (text.last == "\u{1A}" || text.last == "\u{1B}")
+            && !text.contains { $0 == "\n" || $0 == "\r" }
+        return isText ? nil : .lineBreak
     }
 
     /// The bytes `text` stands for, its escapes decoded: `\r` (0x0D), `\n` (0x0A),

@@ -37,10 +37,16 @@
 ///   the device has answered late (a late reply, or a contested line given to the
 ///   next request), the quiet asked for is twice the timeout, within
 ///   ``resyncQuietPeriod`` and ``resyncQuietMaximum``, counted from the timeout.
+///   A dialect whose device shows it is ready again (``Dialect/readinessWait``: a
+///   console's prompt) waits instead, when the timed-out request's reply had begun (its
+///   echo, a line), until that request's late reply ends at the prompt, for at most
+///   the dialect's wait from the timeout: quiet proves nothing there, as a console
+///   busy with a command (`sleep 2`) is silent and discards what is typed.
 /// - A timed-out request keeps its matcher until its late reply is complete, a later
 ///   request's echo or reply closes it, or twice its timeout (within the same bounds)
-///   plus ``resyncLimit`` has passed; the lines it took after the timeout without
-///   completing are then notifications — nothing received is dropped.
+///   plus ``resyncLimit`` — or the dialect's readiness wait, when longer — has passed;
+///   the lines it took after the timeout without completing are then notifications —
+///   nothing received is dropped.
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
 ///   the start with ``Dialect/settlesFromStart``, else once
 ///   the device has sent a line nobody took (a stray: a notification the patterns do
@@ -54,6 +60,11 @@
 ///   A line whose first bytes arrived before the request in flight was sent cannot be
 ///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
 ///   stray.
+/// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
+///   in flight or settling, and of lines begun before the request in flight, are
+///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
+///   reply. A dialect whose replies settle from the start listens for
+///   ``listenPeriod`` before its first request (``releaseRequests(now:)``).
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
 ///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
 ///   to timed-out requests whose late reply has begun, then to the request in flight —
@@ -67,9 +78,18 @@
 ///   took, and a request in flight sent before the text began is over — the console
 ///   printed its prompt — with the lines it took so far as its reply.
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
-///   `SYST:ERR?`): it is written at once, within the same request and timeout.
+///   `SYST:ERR?`): it is written at once, within the same request and timeout. It may
+///   answer a prompt with bytes written as they are (``MatchStep/write(_:)``,
+///   ``ReplyMatcher/answer(toPrompt:)``: `at`'s SMS text at `> `), within the same
+///   request and timeout; a timed-out request writes nothing.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
 ///   tail at hang-up are notifications, never replies.
+/// - **Data mode** (``Dialect/entersDataMode(after:)``: `at`'s `CONNECT`): once that
+///   reply is complete every byte received is data (``SessionEvent/data(_:)``), not
+///   lines, until `NO CARRIER`, or an `OK` line after the host wrote the escape `+++`
+///   (``noteWrite(_:)``): ``SessionEvent/commandMode(_:)``, and lines again. Bytes that
+///   may begin that code are held back until more come or ``partialQuietPeriod`` passes.
+///   Requests other than raw writes wait in the queue meanwhile (they would be data).
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
@@ -86,6 +106,9 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
+    /// How long a dialect whose replies settle from the start listens before the first
+    /// request (``releaseRequests(now:)``), to learn what the device says unasked.
+    public var listenPeriod: Duration = .milliseconds(150)
     /// The quiet time after which the unterminated bytes are reported as pending text
     /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
     /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
@@ -129,6 +152,18 @@ public struct Session: Sendable {
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
+    /// What the device says unasked (unmarked dialects): lines of those shapes are no
+    /// replies.
+    private var unasked = UnaskedLines()
+    /// The modem's data state (``Dialect/entersDataMode(after:)``), or `nil` in command mode.
+    private var dataMode: DataMode?
+    /// The code that ended data mode, reported already: its line is dropped when it ends.
+    private var endOfDataMode: [UInt8]?
+    /// Whether the next request sent is the first after the input waiting at open
+    /// (``releaseRequests(endingWaitingText:now:)``).
+    private var endsWaitingText = false
+    /// How many bytes of the line being framed were there when that request went out.
+    private var waitingPrefix: Int?
 
     private struct InFlight {
         var request: Request
@@ -159,6 +194,9 @@ public struct Session: Sendable {
         var quiet: Duration
         var limit: ContinuousClock.Instant
         var extendsOnBytes: Bool
+        /// Ends early when a timed-out request's late reply ends at a prompt
+        /// (``Dialect/readinessWait``).
+        var endsAtPrompt = false
     }
 
     /// A complete reply held while it settles, and what was reported meanwhile.
@@ -195,6 +233,7 @@ public struct Session: Sendable {
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
         if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
         if let blockEnd = indefiniteBlockEndAt { candidates.append(blockEnd) }
+        if let heldData = heldDataAt { candidates.append(heldData) }
         if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
             candidates.append(end)
         }
@@ -241,11 +280,26 @@ public struct Session: Sendable {
         isHoldingRequests = true
     }
 
-    /// Ends ``holdRequests()``: the first queued request is sent.
+    /// Ends ``holdRequests()``: the first queued request is sent — for a dialect whose
+    /// replies settle from the start (told nothing of the device's unsolicited lines),
+    /// once it has listened for ``listenPeriod``, so that what the device says unasked
+    /// is learned before the first reply is waited for.
     ///
+    /// - Parameter endingWaitingText: the input waiting at open has been taken in. Text
+    ///   after its last line end still there when the first request goes out (what
+    ///   another program left unread: `…sion`; a prompt no reader consumed) is not
+    ///   glued to that command's echo: when the line it begins is the echo only without
+    ///   that text (`sionsleep 2`), the text is a notification of its own and the rest
+    ///   is the echo. Otherwise the line stays whole (a line that was still arriving).
     /// - Returns: the actions to perform now.
-    public mutating func releaseRequests(now: ContinuousClock.Instant) -> [SessionAction] {
+    public mutating func releaseRequests(endingWaitingText: Bool = false, now: ContinuousClock.Instant)
+        -> [SessionAction]
+    {
         isHoldingRequests = false
+        if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
+            wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false)
+        }
+        endsWaitingText = endingWaitingText
         return sendNext(now: now)
     }
 
@@ -278,18 +332,56 @@ public struct Session: Sendable {
             reportedPendingText = false
             receivedCount += bytes.count
         }
+        if dataMode != nil { return receiveData(bytes, now: now) + sendNext(now: now) }
         var actions: [SessionAction] = []
-        for line in framer.append(bytes) {
+        let lines = framer.append(bytes)
+        for (index, line) in lines.enumerated() {
             actions += route(line, now: now)
+            if dataMode != nil {
+                // The bytes after the reply that entered data mode are data, not lines.
+                let rest = lines[(index + 1)...].flatMap { $0.receivedBytes + ($0.terminator?.bytes ?? []) }
+                return actions + receiveData(rest + framer.takePartial(), now: now) + sendNext(now: now)
+            }
         }
         actions += offerPartial(isQuiet: false, now: now)
         return actions + sendNext(now: now)
+    }
+
+    /// The host wrote `bytes` outside any request (``Device/writeNow(_:)``, a raw
+    /// write): in data mode, the escape `+++` makes the module's `OK` end it.
+    public mutating func noteWrite(_ bytes: [UInt8]) {
+        if bytes == DataMode.escape { dataMode?.escapeSent = true }
+    }
+
+    /// Bytes received in data mode: data, until the code that ends it; what follows
+    /// that code is lines again.
+    private mutating func receiveData(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
+        guard var mode = dataMode else { return [] }
+        let (data, end) = mode.take(bytes)
+        dataMode = mode
+        var actions: [SessionAction] = data.isEmpty ? [] : [.emit(.data(data))]
+        guard let end else { return report(actions) }
+        dataMode = nil
+        let code = end.prefix { $0 != 0x0D && $0 != 0x0A }
+        actions.append(.emit(.commandMode(Line(Array(code)))))
+        endOfDataMode = Array(code)
+        for line in framer.append(end) { actions += route(line, now: now) }
+        return report(actions)
+    }
+
+    /// When the bytes data mode holds back are data after all (the line went quiet), or `nil`.
+    private var heldDataAt: ContinuousClock.Instant? {
+        guard let dataMode, !dataMode.held.isEmpty, let lastByteAt else { return nil }
+        return lastByteAt + partialQuietPeriod
     }
 
     /// Times out the request in flight if its deadline has passed, ends waits that are
     /// over and sends the next request.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
+        if let heldData = heldDataAt, heldData <= now, let data = dataMode?.flush() {
+            actions.append(.emit(.data(data)))
+        }
         if let blockEnd = indefiniteBlockEndAt, blockEnd <= now, let block = framer.endIndefiniteBlock() {
             actions += route(block, now: now)
         }
@@ -351,6 +443,7 @@ public struct Session: Sendable {
             let length = ControlSequences.length(ofPrefixKeeping: count, in: framer.partial)
         else { return nil }
         framer.removePartialPrefix(length)
+        waitingPrefix = nil
         guard let flight = inFlight, flight.receivedBefore <= start, contested == nil else { return [] }
         // Its round trip ends at the prompt's last byte, not now: the reader matched it
         // only after the pending-text quiet, which says nothing of the device's speed
@@ -382,6 +475,7 @@ public struct Session: Sendable {
         guard closedReason == nil else { return [] }
         closedReason = reason
         var actions = release()
+        if let data = dataMode?.flush(), !data.isEmpty { actions.append(.emit(.data(data))) }
         if let (line, _) = contested {
             contested = nil
             actions.append(.emit(.notification(line)))
@@ -514,8 +608,13 @@ public struct Session: Sendable {
             wait = nil
             actions += release()
         }
-        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests {
+        while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
+            if endsWaitingText {
+                endsWaitingText = false
+                if !framer.partial.isEmpty, !framer.isInPayload { waitingPrefix = framer.partial.count }
+            }
             let request = queue.removeFirst()
+            if request.isRaw { noteWrite(request.bytes) }
             let sent = SessionEvent.sent(
                 request.id, command: request.command, bytes: request.bytes, isRaw: request.isRaw)
             // A raw write is done once written: no reply, and no line is its.
@@ -523,9 +622,11 @@ public struct Session: Sendable {
             actions.append(.emit(sent))
             if request.isRaw { continue }
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
+            unasked.requestSent()
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
-                    request: request, matcher: dialect.makeMatcher(for: request.command), sentAt: now,
+                    request: request, matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes),
+                    sentAt: now,
                     deadline: request.timeout.map { now + $0 }, receivedBefore: receivedCount)
             } else {
                 actions.append(
@@ -542,6 +643,7 @@ public struct Session: Sendable {
         _ flight: InFlight, failure: RequestFailure, now: ContinuousClock.Instant
     ) -> [SessionAction] {
         inFlight = nil
+        unasked.requestGotNoReply()
         var actions: [SessionAction] = []
         let timeout = flight.request.timeout ?? resyncQuietPeriod
         let soFar = flight.matcher.linesSoFar
@@ -549,16 +651,23 @@ public struct Session: Sendable {
             actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
         }
         actions.append(.emit(.failed(flight.request.id, command: flight.request.command, failure: failure)))
-        wait =
-            answersLate
-            ? lateWait(after: timeout, now: now)
-            : Wait(
-                from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
-                extendsOnBytes: true)
+        var expiresAt = lateWait(after: timeout, now: now).limit
+        if let readiness = dialect.readinessWait, flight.matcher.hasStarted {
+            // The device is busy with the command; what is sent before its prompt may be lost.
+            wait = Wait(from: now, quiet: readiness, limit: now + readiness, extendsOnBytes: false, endsAtPrompt: true)
+            expiresAt = max(expiresAt, now + readiness)
+        } else {
+            wait =
+                answersLate
+                ? lateWait(after: timeout, now: now)
+                : Wait(
+                    from: flight.sentAt, quiet: resyncQuietPeriod, limit: now + resyncQuietPeriod + resyncLimit,
+                    extendsOnBytes: true)
+        }
         owed.append(
             Owed(
                 command: flight.request.command, matcher: flight.matcher, linesAtTimeout: soFar.count,
-                expiresAt: lateWait(after: timeout, now: now).limit))
+                expiresAt: expiresAt))
         return actions
     }
 
@@ -583,6 +692,7 @@ public struct Session: Sendable {
         }
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
+        if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
         if dialect.repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not.
@@ -627,6 +737,10 @@ public struct Session: Sendable {
     // MARK: - Routing lines
 
     private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        if let (waiting, rest) = splitWaitingText(from: line) {
+            partialPrecedesRequest = false
+            return report([.emit(.notification(waiting))]) + route(rest, now: now)
+        }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
         let begunBeforeRequest = partialPrecedesRequest
@@ -635,13 +749,19 @@ public struct Session: Sendable {
             return report([.emit(.notification(line))])
         }
         var line = ControlSequences.cleaned(line)
+        if let code = endOfDataMode {
+            endOfDataMode = nil
+            if line.bytes == code { return [] }
+        }
         var actions: [SessionAction] = []
         let noise = line.payloadRange == nil ? dialect.leadingNoiseLength(in: line) : 0
         if noise > 0 {
             actions.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
             line = Line(Array(line.bytes.dropFirst(noise)), terminator: line.terminator)
         }
-        if dialect.isUnsolicited(line, pending: inFlight?.request.command) {
+        if dialect.isUnsolicited(line, pending: inFlight?.request.command)
+            || dialect.repliesAreUnmarked && unasked.turnsAway(line)
+        {
             return report(actions + [.emit(.notification(line))])
         }
         if let (earlier, _) = contested {
@@ -652,6 +772,22 @@ public struct Session: Sendable {
             return report(actions + offerStray(line))
         }
         return report(actions + offerTaken(line, now: now))
+    }
+
+    /// The text that was waiting at open and the rest of `line`, when `line` is the first
+    /// request's echo only without that text (``releaseRequests(endingWaitingText:now:)``).
+    private mutating func splitWaitingText(from line: Line) -> (waiting: Line, rest: Line)? {
+        guard let prefix = waitingPrefix else { return nil }
+        waitingPrefix = nil
+        guard line.ending == .terminated, line.payloadRange == nil, prefix < line.bytes.count, let flight = inFlight
+        else { return nil }
+        func isEcho(_ line: Line) -> Bool {
+            var trial = flight.matcher
+            return trial.offer(ControlSequences.cleaned(line)) == .echo
+        }
+        let rest = Line(Array(line.bytes.dropFirst(prefix)), terminator: line.terminator)
+        guard !isEcho(line), isEcho(rest) else { return nil }
+        return (ControlSequences.cleaned(Line(Array(line.bytes.prefix(prefix)), ending: .unterminated)), rest)
     }
 
     /// Offers a line that is not unsolicited to the matchers, in the session's order.
@@ -692,6 +828,8 @@ public struct Session: Sendable {
             case .ask(let command, _):
                 let bytes = Array(command.utf8)
                 return [.write(dialect.encode(bytes)), .emit(.sent(flight.request.id, command: command, bytes: bytes))]
+            case .write(let bytes):
+                return answer(flight, with: bytes)
             case .complete(let reply):
                 return complete(flight, with: reply, now: now)
             }
@@ -702,6 +840,7 @@ public struct Session: Sendable {
         if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
         settlesReplies = true
         if held != nil { held!.reply.isInDoubt = true }
+        if inFlight == nil, held == nil, dialect.repliesAreUnmarked { unasked.saw(line) }
         return [.emit(.notification(line))]
     }
 
@@ -729,6 +868,7 @@ public struct Session: Sendable {
         }
         if line.isEmpty { return [] }
         settlesReplies = true
+        unasked.saw(line)
         return [.emit(.notification(line))]
     }
 
@@ -774,11 +914,17 @@ public struct Session: Sendable {
             if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {
                 _ = framer.takePartial()
                 answersLate = true
+                if wait?.endsAtPrompt == true { wait = nil }
                 let command = owed.remove(at: index).command
                 return report([.emit(.lateReply(command: command, reply: reply))])
             }
         }
         guard var flight = inFlight else { return [] }
+        if let bytes = flight.matcher.answer(toPrompt: partial) {
+            inFlight = flight
+            _ = framer.takePartial()
+            return report(answer(flight, with: bytes))
+        }
         let reply = flight.matcher.offerPartial(partial, isQuiet: isQuiet)
         inFlight = flight
         guard let reply else { return [] }
@@ -786,12 +932,19 @@ public struct Session: Sendable {
         return report(complete(flight, with: reply, now: now))
     }
 
+    /// Writes `bytes` as they are, for the request in flight (its matcher's answer to a
+    /// prompt, ``MatchStep/write(_:)``), reported as a raw `sent` of that request.
+    private func answer(_ flight: InFlight, with bytes: [UInt8]) -> [SessionAction] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return [.write(bytes), .emit(.sent(flight.request.id, command: text, bytes: bytes, isRaw: true))]
+    }
+
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
     /// A timed-out request cannot ask the device for more: what it has is its late reply.
     private mutating func offer(_ line: Line, toOwed index: Int) -> [SessionAction]? {
         switch owed[index].matcher.offer(line) {
         case .notMine: return nil
-        case .echo, .consumed: return []
+        case .echo, .consumed, .write: return []
         case .complete(let reply), .ask(_, let reply):
             answersLate = true
             let command = owed.remove(at: index).command

@@ -31,6 +31,12 @@ public enum SessionEvent: Sendable, Equatable {
     /// since the session began), which ``Session/consumePendingText(start:count:now:)``
     /// takes to name it.
     case pendingText(Line, start: Int)
+    /// Bytes received while the modem is in data mode (after a reply the dialect says
+    /// enters it, ``Dialect/entersDataMode(after:)``: `at`'s `CONNECT`): data, not lines.
+    case data([UInt8])
+    /// The modem is back in command mode: `line` said so (`NO CARRIER`, or `OK` after
+    /// the escape `+++`).
+    case commandMode(Line)
 }
 
 /// What the shell around a ``Session`` must do, in order.

@@ -138,6 +138,12 @@ public final class TranscriptView: RunView, ModemLineView {
             return lines.map { received(time, device, $0) }
         case .lateReply(let command, let lines):
             return [note(time, device, "late reply to \(command):")] + lines.map { received(time, device, $0) }
+        case .invalidLine(let viewLine, let reason):
+            return [received(time, device, viewLine), note(time, device, "invalid line: \(reason)")]
+        case .data(let bytes):
+            return [line(time, device, "<", bytes)]
+        case .commandMode(let viewLine):
+            return [received(time, device, viewLine), note(time, device, "back in command mode")]
         default:
             return notes(for: record, device: device)
         }
@@ -162,7 +168,9 @@ public final class TranscriptView: RunView, ModemLineView {
         case .missed(let count): text = "missed \(count) events"
         case .warning(let message): text = "warning: \(message)"
         case .settingNotApplied(let warning): text = "warning: \(warning)"
-        case .sent, .received, .notification, .partialReply, .lateReply, .pendingText: return []
+        case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data,
+            .commandMode:
+            return []
         }
         return [note(record.time, device, text)]
     }

@@ -27,7 +27,10 @@ enum ConnectCommand: Command {
             The escape key (Ctrl-T) followed by a key runs a local command that never
             reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
             Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff) and sends
-            exactly those. In line mode Ctrl-D on an empty line and Ctrl-C quit too
+            exactly those. Ctrl-T y and Ctrl-T x ask for a file (Tab completes, ~ is your
+            home) and send it by YMODEM (loady, rb) or XMODEM-1K (loadx, rx -c); Ctrl-T Y
+            receives by YMODEM (sb) into the current folder; a progress line shows, and
+            Ctrl-C, Escape or Ctrl-T cancels (CAN CAN). In line mode Ctrl-D on an empty line and Ctrl-C quit too
             (exit 0 and 130). The terminal is left as it was found, however tether ends
             (a signal such as SIGUSR1, SIGALRM or SIGPIPE included): its settings, and
             whatever the device changed in raw mode (cursor hidden, colours, alternate

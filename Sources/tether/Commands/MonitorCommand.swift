@@ -78,11 +78,10 @@ enum MonitorCommand: Command {
         options: ConnectionOptions.options.excluding([
             ConnectionOptions.timeout.declaration, DialectOptions.eol.declaration,
             DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
-            DialectOptions.noUnsolicited.declaration,
+            DialectOptions.noUnsolicited.declaration, DialectOptions.promptWait.declaration,
         ]) + [
             HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, until.declaration,
-            only.declaration,
-            live.declaration,
+            only.declaration, live.declaration,
         ],
         usage:
             "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [--until <regex>] [--only <regex>] [<options>]"

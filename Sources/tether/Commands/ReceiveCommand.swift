@@ -24,18 +24,21 @@ enum ReceiveCommand: Command {
             <path>, or to \(LocalFile.unnamedFile) in it when it is a folder. XMODEM carries no
             size: its file keeps the last block's padding (0x1A). Progress as for
             'send'; Ctrl-C cancels with CAN CAN. With --sim the simulator sends
-            tether-sim.bin (64 KiB).
+            tether-sim.bin (64 KiB). --program hands the port to another program
+            instead, run in <path> (ZMODEM: 'rz').
 
             EXAMPLES:
               tether receive /dev/ttyUSB0 dumps/            (then 'sb file' on the device)
               tether receive /dev/ttyUSB0 --command 'sb log.txt' dumps/
               tether receive /dev/ttyUSB0 -p xmodem-crc log.bin
               tether receive --sim /tmp
+              tether receive /dev/ttyUSB0 dumps/ --program 'rz'   (ZMODEM, lrzsz)
 
             EXIT CODES:
               0 received, 64 usage error, 66 port not found, 73 a file cannot be
               written, 74 the device disconnected, 75 the sender never started,
-              76 the sender cancelled, too many retries or a protocol error,
+              76 the sender cancelled, too many retries or a protocol error
+              (--program: the program failed; 69 it cannot be found or run),
               130 interrupted (Ctrl-C).
             """,
         arguments: [
@@ -51,6 +54,14 @@ enum ReceiveCommand: Command {
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
         guard rest.count <= 1 else { throw UsageError("Unexpected argument '\(rest[1])'") }
+        if let program = arguments[TransferOptions.program] {
+            let folder = rest.first ?? "."
+            guard LocalFile.isDirectory(folder) else {
+                throw CommandFailure("cannot run '\(program)' in '\(folder)': no such folder", code: .cannotCreateLog)
+            }
+            return try await ProgramTransfer.run(
+                program, arguments: [], in: folder, options: options, parsed: arguments)
+        }
         let kind = arguments[TransferOptions.transferProtocol]
         let path = rest.first ?? "."
         let folder = LocalFile.folder(receiving: kind, at: path)

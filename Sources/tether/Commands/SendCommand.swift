@@ -15,18 +15,21 @@ enum SendCommand: Command {
             terminal (--format json: 'transfer' records); Ctrl-C cancels with CAN CAN.
             The limits (10 retries a block, 10 s for an answer) are in docs/TRANSFERS.md.
             With --sim the simulator receives the files (its --drop, --duplicate and
-            --corrupt faults make the line noisy).
+            --corrupt faults make the line noisy). --program hands the port to another
+            program instead, with each <file> after it (ZMODEM: 'sz').
 
             EXAMPLES:
               tether send /dev/ttyUSB0 --baud 115200 u-boot.img       (after 'loady')
               tether send /dev/ttyUSB0 --command 'loady 0x40200000' u-boot.img
               tether send /dev/ttyUSB0 -p xmodem-1k firmware.bin
               tether send --sim -p ymodem a.bin b.bin
+              tether send /dev/ttyUSB0 --program 'sz' a.bin      (ZMODEM, lrzsz)
 
             EXIT CODES:
               0 sent, 64 usage error, 66 a file missing or unreadable (or the port not
               found), 74 the device disconnected, 75 the receiver never started,
-              76 the receiver cancelled, too many retries or a protocol error,
+              76 the receiver cancelled, too many retries or a protocol error
+              (--program: the program failed; 69 it cannot be found or run),
               130 interrupted (Ctrl-C).
             """,
         arguments: [
@@ -42,6 +45,10 @@ enum SendCommand: Command {
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
         guard !paths.isEmpty else { throw UsageError("Missing expected argument '<file> ...'") }
+        if let program = arguments[TransferOptions.program] {
+            return try await ProgramTransfer.run(
+                program, arguments: paths, in: nil, options: options, parsed: arguments)
+        }
         let kind = arguments[TransferOptions.transferProtocol]
         if !kind.isBatch && paths.count > 1 {
             throw UsageError("\(kind.name) sends one file; give one <file>, or use '--protocol ymodem' for several")

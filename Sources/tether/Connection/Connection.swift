@@ -1,6 +1,7 @@
 import TetherCommandLine
 import TetherModel
 import TetherPresenter
+import TetherSerial
 import TetherSimulator
 import TetherViews
 
@@ -19,7 +20,9 @@ final class Connection {
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
     /// The line end the dialect writes after each command.
-    var terminator: Terminator { opened.terminator }
+    var terminator: Terminator { opened.dialect.terminator }
+    /// The open port under the device (``OpenedDevice/transport``).
+    var transport: any SerialTransport { opened.transport }
     private let opened: OpenedDevice
     /// `--log`'s file, if any.
     private let log: LogFile<any DeviceView>?
@@ -67,7 +70,7 @@ final class Connection {
         self.view = chosen
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
-            pacing: options.pacing, faults: options.simulatorFaults,
+            pacing: options.pacing, discardsWaitingInput: options.discardsWaitingInput, faults: options.simulatorFaults,
             waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             refused: { name, events in
                 // The records JSON and the log would have had; text has the error's message.
@@ -92,8 +95,9 @@ final class Connection {
         let view = self.view
         let name = displayName
         let facts = opened.facts
+        let dialect = opened.dialect
         return Task {
-            var presenter = Presenter(port: name, facts: facts)
+            var presenter = Presenter(port: name, facts: facts, dialect: dialect)
             presenter.showsPendingText = showsPendingText
             return await presenter.present(events, to: view, observe: observe, until: isDone)
         }

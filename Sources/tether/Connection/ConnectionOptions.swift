@@ -108,7 +108,7 @@ struct ConnectionOptions {
     /// The options, for a command's ``CommandSpec``.
     static let options: [OptionDeclaration] =
         [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
-        + DeviceSettings.pacingOptions
+        + DeviceSettings.pacingOptions + DeviceSettings.inputOptions
         + [
             timeout.declaration, format(showing: .eventLog).declaration, timestamps.declaration,
             timestampFormat.declaration, hex.declaration, log.declaration, logFormat.declaration,
@@ -139,6 +139,8 @@ struct ConnectionOptions {
     var configuration: SerialConfiguration
     /// `--char-delay` and `--command-delay`, the command line's over `--device`'s.
     var pacing: Pacing
+    /// `--discard-input`, the command line's over `--device`'s.
+    var discardsWaitingInput: Bool
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// The output format.
@@ -198,6 +200,7 @@ struct ConnectionOptions {
         let settings = try DeviceSettings(arguments, below: description.map { [$0] } ?? [])
         configuration = settings.configuration
         pacing = settings.pacing
+        discardsWaitingInput = settings.discardsWaitingInput
         dialect = settings.dialect
         let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)

@@ -33,13 +33,16 @@ final class OpenedDevice {
     let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
     let displayName: String
-    /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`).
+    /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`, `nmea`).
     let dialectName: String
-    /// The line end the dialect writes after each command (`--eol`).
-    let terminator: Terminator
+    /// The dialect, for the presenter (the values it reads in lines: `nmea`).
+    let dialect: any Dialect
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
     let facts: DeviceFacts
+    /// The port the device was built over, open: its descriptor is what
+    /// `send`/`receive --program` hand to a program while the device is not started.
+    let transport: any SerialTransport
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -54,6 +57,7 @@ final class OpenedDevice {
     ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
     ///     for, before the port is closed and this throws (78).
     ///   - pacing: pauses between characters and after each command (``Pacing``).
+    ///   - discardsWaitingInput: discard the input waiting at open (`--discard-input`).
     ///   - peer: with `--sim`, the simulated device to run instead of the profile's
     ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
     ///     `sim:transfer`.
@@ -64,7 +68,8 @@ final class OpenedDevice {
     ///   `--strict-settings` (78).
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, pacing: Pacing = Pacing(), faults: FaultPlan = FaultPlan(),
+        dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
+        faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
@@ -117,9 +122,10 @@ final class OpenedDevice {
             known = DeviceFacts()
         }
         dialectName = dialect.name
-        terminator = dialect.terminator
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
         facts = known
+        self.dialect = dialect
+        transport = port
         let report = port.settingsReport
         if hardware.requiresSettings, !report.mismatches.isEmpty {
             let name = displayName
@@ -133,7 +139,7 @@ final class OpenedDevice {
         do {
             device = try Device(
                 transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, pacing: pacing,
-                reopener: reopener)
+                discardsWaitingInput: discardsWaitingInput, reopener: reopener)
         } catch {
             port.close()
             simulator?.stop()

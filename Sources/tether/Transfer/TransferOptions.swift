@@ -30,9 +30,19 @@ enum TransferOptions {
             }
         })
 
+    static let program = Option<String?>(
+        "--program", value: "command",
+        help: "Hand the port to this program instead (a shell command line; its standard\n"
+            + "input and output on the port): 'sz' or 'rz' for ZMODEM (lrzsz). send\n"
+            + "appends each <file>; receive runs it in <path>. Exit 76 when it fails.",
+        parse: { text throws(InvalidValue) in
+            guard !text.allSatisfy(\.isWhitespace) else { throw .message("'--program' needs a command, e.g. 'sz'") }
+            return text
+        })
+
     /// The options, for a command's ``CommandSpec``.
     static let options: [OptionDeclaration] = [
-        transferProtocol.declaration, startTimeout.declaration, command.declaration,
+        transferProtocol.declaration, startTimeout.declaration, command.declaration, program.declaration,
     ]
 
     /// The limits asked for: the protocol reference's, with `--start-timeout`.

@@ -29,12 +29,15 @@ enum TransferRun {
             return await run(typed, on: connection, direction: direction, protocol: kind, view: view)
         }
         let device = connection.device
-        let (events, sink) = AsyncStream.makeStream(of: (TransferEvent, ContinuousClock.Instant).self)
-        var presenter = TransferPresenter(
-            port: connection.displayName, direction: direction, protocol: kind, now: .now)
-        // Started by the transfer, so a receiver's first request waiting at open is its.
-        let transferring = Task {
-            await device.transfer(machine) { sink.yield(($0, .now)) }
+        let name = connection.displayName
+        let transferring = Task { () -> (TransferOutcome, [TransferFile]) in
+            var presenter = TransferPresenter(port: name, direction: direction, protocol: kind, now: .now)
+            var received: [TransferFile] = []
+            // Started by the transfer, so a receiver's first request waiting at open is its.
+            let outcome = await presenter.present(to: view, received: { received.append($0) }) { report in
+                await device.transfer(machine, report: report)
+            }
+            return (outcome, received)
         }
         let trap = SignalTrap()
         let signals = trap.received
@@ -45,18 +48,7 @@ enum TransferRun {
             }
             return nil
         }
-        let ended = Task {
-            let outcome = await transferring.value
-            sink.finish()
-            return outcome
-        }
-        var received: [TransferFile] = []
-        for await (event, time) in events {
-            if case .received(let file) = event { received.append(file) }
-            if let status = presenter.status(for: event, now: time) { view.render(transfer: status) }
-        }
-        let outcome = await ended.value
-        view.render(transfer: presenter.status(for: outcome, now: .now))
+        let (outcome, received) = await transferring.value
         interruption.cancel()
         let signalled = await interruption.value
         trap.cancel()

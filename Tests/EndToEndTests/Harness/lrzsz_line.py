@@ -1,12 +1,14 @@
 """A serial line between tether and an lrzsz program, for the transfer tests.
 
-Usage: lrzsz_line.py FOLDER PROGRAM [ARGUMENT...]
+Usage: lrzsz_line.py [--rate BYTES_PER_S] FOLDER PROGRAM [ARGUMENT...]
 
 Makes a pseudo-terminal for tether and runs PROGRAM (sx, rx, sb, rb) in FOLDER with its
 standard input and output on pipes, relaying bytes both ways; the first line printed is
 the path of the pseudo-terminal, for tether to open. Ends when PROGRAM has ended and
 what it wrote has been relayed (3 s after), with PROGRAM's exit code; PROGRAM's standard
-error goes to FOLDER/lrzsz.log.
+error goes to FOLDER/lrzsz.log. With --rate, bytes from tether are relayed at about
+that many a second, as a slow serial line would carry them (a progress bar stays on the
+screen long enough to be seen).
 
 Pipes, not a second pseudo-terminal, because lrzsz ends with tcdrain() and then
 tcflush(TCIOFLUSH): on a pseudo-terminal the flush also discards what the relay has not
@@ -21,7 +23,11 @@ import sys
 import time
 import tty
 
-folder, command = sys.argv[1], sys.argv[2:]
+arguments = sys.argv[1:]
+rate = None
+if arguments[0] == "--rate":
+    rate, arguments = float(arguments[1]), arguments[2:]
+folder, command = arguments[0], arguments[1:]
 tether_master, tether_slave = pty.openpty()
 tty.setraw(tether_slave)
 print(os.ttyname(tether_slave), flush=True)
@@ -39,7 +45,7 @@ while True:
     ready, _, _ = select.select(sources, [], [], 0.05)
     for source in ready:
         try:
-            data = os.read(source, 65536)
+            data = os.read(source, 256 if rate and source == tether_master else 65536)
         except OSError:
             continue  # tether has not opened the pseudo-terminal (yet, or any more)
         if not data:
@@ -49,4 +55,6 @@ while True:
             os.write(to_program if source == tether_master else tether_master, data)
         except OSError:
             pass  # PROGRAM has ended: what tether sends now has no reader
+        if rate and source == tether_master:
+            time.sleep(len(data) / rate)
 sys.exit(child.returncode)

@@ -1,6 +1,7 @@
 import Synchronization
 import TetherConsole
 import TetherSerial
+import TetherTransfer
 
 /// A device that records what the console sends and does to the port's lines.
 final class RecordingDevice: ConsoleDevice {
@@ -39,8 +40,18 @@ final class RecordingDevice: ConsoleDevice {
     /// The error every line-control call fails with (a port away), if set.
     let failure: SerialError?
 
-    init(failing failure: SerialError? = nil) {
+    /// The other side of a transfer, run against the console's on a perfect line;
+    /// `nil`: a peer that never answers (the transfer runs until cancelled).
+    let peer: (any TransferMachine)?
+    /// The bytes the console's transfers wrote, joined.
+    let transferWrites = Mutex<[UInt8]>([])
+    private let peerEnd = Mutex<TransferOutcome?>(nil)
+    /// How the peer's side of the last transfer ended.
+    var peerOutcome: TransferOutcome? { peerEnd.withLock { $0 } }
+
+    init(failing failure: SerialError? = nil, peer: (any TransferMachine)? = nil) {
         self.failure = failure
+        self.peer = peer
     }
 
     /// What was sent, in order.
@@ -72,5 +83,58 @@ final class RecordingDevice: ConsoleDevice {
 
     func setBaudRate(_ baudRate: Int) async throws(SerialError) {
         try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
+    }
+
+    /// Runs `machine` against ``peer``, each one's writes fed to the other at once, no
+    /// time passing; with no peer, waits until cancelled and then cancels `machine`.
+    func transfer(
+        _ machine: some TransferMachine, report: @escaping @Sendable (TransferEvent) -> Void
+    ) async -> TransferOutcome {
+        var ours: any TransferMachine = machine
+        let now = ContinuousClock.now
+        guard var peer else {
+            _ = perform(ours.start(now: now), report: report)
+            let (waiting, held) = AsyncStream.makeStream(of: Never.self)
+            for await _ in waiting {}  // ends when the task is cancelled
+            held.finish()
+            return perform(ours.cancel(now: now), report: report).outcome ?? .failed(.cancelled)
+        }
+        var (toPeer, outcome) = perform(ours.start(now: now), report: report)
+        var toUs = peerWrites(of: peer.start(now: now))
+        while outcome == nil {
+            guard !toPeer.isEmpty || !toUs.isEmpty else { return .failed(.disconnected(reason: "the line is quiet")) }
+            let incoming = toUs
+            toUs = peerWrites(of: peer.receive(toPeer, now: now))
+            (toPeer, outcome) = perform(ours.receive(incoming, now: now), report: report)
+        }
+        return outcome ?? .failed(.cancelled)
+    }
+
+    private func perform(_ actions: [TransferAction], report: (TransferEvent) -> Void) -> (
+        written: [UInt8], outcome: TransferOutcome?
+    ) {
+        var written: [UInt8] = []
+        var outcome: TransferOutcome?
+        for action in actions {
+            switch action {
+            case .write(let bytes): written += bytes
+            case .report(let event): report(event)
+            case .finished(let end): outcome = end
+            }
+        }
+        transferWrites.withLock { $0 += written }
+        return (written, outcome)
+    }
+
+    /// The bytes `actions` of the peer write; its end goes to ``peerOutcome``.
+    private func peerWrites(of actions: [TransferAction]) -> [UInt8] {
+        actions.flatMap { (action) -> [UInt8] in
+            switch action {
+            case .write(let bytes): return bytes
+            case .finished(let outcome): peerEnd.withLock { $0 = outcome }
+            case .report: break
+            }
+            return []
+        }
     }
 }

@@ -11,6 +11,10 @@ final class RecordingScreen: ConsoleScreen {
         case bytes([UInt8])
         /// `holdTail(_:)`.
         case tail(String?)
+        /// `showTransfer(_:)`: a transfer's status line.
+        case transfer(String)
+        /// `endTransfer()`.
+        case transferEnded
     }
 
     private struct State {
@@ -19,6 +23,7 @@ final class RecordingScreen: ConsoleScreen {
         var shown: [Shown] = []
         var isStarted = false
         var undo: [UInt8] = []
+        var cancelTransfer: (@Sendable () -> Void)?
     }
 
     let inputs: AsyncStream<ConsoleInput>
@@ -70,4 +75,13 @@ final class RecordingScreen: ConsoleScreen {
     func writeBytes(_ bytes: [UInt8]) { state.withLock { $0.shown.append(.bytes(bytes)) } }
     func holdTail(_ text: String?) { state.withLock { $0.shown.append(.tail(text)) } }
     func undoOnExit(_ bytes: [UInt8]) { state.withLock { $0.undo = bytes } }
+    func onTransferCancel(_ cancel: @escaping @Sendable () -> Void) { state.withLock { $0.cancelTransfer = cancel } }
+    func showTransfer(_ line: String) { state.withLock { $0.shown.append(.transfer(line)) } }
+    func endTransfer() { state.withLock { $0.shown.append(.transferEnded) } }
+
+    /// Whether the console gave the running transfer's cancel (``onTransferCancel(_:)``).
+    var canCancelTransfer: Bool { state.withLock { $0.cancelTransfer != nil } }
+
+    /// Types the key that cancels a transfer (Ctrl-C).
+    func cancelTransfer() { state.withLock { $0.cancelTransfer }?() }
 }

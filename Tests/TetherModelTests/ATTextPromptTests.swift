@@ -1,0 +1,77 @@
+import Testing
+
+@testable import TetherModel
+
+/// The SMS text prompt (3GPP TS 27.005 §3.5.1, §3.5.3) through the session: the command
+/// line goes out, the text waits for `> ` (or a bare `>` line), and the reply is what
+/// follows the text (docs/DIALECTS.md, "SMS text prompt").
+@Suite struct ATTextPromptTests {
+    static let command = "AT+CMGW=\"+15551230000\"\rHello\u{1A}"
+
+    /// `\r\n> ` unterminated: the text is written then, its echo dropped, and
+    /// `+CMGW: 5` / `OK` are the reply.
+    @Test func textGoesOutAtThePromptAndTheFinalLinesAreTheReply() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue(Self.command, timeout: 5000)
+        #expect(harness.writtenText == "AT+CMGW=\"+15551230000\"\r")
+        harness.receive("AT+CMGW=\"+15551230000\"\r\r\n> ", at: 10)
+        #expect(harness.writtenText == "AT+CMGW=\"+15551230000\"\rHello\u{1A}")
+        harness.receive("Hello\u{1A}", at: 20)
+        harness.receive("\r\n+CMGW: 5\r\n\r\nOK\r\n", at: 300)
+        #expect(harness.replyLines == [["+CMGW: 5"]])
+        #expect(harness.replies.first?.reply.finalResult == Line("OK"))
+        #expect(harness.notifications.isEmpty)
+        #expect(harness.timedOut.isEmpty)
+    }
+
+    /// Some modules print the prompt as a line of its own (`>` then CR LF), and echo off.
+    @Test func aBarePromptLineOpensTheTextToo() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CMGS=\"+15551230000\"\rSee you\u{1A}", timeout: 5000)
+        harness.receive("\r\n>\r\n", at: 10)
+        #expect(harness.writtenText.hasSuffix("\rSee you\u{1A}"))
+        harness.receive("\r\n+CMGS: 7\r\n\r\nOK\r\n", at: 200)
+        #expect(harness.replyLines == [["+CMGS: 7"]])
+        #expect(harness.notifications.isEmpty)
+    }
+
+    /// A text that reads `OK` has its echo dropped, so the module's own `OK` ends the reply.
+    @Test func aTextThatReadsOKIsNotTheFinalResultCode() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CMGS=\"+1555\"\rOK\u{1A}", timeout: 5000)
+        harness.receive("AT+CMGS=\"+1555\"\r\r\n> ", at: 10)
+        harness.receive("OK\u{1A}\r\n", at: 20)
+        #expect(harness.replies.isEmpty)
+        harness.receive("\r\n+CMGS: 8\r\n\r\nOK\r\n", at: 200)
+        #expect(harness.replyLines == [["+CMGS: 8"]])
+    }
+
+    /// The module refusing the text: the error is the exchange's reply.
+    @Test func aRefusedTextIsAnErrorReply() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue(Self.command, timeout: 5000)
+        harness.receive("\r\n> ", at: 10)
+        harness.receive("\r\n+CMS ERROR: 304\r\n", at: 50)
+        #expect(harness.replies.first?.reply.isError == true)
+        #expect(harness.replies.first?.reply.finalResult == Line("+CMS ERROR: 304"))
+    }
+
+    /// Without a text the reply ends at the prompt (no timeout): the module waits for it.
+    @Test func withoutATextTheReplyEndsAtThePrompt() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CMGS=\"+1555\"", timeout: 5000)
+        harness.receive("\r\n> ", at: 10)
+        #expect(harness.replies.first?.reply.prompt?.text == "> ")
+        #expect(harness.writtenText == "AT+CMGS=\"+1555\"\r")
+    }
+
+    /// The command line's checks: a command line, CR and a text ending in Ctrl-Z or ESC
+    /// is one command; other line breaks are still refused.
+    @Test func aTextAfterACRIsNoLineBreak() {
+        #expect(CommandText.problem(in: Self.command) == nil)
+        #expect(CommandText.problem(in: "AT+CMGS=\"1\"\rnever mind\u{1B}") == nil)
+        #expect(CommandText.problem(in: "AT+CMGS=\"1\"\rHello") == .lineBreak)
+        #expect(CommandText.problem(in: "AT\nHello\u{1A}") == .lineBreak)
+        #expect(CommandText.problem(in: "AT\rA\rB\u{1A}") == .lineBreak)
+    }
+}

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import TetherModel
+
+/// What a device says unasked is learned and no longer taken as a reply
+/// (docs/DIALECTS.md, "Stray lines": learned shapes).
+@Suite struct UnaskedLinesTests {
+    static let identity = "TETHER,THERMO-1,SIM0001,1.0"
+
+    /// A thermometer printing `T=21.4C` every 40 ms unasked, answering `*IDN?` 25 ms
+    /// after it is written, asked 20 times with nothing told of its readings: the
+    /// session, stepped one millisecond at a time, gives the right reply to at least 18.
+    @Test func aThermometerSpeakingUnaskedGetsItsRepliesRight() {
+        var harness = SessionHarness(LineDialect(settlesFromStart: true))
+        harness.session.holdRequests()
+        for _ in 0..<20 { harness.enqueue("*IDN?", timeout: 1000) }
+        var answerAt: [Int] = []
+        var written = 0
+        for time in 0..<6000 {
+            if time == 5 { harness.release(at: time) }
+            if time % 40 == 0 { harness.receive("T=21.\(time % 7)C\r\n", at: time) }
+            if answerAt.first == time {
+                answerAt.removeFirst()
+                harness.receive(Self.identity + "\r\n", at: time)
+            }
+            harness.expire(at: time)
+            while written < harness.writes.count {
+                written += 1
+                answerAt.append(time + 25)
+            }
+        }
+        let right = harness.replyLines.filter { $0 == [Self.identity] }.count
+        print("unasked lines: \(right) of 20 *IDN? replies right (T= every 40 ms, answer after 25 ms)")
+        #expect(harness.replies.count == 20)
+        #expect(right >= 18)
+        #expect(harness.timedOut.isEmpty)
+    }
+
+    /// Shapes: digit runs (with sign and decimal point) are one `9`, blanks one space.
+    @Test func aShapeKeepsTheTextAroundTheNumbers() {
+        let shape = { (text: String) in UnaskedLines.shape(of: Line(text)).map { String(decoding: $0, as: UTF8.self) } }
+        #expect(shape("T=21.4C") == "T=9C")
+        #expect(shape("T=-3.0C") == "T=9C")
+        #expect(shape("HUM  45 %") == "HUM 9 %")
+        #expect(shape("TETHER,ENV-1,SIM0001,1.0") == "TETHER,ENV9,SIM9,9")
+        #expect(shape("") == nil)
+    }
+
+    /// A reply shaped like the unasked lines: once a request times out while such a line
+    /// was turned away, the shape is forgotten for good and replies are taken again (the
+    /// first timed-out request still contests the line: in doubt, but the right line).
+    @Test func aReplyShapedLikeTheStraysIsGivenBack() {
+        var harness = SessionHarness(LineDialect(settlesFromStart: true))
+        harness.receive("21.4\r\n", at: 0)
+        harness.receive("21.5\r\n", at: 40)
+        harness.enqueue("MEAS?", timeout: 200, at: 50)
+        harness.receive("21.6\r\n", at: 60)
+        harness.expire(at: 250)
+        #expect(harness.timedOut == ["MEAS?"])
+        harness.expire(at: 1000)
+        harness.enqueue("MEAS?", timeout: 200, at: 1000)
+        harness.receive("21.7\r\n", at: 1010)
+        harness.expire(at: 1300)
+        harness.expire(at: 2500)
+        #expect(harness.replyLines == [["21.7"]], "\(harness.events)")
+        #expect(harness.notificationTexts == ["21.4", "21.5", "21.6"])
+    }
+}
