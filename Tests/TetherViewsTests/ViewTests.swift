@@ -217,8 +217,8 @@ extension Presenter {
     }
 }
 
-/// Pending text in the text and JSON views: in place on a terminal, a line of its own
-/// written as it comes and its line finished elsewhere, a `pending_text` record in JSON.
+/// Pending text in the text and JSON views: in place on a terminal; elsewhere written as
+/// it comes, its line finished when the rest arrives; a `pending_text` record in JSON.
 @Suite struct PendingTextViewTests {
     let time = Date(timeIntervalSince1970: 1_800_000_000.25)
 
