@@ -95,3 +95,25 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 }
+
+/// `connect` from a pipe, first contact: the hint goes to standard error once.
+@Suite struct PipedFirstContactEndToEndTests {
+    /// `AT` twice, sent with LF to a device that never answers: two timeouts, one hint.
+    @Test func silentDeviceGetsTheHintOnce() throws {
+        let simulator = try Simulator(device: ScriptedDevice())
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["connect", simulator.devicePath, "--timeout", "300"], stdin: "AT\nAT\n", timeout: 60)
+        #expect(result.stdout == "AT ✗ no reply within 300 ms\nAT ✗ no reply within 300 ms\n", "\(result.stdout)")
+        let hints = result.stderr.components(separatedBy: "hint: nothing received yet;").count - 1
+        #expect(hints == 1, "\(result.stderr)")
+    }
+
+    /// A device that answers gets no hint, whatever times out later.
+    @Test func aDeviceThatAnsweredGetsNoHint() throws {
+        let result = try Subprocess.run(
+            "tether", ["connect", "--sim", "--timeout", "300"], stdin: "*IDN?\nNOSUCH?\n", timeout: 60)
+        #expect(result.stdout.contains("*IDN? → "), "\(result.stdout)")
+        #expect(!result.stderr.contains("hint:"), "\(result.stderr)")
+    }
+}

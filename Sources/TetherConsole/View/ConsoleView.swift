@@ -58,14 +58,13 @@ public final class ConsoleView: DeviceView {
     /// The session's timestamps (`24hour-delta` counts from the previous one).
     private let timestamper: Timestamper
     /// Said once, after a typed line's timeout, while nothing has been received.
-    private let firstContact: Mutex<(hint: FirstContactHint?, hasReceived: Bool)>
+    private let firstContact = Mutex<FirstContactHint?>(nil)
 
     /// A view drawn on `terminal`.
     ///
     /// - Parameter mapsCR: show a lone CR received in raw mode as a line end (`--map-cr`).
     public init(terminal: any ConsoleScreen, settings: Settings, mapsCR: Bool = false) {
         self.terminal = terminal
-        self.firstContact = Mutex((nil, false))
         self.settings = Mutex(settings)
         timestamper = Timestamper(settings.timestampStyle)
         var filter = PassthroughFilter()
@@ -76,7 +75,7 @@ public final class ConsoleView: DeviceView {
     /// Says `hint` (once) after the first typed line that times out while nothing has
     /// been received since the port opened.
     public func hint(atFirstContact hint: FirstContactHint) {
-        firstContact.withLock { $0.hint = hint }
+        firstContact.withLock { $0 = hint }
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
@@ -96,23 +95,20 @@ public final class ConsoleView: DeviceView {
             showsHex: settings.showsHex, environment: environment
         ).render(record, state: state)
         if case .exchanged(let exchange) = record.event, case .timedOut = exchange.outcome,
-            let hint = firstContact.withLock({ contact in
-                defer { contact.hint = nil }
-                return contact.hasReceived ? nil : contact.hint
-            })
+            let hint = firstContact.withLock({ $0 })?.afterTimeout()
         {
-            terminal.write(hint.text + "\n")
+            terminal.write(hint + "\n")
         }
     }
 
     /// Shows bytes read from the port in raw mode: made safe by ``PassthroughFilter``
     /// (what the device changed is undone when the terminal stops,
-    /// ``ConsoleScreen/undoOnExit(_:)``), or as hex pairs. In line mode, where the records show whole lines, only the bytes
-    /// after the last line end are shown, once quiet (``ConsoleScreen/holdTail(_:)``):
-    /// a console's prompt.
+    /// ``ConsoleScreen/undoOnExit(_:)``), or as hex pairs. In line mode, where the
+    /// records show whole lines, only the bytes after the last line end are shown, once
+    /// quiet (``ConsoleScreen/holdTail(_:)``): a console's prompt.
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
-        if !bytes.isEmpty { firstContact.withLock { $0.hasReceived = true } }
+        if !bytes.isEmpty { firstContact.withLock { $0 }?.noteReceived() }
         if settings.mode == .raw { settings.log?.render(record, state: state) }
         guard settings.mode == .raw else {
             let pending = tail.withLock { tail in

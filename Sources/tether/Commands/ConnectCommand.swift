@@ -2,6 +2,7 @@ import Synchronization
 import TetherCommandLine
 import TetherConsole
 import TetherModel
+import TetherPresenter
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
@@ -35,9 +36,9 @@ enum ConnectCommand: Command {
             (a signal such as SIGUSR1, SIGALRM or SIGPIPE included): its settings, and
             whatever the device changed in raw mode (cursor hidden, colours, alternate
             screen, mouse reporting, bracketed paste, keypad, scroll region) is undone.
-            In line mode, when a typed line gets no reply and nothing at all has come
-            from the device yet, a hint says once what to try (--eol cr, --dialect at,
-            --baud).
+            In line mode and from a pipe, when a line gets no reply and nothing at all
+            has come from the device yet, a hint says once what to try (--eol cr,
+            --dialect at, --baud).
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
@@ -116,7 +117,24 @@ enum ConnectCommand: Command {
         // Nothing is sent before the session's first record (`connected`) is shown: a
         // `--log` file that cannot take it ends the session there.
         let (shown, show) = AsyncStream.makeStream(of: Void.self)
-        return try await connection.runUntilStopped(observe: { _, _, _ in show.yield() }) { stop in
+        let hint = FirstContactHint(sending: connection.terminator, dialect: connection.dialectName)
+        let observe: @Sendable (ViewRecord, ViewState, Connection.Stop) -> Void = { record, _, _ in
+            show.yield()
+            // Said on standard error, where the timeouts' view is not: it is not output.
+            switch record.event {
+            case .exchanged(let exchange):
+                switch exchange.outcome {
+                case .reply: hint.noteReceived()
+                case .timedOut: hint.afterTimeout().map { FileSink.standardError.write($0 + "\n") }
+                case .failed: break
+                }
+            case .notification, .partialReply, .lateReply, .pendingText:
+                hint.noteReceived()
+            default:
+                break
+            }
+        }
+        return try await connection.runUntilStopped(observe: observe) { stop in
             for await _ in shown { break }
             switch await PipedConsole.run(
                 StandardInput.lines(), send: { _ = try? await device.query(bytes: $0, timeout: timeout) })
