@@ -60,6 +60,15 @@ import TetherModel
         #expect(harness.screen.undo.isEmpty)
     }
 
+    /// A switch to line mode undoes what the device set, there and then.
+    @Test func switchingToLineModeUndoesTheDevicesModesAtOnce() {
+        let harness = Harness(mode: .raw)
+        harness.receive(Array("\u{1b}[?1049h".utf8))
+        harness.view.undoDeviceModes()
+        #expect(harness.screen.bytes == Array("\u{1b}[?1049h\u{1b}[?1049l".utf8))
+        #expect(harness.screen.undo.isEmpty)
+    }
+
     static func timedOut(_ command: String) -> ViewEvent {
         .exchanged(Exchange(command: command, outcome: .timedOut(timeout: .milliseconds(1000)), time: Date()))
     }

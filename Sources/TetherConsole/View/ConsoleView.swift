@@ -137,6 +137,15 @@ public final class ConsoleView: DeviceView {
         if let undo { terminal.undoOnExit(undo) }
     }
 
+    /// Undoes on the terminal what the device changed in raw mode, now (a switch to line
+    /// mode, where it would stay in the way: the alternate screen, a hidden cursor).
+    public func undoDeviceModes() {
+        let undo = passthrough.withLock { $0.takeUndo() }
+        guard !undo.isEmpty else { return }
+        terminal.writeBytes(undo)
+        terminal.undoOnExit([])
+    }
+
     public func finish(_ state: ViewState) {
         settings.withLock { $0.log }?.finish(state)
     }

@@ -56,6 +56,13 @@ struct PassthroughFilter {
     /// A filter at the start of a line.
     init() {}
 
+    /// The undo of what the device changed (``DeviceTerminalModes/undo``), which is then
+    /// nothing: for a switch to line mode, which shows no device sequence.
+    mutating func takeUndo() -> [UInt8] {
+        defer { modes = DeviceTerminalModes() }
+        return modes.undo
+    }
+
     /// The bytes to write for `bytes`, continuing from the previous call.
     mutating func filter(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
