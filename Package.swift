@@ -66,12 +66,13 @@ let package = Package(
             name: "TetherConsole",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine", "TetherCommandLine",
-                "TetherTransfer",
+                "CScreenRestore", "TetherTransfer",
             ]),
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
-            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer"], path: "Simulator/TetherSimulator",
+            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer"],
+            path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
         // Profiles/BuiltIn/*.json → Swift string literals, on every build.
         .plugin(name: "EmbedProfiles", capability: .buildTool()),

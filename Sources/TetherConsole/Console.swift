@@ -156,6 +156,7 @@ public struct Console: Sendable {
         case .switchMode:
             let mode = terminal.mode  // switched by the terminal as the key was read
             view.settings.withLock { $0.mode = mode }
+            if mode == .line { view.undoDeviceModes() }
             terminal.write("\(mode) mode\n")
         case .sendBreak:
             await control("break sent (250 ms)") { (line) throws(SerialError) in try line.sendBreak(milliseconds: 250) }

@@ -122,9 +122,10 @@ public struct DialectOptions {
 
     private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
 
-    /// A regular expression; an empty one, which matches every line, is refused as the
+    /// The parser of an option that takes a regular expression for received lines
+    /// (``LinePattern``); an empty one, which matches every line, is refused as the
     /// mistake it always is (a shell variable that was not set).
-    private static let pattern: @Sendable (String) throws(InvalidValue) -> LinePattern = {
+    public static let pattern: @Sendable (String) throws(InvalidValue) -> LinePattern = {
         source throws(InvalidValue) in
         guard !source.isEmpty else {
             throw InvalidValue("Please provide a non-empty regular expression (an empty one matches every line).")

@@ -61,7 +61,7 @@ public enum ByteEscaping {
 
     /// Decodes one UTF-8 scalar at `index`: the scalar (nil when the bytes there are
     /// not valid UTF-8) and how many bytes it used (1 for an invalid byte).
-    private static func decodeScalar(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar?, Int) {
+    static func decodeScalar(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar?, Int) {
         var iterator = bytes[index...].makeIterator()
         var decoder = UTF8()
         switch decoder.decode(&iterator) {

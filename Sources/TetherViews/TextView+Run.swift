@@ -13,7 +13,7 @@ extension TextView: RunView {
     /// summary: 1 passed, 1 failed, 1 timed out, 0 not run  (1.52 s)  TIMEOUT
     /// ```
     public func render(_ record: RunRecord) {
-        if output.isTerminal { pendingLine.leave(on: output) }  // a prompt stays on screen above its check
+        pendingLine.leave(on: output)  // a prompt stays above its check
         let stamp = timestamps.map { style.dim($0.stamp(record.time)) + " " } ?? ""
         switch record.event {
         case .checked(let result):

@@ -13,10 +13,12 @@ import TetherPresenter
 /// Bytes that are not printable are escaped (``ByteEscaping``). Colour is used only
 /// when the output is a terminal and `NO_COLOR` is not set (no-color.org).
 ///
+/// Received text is shown as a terminal leaves it: a backspace goes back, and what
+/// follows overwrites (``Overstrike``; `--hex` shows the bytes).
 /// Pending text (a line still arriving: `Erasing flash: ...`, a prompt) is drawn in
-/// place on a terminal and completed in place when its line ends
-/// (``PendingTextLine``); elsewhere each report is a line of its own ending in
-/// ` [pending]`, so a program can tell progress from lines.
+/// place on a terminal and completed in place when its line ends; to a pipe or a file
+/// it is written as it comes and its line finished when the rest arrives, so each line
+/// is there once (``PendingTextLine``).
 public struct TextView: DeviceView {
     let output: any OutputSink
     let diagnostics: any OutputSink
@@ -53,15 +55,22 @@ public struct TextView: DeviceView {
         // lines line up under its first.
         let stampWidth = (timestamps.map { $0.width + 1 } ?? 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
         if case .pendingText(let line) = record.event {
-            let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(line.bytes)
+            let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(Overstrike.applied(line.bytes))
             if output.isTerminal {
                 pendingLine.draw(text, stamp: stamp, width: stampWidth, columns: output.columns ?? 80, on: output)
             } else {
-                output.write(stamp + text + style.dim(" [pending]") + "\n")
+                pendingLine.append(text, stamp: stamp, on: output)
             }
             return
         }
-        if output.isTerminal { pendingLine.clear(on: output) }
+        if output.isTerminal {
+            pendingLine.clear(on: output)
+        } else if case .notification(let line, _) = record.event, let rest = pendingLine.rest(of: show(line)) {
+            output.write(style.notification(rest) + "\n")  // the line the pending text began
+            return
+        } else {
+            pendingLine.leave(on: output)
+        }
         switch record.event {
         case .waiting(let port):
             diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
@@ -104,6 +113,12 @@ public struct TextView: DeviceView {
         case .pendingText:
             break  // drawn above
         }
+    }
+
+    /// Ends pending text still shown with a line end, so what follows (the shell's
+    /// prompt) starts a line of its own and a file ends in one.
+    public func finish(_ state: ViewState) {
+        pendingLine.leave(on: output)
     }
 
     /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.
@@ -159,7 +174,7 @@ public struct TextView: DeviceView {
             text = [before, Self.payloadSummary(line.bytes[range]), after].filter { !$0.isEmpty }.joined(
                 separator: " ")
         } else {
-            text = ByteEscaping.escaped(line.bytes)
+            text = ByteEscaping.escaped(Overstrike.applied(line.bytes))
         }
         switch line.ending {
         case .terminated: return text

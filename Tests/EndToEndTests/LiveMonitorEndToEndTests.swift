@@ -54,12 +54,13 @@ import Testing
 
     /// Ended by a signal, the dashboard puts the screen back first:
     /// SIGTERM and SIGHUP end the session cleanly; a crash (SIGSEGV, SIGABRT) or a signal
-    /// tether does not handle (SIGUSR1) then end it the default way. (Swift's crash
+    /// tether does not handle (SIGUSR1, SIGALRM, SIGPIPE) then end it the default way. (Swift's crash
     /// reporter is off here: it reports a SIGSEGV sent by `kill` and lets the process go
     /// on, which a real crash does not.) SIGQUIT is ignored in a non-interactive shell's
     /// background job, and so stays: ``ctrlBackslashPutsTheScreenBack()`` tests it.
     @Test(arguments: [
-        (SIGTERM, 143), (SIGHUP, 129), (SIGSEGV, 139), (SIGABRT, 134), (SIGUSR1, 138),
+        (SIGTERM, 143), (SIGHUP, 129), (SIGSEGV, 139), (SIGABRT, 134), (SIGUSR1, 138), (SIGALRM, 142),
+        (SIGPIPE, 141),
     ])
     func signalPutsTheScreenBack(signal: Int32, expected: Int) throws {
         let folder = try TemporaryFolder()

@@ -38,16 +38,52 @@ import TetherSimulator
         #expect(types.last == "notification", "nothing is pending after the line: \(types)")
     }
 
-    /// The text view to a pipe: each report is a line ending in `[pending]`.
-    @Test func monitorToAPipeMarksPendingLines() throws {
-        let simulator = try Simulator(device: Self.flashingTool())
+    /// `monitor` writes its text to this file, as `monitor … > FILE` (or `| tee FILE`)
+    /// does; the file's text, and the result.
+    private func monitorToAFile(_ device: ScriptedDevice, _ arguments: [String]) throws -> (Subprocess.Result, String) {
+        let simulator = try Simulator(device: device)
         defer { simulator.stop() }
-        let result = try Subprocess.run("tether", ["monitor", simulator.devicePath, "--count", "1"], timeout: 120)
+        let folder = try TemporaryFolder()
+        let file = folder.path("boot.log")
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let result = try Subprocess.run(
+            path: "/bin/sh",
+            ["-c", #"out="$0"; exec "$@" > "$out""#, file, tether, "monitor", simulator.devicePath]
+                + arguments, timeout: 120)
+        return (result, try String(contentsOfFile: file, encoding: .utf8))
+    }
+
+    /// The text view to a file: the line that came in eleven pieces is there once, as
+    /// it came, with no `[pending]` copies.
+    @Test func monitorToAFileWritesEachLineOnce() throws {
+        let (result, text) = try monitorToAFile(Self.flashingTool(), ["--count", "1"])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Erasing flash:  [pending]", "\(lines)")
-        #expect(lines.dropLast().allSatisfy { $0.hasSuffix(" [pending]") }, "\(lines)")
-        #expect(lines.last == "Erasing flash: ..........done", "\(lines)")
+        #expect(text == "Erasing flash: ..........done\n")
+    }
+
+    /// U-Boot's autoboot countdown, a second between digits: text shows the digit the
+    /// backspaces leave, never `\x08`; JSON keeps the bytes.
+    @Test func monitorAppliesBackspacesInTextOnly() throws {
+        let countdown = ScriptedDevice(
+            onOpen: [Chunk("U-Boot 2023.01\r\nHit any key to stop autoboot:  2 ", after: .milliseconds(200))]
+                + [
+                    Chunk("\u{08}\u{08}\u{08} 1 ", after: .milliseconds(300)),
+                    Chunk("\u{08}\u{08}\u{08} 0 \r\n", after: .milliseconds(300)),
+                ])
+        let (result, text) = try monitorToAFile(countdown, ["--count", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "U-Boot 2023.01", "\(lines)")
+        #expect(lines.last == "Hit any key to stop autoboot:  0 ", "\(lines)")
+        #expect(!text.contains("\\x08"), "\(text)")
+        let simulator = try Simulator(device: countdown)
+        defer { simulator.stop() }
+        let json = try Subprocess.run(
+            "tether", ["monitor", simulator.devicePath, "--count", "2", "--format", "json"], timeout: 120)
+        let notifications = try JSONLines.parse(json.stdout).filter { $0["type"] as? String == "notification" }
+        #expect(
+            notifications.last?["line"] as? String
+                == "Hit any key to stop autoboot:  2 \u{08}\u{08}\u{08} 1 \u{08}\u{08}\u{08} 0 ")
     }
 }
 

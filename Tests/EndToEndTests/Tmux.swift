@@ -44,6 +44,15 @@ final class Tmux {
         return (flags.first == "1", flags.last == "1")
     }
 
+    /// The values of tmux's pane formats `names` (`alternate_on`, `mouse_any_flag`,
+    /// `scroll_region_upper`…: the terminal's modes as tmux tracks them), by name.
+    func formats(_ names: [String]) -> [String: String] {
+        let result = try? tmux(["display-message", "-p", "-t", "0", names.map { "#{\($0)}" }.joined(separator: " ")])
+        let values = (result?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines).split(
+            separator: " ", omittingEmptySubsequences: false)
+        return Dictionary(uniqueKeysWithValues: zip(names, values.map(String.init)))
+    }
+
     /// The pid of the pane's shell.
     var shellPID: Int32? {
         let result = try? tmux(["list-panes", "-F", "#{pane_pid}"])

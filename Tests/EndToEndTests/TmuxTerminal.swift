@@ -41,6 +41,14 @@ final class TmuxTerminal {
         tmux.capture(history: 200).joined(separator: "\n")
     }
 
+    /// The screen with the escape sequences of its colours and attributes.
+    var screenWithAttributes: String {
+        tmux.capture(escapes: true).joined(separator: "\n")
+    }
+
+    /// The terminal's modes as tmux tracks them (``Tmux/formats(_:)``).
+    func formats(_ names: [String]) -> [String: String] { tmux.formats(names) }
+
     /// Waits until the screen contains `text` (at most `timeout` seconds).
     @discardableResult
     func waitForScreen(containing text: String, timeout: Double = 30) -> Bool {

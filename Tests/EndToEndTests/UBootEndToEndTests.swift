@@ -28,6 +28,23 @@ import Testing
         #expect(lines.contains("DRAM:  128 MiB"), "\(result.stdout)")
     }
 
+    /// `monitor --until '^=> '` opened before power-on ends by itself, exit 0, at U-Boot's
+    /// prompt (which has no line end), with the boot log before it; the countdown shows
+    /// the digit its backspaces leave.
+    @Test func monitorUntilThePromptCapturesTheBootLog() throws {
+        let board = try UBootBoard()
+        let monitor = try Subprocess("tether", ["monitor", board.console, "--until", "^=> "])
+        #expect(waitUntil { monitor.stderrSoFar.contains("connected to") }, "\(monitor.stderrSoFar)")
+        board.powerOn()
+        let result = monitor.wait(timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains { $0.hasPrefix("U-Boot 2023.01") }, "\(result.stdout)")
+        #expect(lines.contains("Hit any key to stop autoboot:  0 "), "\(result.stdout)")
+        #expect(!result.stdout.contains("\\x08"), "\(result.stdout)")
+        #expect(lines.last { !$0.isEmpty } == "=> ", "\(result.stdout)")
+    }
+
     /// `tether send --command loady` puts the image where U-Boot's `crc32` finds it whole.
     @Test func loadyTakesTheImage() throws {
         try load(with: "loady", protocol: "ymodem")

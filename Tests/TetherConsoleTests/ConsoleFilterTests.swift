@@ -54,6 +54,62 @@ import Testing
         }
     }
 
+    /// `input` through one filter, whole and split at every point: each the same.
+    static func passed(_ input: [UInt8]) -> (String, PassthroughFilter) {
+        var whole = PassthroughFilter()
+        let expected = whole.filter(input)
+        for cut in 0...input.count {
+            var split = PassthroughFilter()
+            let output = split.filter(Array(input[..<cut])) + split.filter(Array(input[cut...]))
+            #expect(output == expected, "cut at \(cut)")
+            #expect(split.modes == whole.modes, "cut at \(cut)")
+        }
+        return (String(decoding: expected, as: UTF8.self), whole)
+    }
+
+    /// Queries the terminal would answer by typing to the device, printer mode, key
+    /// modifiers, mode reports and a full reset are shown, not obeyed.
+    @Test func passthroughEscapesQueriesAndWhatOutlivesTheSession() {
+        let input = "a\u{1b}[6nb\u{1b}[c\u{1b}[>c\u{1b}[21t\u{1b}[5i\u{1b}[?1$p\u{1b}[>4;1m\u{1b}c\u{1b}[?9h\u{1b}[3g"
+        let (shown, filter) = Self.passed(Array(input.utf8))
+        #expect(
+            shown
+                == "a\\x1b[6nb\\x1b[c\\x1b[>c\\x1b[21t\\x1b[5i\\x1b[?1$p\\x1b[>4;1m\\x1bc\\x1b[?9h\\x1b[3g")
+        #expect(filter.modes.undo.isEmpty)
+    }
+
+    /// C1 controls sent as UTF-8 (U+009B CSI, U+009D OSC — a way round the ESC filter)
+    /// and raw are shown escaped; other UTF-8, `°` (c2 b0) included, passes.
+    @Test func passthroughEscapesC1Controls() {
+        let input: [UInt8] =
+            [0xC2, 0x9B] + Array("6n".utf8) + [0xC2, 0x9D] + Array("0;x\u{7}".utf8) + [0x9B, 0x41]
+            + Array("°é€🙂".utf8) + [0xFF]
+        let (shown, _) = Self.passed(input)
+        #expect(shown == "\\xc2\\x9b6n\\xc2\\x9d0;x\u{7}\\x9bA°é€🙂\\xff")
+    }
+
+    /// What a full-screen program needs passes, and what it changed is undone in order:
+    /// the alternate screen first, the scroll region with the cursor kept, then the rest.
+    @Test func passthroughPassesAFullScreenProgramAndKnowsItsUndo() {
+        let input =
+            "\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J\u{1b}[H\u{1b}[1;24r\u{1b}[?1000h\u{1b}[?1006h\u{1b}[?2004h\u{1b}="
+            + "\u{1b}(0q\u{1b}(B\u{1b}7\u{1b}8\u{1b}M\u{1b}[7m\u{1b}[4h\u{1b}[3;5H\u{1b}[K\u{1b}[2P"
+        let (shown, filter) = Self.passed(Array(input.utf8))
+        #expect(shown == input)
+        #expect(
+            String(decoding: filter.modes.undo, as: UTF8.self)
+                == "\u{1b}[?1049l\u{1b}7\u{1b}[r\u{1b}8\u{1b}[0m\u{1b}[?25h\u{1b}[?1000l\u{1b}[?1006l"
+                + "\u{1b}[?2004l\u{1b}[4l\u{1b}>")
+    }
+
+    /// A device that puts back what it changed leaves nothing to undo.
+    @Test func passthroughUndoIsEmptyOnceTheDeviceResetsItsModes() {
+        let input = "\u{1b}[?25l\u{1b}[1;31mred\u{1b}[0m\u{1b}[?25h\u{1b}[5;10r\u{1b}[r\u{1b}=\u{1b}>"
+        let (shown, filter) = Self.passed(Array(input.utf8))
+        #expect(shown == input)
+        #expect(filter.modes.undo.isEmpty)
+    }
+
     @Test func passthroughStampsEachLineWhenAsked() {
         var filter = PassthroughFilter()
         filter.timestamp = { "12:00:00.000" }

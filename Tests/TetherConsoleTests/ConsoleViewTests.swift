@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TetherModel
 
 @testable import TetherConsole
 @testable import TetherPresenter
@@ -47,6 +48,59 @@ import Testing
         harness.receive(Array("ok\r\n\u{1b}]0;title\u{7}".utf8))
         harness.receive([0x00])
         #expect(harness.screen.bytes == Array("ok\r\n\\x1b]0;title\u{7}\\x00".utf8))
+    }
+
+    /// What the device changed through raw mode reaches the terminal as the undo it
+    /// writes when it stops; a device that puts it back leaves nothing to undo.
+    @Test func rawModeHandsTheUndoOfTheDevicesModesToTheTerminal() {
+        let harness = Harness(mode: .raw)
+        harness.receive(Array("\u{1b}[?25l\u{1b}[?2004h".utf8))
+        #expect(String(decoding: harness.screen.undo, as: UTF8.self) == "\u{1b}[?25h\u{1b}[?2004l")
+        harness.receive(Array("\u{1b}[?25h\u{1b}[?2004l".utf8))
+        #expect(harness.screen.undo.isEmpty)
+    }
+
+    /// A switch to line mode undoes what the device set, there and then.
+    @Test func switchingToLineModeUndoesTheDevicesModesAtOnce() {
+        let harness = Harness(mode: .raw)
+        harness.receive(Array("\u{1b}[?1049h".utf8))
+        harness.view.undoDeviceModes()
+        #expect(harness.screen.bytes == Array("\u{1b}[?1049h\u{1b}[?1049l".utf8))
+        #expect(harness.screen.undo.isEmpty)
+    }
+
+    static func timedOut(_ command: String) -> ViewEvent {
+        .exchanged(Exchange(command: command, outcome: .timedOut(timeout: .milliseconds(1000)), time: Date()))
+    }
+
+    /// Line mode: `AT` sent with LF to a modem that wants CR — nothing at all came; the
+    /// hint is said once, after the first timeout only.
+    @Test func firstTimeoutWithNothingReceivedGetsTheHintOnce() {
+        let harness = Harness(mode: .line)
+        harness.view.hint(atFirstContact: FirstContactHint(sending: .lf, dialect: "line"))
+        harness.render(Self.timedOut("AT"), Self.timedOut("AT"))
+        #expect(
+            harness.screen.text
+                == "AT ✗ no reply within 1000 ms\n"
+                + "hint: nothing received yet; try --eol cr or --eol crlf (a modem: --dialect at), and check --baud\n"
+                + "AT ✗ no reply within 1000 ms\n")
+    }
+
+    /// Once something came from the device, a timeout is only a timeout.
+    @Test func noHintOnceTheDeviceHasSentAnything() {
+        let harness = Harness(mode: .line)
+        harness.view.hint(atFirstContact: FirstContactHint(sending: .lf, dialect: "line"))
+        harness.receive(Array("booting\r\n".utf8))
+        harness.render(Self.timedOut("AT"))
+        #expect(!harness.screen.text.contains("hint:"), "\(harness.screen.text)")
+    }
+
+    /// The hint suggests only what was not sent: in the `at` dialect (CR) the other two
+    /// line ends, and no `--dialect at`.
+    @Test func hintSuggestsWhatWasNotTried() {
+        #expect(
+            FirstContactHint(sending: .cr, dialect: "at").text
+                == "hint: nothing received yet; try --eol crlf or --eol lf, and check --baud")
     }
 
     @Test func rawModeShowsHexPairsWhenAsked() {

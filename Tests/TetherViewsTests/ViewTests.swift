@@ -217,8 +217,8 @@ extension Presenter {
     }
 }
 
-/// Pending text in the text and JSON views: in place on a terminal, a line of its own
-/// marked `[pending]` elsewhere, a `pending_text` record in JSON.
+/// Pending text in the text and JSON views: in place on a terminal; elsewhere written as
+/// it comes, its line finished when the rest arrives; a `pending_text` record in JSON.
 @Suite struct PendingTextViewTests {
     let time = Date(timeIntervalSince1970: 1_800_000_000.25)
 
@@ -258,14 +258,68 @@ extension Presenter {
         #expect(terminal.text == "\r\u{1B}[K…" + String(repeating: "#", count: 74) + " 99%")
     }
 
-    /// To a pipe each report is its own line, marked, and the line follows as usual.
-    @Test func pipeGetsMarkedLines() {
+    /// To a pipe the line is there once: the pending text as it comes, then only what
+    /// each report and the finished line add (as `tio | tee` leaves a log).
+    @Test func pipeGetsEachLineOnce() {
         let pipe = BufferSink()
         render(Self.flashing, on: TextView(output: pipe, diagnostics: BufferSink(), environment: [:]))
+        #expect(pipe.text == "Erasing flash: ..done\n")
+    }
+
+    /// To a pipe, with timestamps: the line keeps the time its first piece came.
+    @Test func pipeStampsTheLineOnce() {
+        let pipe = BufferSink()
+        let view = TextView(
+            output: pipe, diagnostics: BufferSink(), timestamps: Timestamper(), environment: [:])
+        render(Self.flashing, on: view)
+        #expect(pipe.text.split(separator: "\n").count == 1, "\(pipe.text)")
+        #expect(pipe.text.hasSuffix(" Erasing flash: ..done\n"), "\(pipe.text)")
+    }
+
+    /// To a pipe, a report that goes back over what was written (a backspace) and a next
+    /// record that is not the pending line's end each start a line of their own.
+    @Test func pipeStartsANewLineWhenTheTextChangesOrAnotherRecordComes() {
+        let pipe = BufferSink()
+        let pending = ["=> ", "=> x", "=> x\u{08}y"].map {
+            DeviceEvent.Kind.session(.pendingText(Line(Array($0.utf8), ending: .unterminated), start: 0))
+        }
+        render(
+            pending + [.session(.notification(Line("other")))],
+            on: TextView(output: pipe, diagnostics: BufferSink(), environment: [:]))
+        #expect(pipe.text == "=> x\n=> y\nother\n")
+    }
+
+    /// U-Boot's countdown: text shows what the backspaces leave, on a terminal and to a
+    /// pipe; JSON keeps the bytes.
+    @Test func backspacesAreAppliedInTextAndKeptInJSON() throws {
+        let countdown = Line(Array("Hit any key to stop autoboot:  2 \u{08}\u{08}\u{08} 1 \u{08}\u{08}\u{08} 0 ".utf8))
+        let pipe = BufferSink()
+        render(
+            [.session(.notification(countdown))],
+            on: TextView(output: pipe, diagnostics: BufferSink(), environment: [:]))
+        #expect(pipe.text == "Hit any key to stop autoboot:  0 \n")
+        let terminal = BufferSink(isTerminal: true)
+        let pendingCountdown = Line(
+            Array("Hit any key to stop autoboot:  2 \u{08}\u{08}\u{08} 1 ".utf8), ending: .unterminated)
+        render(
+            [.session(.pendingText(pendingCountdown, start: 0))],
+            on: TextView(output: terminal, diagnostics: BufferSink(), environment: ["NO_COLOR": "1"]))
+        #expect(terminal.text == "\r\u{1B}[KHit any key to stop autoboot:  1 ")
+        let json = BufferSink()
+        render([.session(.notification(countdown))], on: JSONView(output: json))
+        let object = try #require(
+            JSONSerialization.jsonObject(with: Data(json.text.split(separator: "\n")[0].utf8)) as? [String: Any])
         #expect(
-            pipe.text
-                == "Erasing flash:  [pending]\nErasing flash: . [pending]\nErasing flash: .. [pending]\n"
-                + "Erasing flash: ..done\n")
+            object["line"] as? String == "Hit any key to stop autoboot:  2 \u{08}\u{08}\u{08} 1 \u{08}\u{08}\u{08} 0 ")
+    }
+
+    /// `--hex` shows the bytes themselves, backspaces included.
+    @Test func hexKeepsBackspaces() {
+        let pipe = BufferSink()
+        render(
+            [.session(.notification(Line(Array("1\u{08}2".utf8))))],
+            on: TextView(output: pipe, diagnostics: BufferSink(), showsHex: true, environment: [:]))
+        #expect(pipe.text.hasPrefix("31 08 32"), "\(pipe.text)")
     }
 
     /// JSON: a `pending_text` record with `text` (and `text_hex` when it is not exact),

@@ -22,6 +22,11 @@ public protocol ConsoleScreen: OutputSink, AnyObject {
     /// the input line once the device has been quiet a while; `nil` when a line end
     /// came (the record of the whole line shows it).
     func holdTail(_ text: String?)
+    /// Writes `bytes` when the terminal stops, however it stops (the escape key's `q`,
+    /// a signal that ends tether, an error), after what was shown: the undo of what the
+    /// device changed through raw mode (``DeviceTerminalModes/undo``). Each call
+    /// replaces the bytes given before.
+    func undoOnExit(_ bytes: [UInt8])
     /// During a file transfer (after ``ConsoleInput/sendByProtocol(path:protocol:)`` or
     /// ``ConsoleInput/receiveByProtocol(_:)``, until ``endTransfer()``): Ctrl-C, Escape
     /// or the escape key typed call `cancel` (once, at once if one was typed already);

@@ -1,3 +1,4 @@
+import CScreenRestore
 import Dispatch
 import Glibc
 import Synchronization
@@ -32,6 +33,8 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         var echoesLocally = false
         /// Line mode: text received after the last line end, and when to show it.
         var tail: (text: String, due: ContinuousClock.Instant)?
+        /// Written when the terminal stops (``undoOnExit(_:)``).
+        var undo: [UInt8] = []
         /// The file transfer being shown, if any.
         var transfer: Transfer?
     }
@@ -130,6 +133,10 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     /// device anyway).
     public func start() {
         signal(SIGTSTP, SIG_IGN)
+        // A signal that ends tether without a clean exit (SIGUSR1, SIGALRM, SIGPIPE, a
+        // crash) still puts the terminal settings back, and undoes the device's modes.
+        var settings = saved
+        _ = tether_screen_restore_arm_settings(input, &settings, MemoryLayout<termios>.size)
         let started = DedicatedThread.start { [self] in
             run()
             finished.signal()
@@ -156,6 +163,13 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     /// mode, already made safe by the caller).
     public func writeBytes(_ bytes: [UInt8]) {
         enqueue(Chunk(bytes: bytes, isLines: false))
+    }
+
+    public func undoOnExit(_ bytes: [UInt8]) {
+        shared.withLock { $0.undo = bytes }
+        _ = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { tether_screen_restore_arm(output, $0.baseAddress, $0.count) }
+        }
     }
 
     private func enqueue(_ chunk: Chunk) {
@@ -210,6 +224,8 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         var settings = saved
         tcsetattr(input, TCSANOW, &settings)
         flushOutput(aboveLine: false)
+        writeAll(shared.withLock { $0.undo })
+        tether_screen_restore_disarm()
         if !isAtLineStart { writeAll([0x0D, 0x0A]) }  // the shell's prompt starts on a line of its own
         continuation.finish()
     }

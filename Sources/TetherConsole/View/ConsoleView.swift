@@ -57,6 +57,8 @@ public final class ConsoleView: DeviceView {
     private let environment = ProcessInfo.processInfo.environment
     /// The session's timestamps (`24hour-delta` counts from the previous one).
     private let timestamper: Timestamper
+    /// Said once, after a typed line's timeout, while nothing has been received.
+    private let firstContact = Mutex<FirstContactHint?>(nil)
 
     /// A view drawn on `terminal`.
     ///
@@ -68,6 +70,12 @@ public final class ConsoleView: DeviceView {
         var filter = PassthroughFilter()
         filter.endsLinesAtCR = mapsCR
         passthrough = Mutex(filter)
+    }
+
+    /// Says `hint` (once) after the first typed line that times out while nothing has
+    /// been received since the port opened.
+    public func hint(atFirstContact hint: FirstContactHint) {
+        firstContact.withLock { $0 = hint }
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
@@ -86,14 +94,21 @@ public final class ConsoleView: DeviceView {
             output: terminal, diagnostics: terminal, timestamps: settings.showsTimestamps ? timestamper : nil,
             showsHex: settings.showsHex, environment: environment
         ).render(record, state: state)
+        if case .exchanged(let exchange) = record.event, case .timedOut = exchange.outcome,
+            let hint = firstContact.withLock({ $0 })?.afterTimeout()
+        {
+            terminal.write(hint + "\n")
+        }
     }
 
-    /// Shows bytes read from the port in raw mode: made safe by ``PassthroughFilter``, or
-    /// as hex pairs. In line mode, where the records show whole lines, only the bytes
-    /// after the last line end are shown, once quiet (``ConsoleScreen/holdTail(_:)``):
-    /// a console's prompt.
+    /// Shows bytes read from the port in raw mode: made safe by ``PassthroughFilter``
+    /// (what the device changed is undone when the terminal stops,
+    /// ``ConsoleScreen/undoOnExit(_:)``), or as hex pairs. In line mode, where the
+    /// records show whole lines, only the bytes after the last line end are shown, once
+    /// quiet (``ConsoleScreen/holdTail(_:)``): a console's prompt.
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
+        if !bytes.isEmpty { firstContact.withLock { $0 }?.noteReceived() }
         if settings.mode == .raw { settings.log?.render(record, state: state) }
         guard settings.mode == .raw else {
             let pending = tail.withLock { tail in
@@ -112,11 +127,23 @@ public final class ConsoleView: DeviceView {
             terminal.writeBytes(Array((ByteEscaping.hex(bytes) + " ").utf8))
             return
         }
-        let shown = passthrough.withLock { filter in
+        let (shown, undo) = passthrough.withLock { filter in
             filter.timestamp = settings.showsTimestamps ? { [timestamper] in timestamper.stamp(Date()) } : nil
-            return filter.filter(bytes)
+            let modes = filter.modes
+            let shown = filter.filter(bytes)
+            return (shown, filter.modes == modes ? nil : filter.modes.undo)
         }
         terminal.writeBytes(shown)
+        if let undo { terminal.undoOnExit(undo) }
+    }
+
+    /// Undoes on the terminal what the device changed in raw mode, now (a switch to line
+    /// mode, where it would stay in the way: the alternate screen, a hidden cursor).
+    public func undoDeviceModes() {
+        let undo = passthrough.withLock { $0.takeUndo() }
+        guard !undo.isEmpty else { return }
+        terminal.writeBytes(undo)
+        terminal.undoOnExit([])
     }
 
     public func finish(_ state: ViewState) {

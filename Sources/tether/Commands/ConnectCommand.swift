@@ -2,6 +2,7 @@ import Synchronization
 import TetherCommandLine
 import TetherConsole
 import TetherModel
+import TetherPresenter
 import TetherViews
 
 /// `tether connect`: an interactive session, as a terminal program (picocom, tio).
@@ -13,7 +14,11 @@ enum ConnectCommand: Command {
             Two modes, switched during the session with Ctrl-T m:
               raw   every key goes to the device as typed (Tab, arrows), Ctrl-C at once,
                     ahead of what waits to be sent; every byte received is shown as it
-                    arrives. The default for --dialect prompt.
+                    arrives: text, colour, cursor movement, erase, scrolling and the
+                    modes a full-screen program needs pass; queries the terminal would
+                    answer to the device (ESC[6n, ESC[c, ESC[21t), printer mode, OSC and
+                    C1 controls are shown escaped (README, "Raw mode"). The default for
+                    --dialect prompt.
               line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and
@@ -27,7 +32,13 @@ enum ConnectCommand: Command {
             home) and send it by YMODEM (loady, rb) or XMODEM-1K (loadx, rx -c); Ctrl-T Y
             receives by YMODEM (sb) into the current folder; a progress line shows, and
             Ctrl-C, Escape or Ctrl-T cancels (CAN CAN). In line mode Ctrl-D on an empty line and Ctrl-C quit too
-            (exit 0 and 130). The terminal is left as it was found, however tether ends.
+            (exit 0 and 130). The terminal is left as it was found, however tether ends
+            (a signal such as SIGUSR1, SIGALRM or SIGPIPE included): its settings, and
+            whatever the device changed in raw mode (cursor hidden, colours, alternate
+            screen, mouse reporting, bracketed paste, keypad, scroll region) is undone.
+            In line mode and from a pipe, when a line gets no reply and nothing at all
+            has come from the device yet, a hint says once what to try (--eol cr,
+            --dialect at, --baud).
             When the device goes away, tether waits for it to come back at the same path
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
@@ -78,6 +89,7 @@ enum ConnectCommand: Command {
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
+        view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
@@ -86,10 +98,12 @@ enum ConnectCommand: Command {
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
             escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
             dialectName: connection.dialectName)
+        // Also when the session ends by an error: the device's terminal modes are undone
+        // as the terminal thread ends.
+        defer { terminal.stop() }
         let code = try await connection.runUntilStopped(includesBytes: true) { stop in
             stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
         }
-        terminal.stop()
         try log?.check()
         return code
     }
@@ -103,7 +117,24 @@ enum ConnectCommand: Command {
         // Nothing is sent before the session's first record (`connected`) is shown: a
         // `--log` file that cannot take it ends the session there.
         let (shown, show) = AsyncStream.makeStream(of: Void.self)
-        return try await connection.runUntilStopped(observe: { _, _, _ in show.yield() }) { stop in
+        let hint = FirstContactHint(sending: connection.terminator, dialect: connection.dialectName)
+        let observe: @Sendable (ViewRecord, ViewState, Connection.Stop) -> Void = { record, _, _ in
+            show.yield()
+            // Said on standard error, where the timeouts' view is not: it is not output.
+            switch record.event {
+            case .exchanged(let exchange):
+                switch exchange.outcome {
+                case .reply: hint.noteReceived()
+                case .timedOut: hint.afterTimeout().map { FileSink.standardError.write($0 + "\n") }
+                case .failed: break
+                }
+            case .notification, .partialReply, .lateReply, .pendingText:
+                hint.noteReceived()
+            default:
+                break
+            }
+        }
+        return try await connection.runUntilStopped(observe: observe) { stop in
             for await _ in shown { break }
             switch await PipedConsole.run(
                 StandardInput.lines(), send: { _ = try? await device.query(bytes: $0, timeout: timeout) })

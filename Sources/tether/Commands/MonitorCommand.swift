@@ -1,6 +1,8 @@
+import Synchronization
 import TetherCommandLine
 import TetherConsole
 import TetherDeviceSettings
+import TetherModel
 import TetherPresenter
 
 /// `tether monitor`: print notifications as they arrive.
@@ -11,6 +13,16 @@ enum MonitorCommand: Command {
     static let duration = Option<Duration?>(
         "--duration", "-d", value: "seconds", help: "Stop after this many seconds (decimals allowed).",
         parse: Parse.seconds)
+    static let until = Option<LinePattern?>(
+        "--until", value: "regex",
+        help: "Stop at the first received line, or text without a line end (a prompt),\n"
+            + "that matches this regular expression: exit 0 (75 if --count or --duration ends it first).",
+        parse: DialectOptions.pattern)
+    static let only = Option<LinePattern?>(
+        "--only", value: "regex",
+        help: "Show only the received lines (and text without a line end) that match this\n"
+            + "regular expression; --count counts those. The --log file has every line.",
+        parse: DialectOptions.pattern)
     static let live = Flag(
         "--live",
         help: "Show a dashboard of the device, redrawn in place (text on a terminal),\n"
@@ -20,14 +32,15 @@ enum MonitorCommand: Command {
         program: "tether", name: "monitor",
         abstract: "Print a device's notifications as they arrive.",
         discussion: """
-            Runs until --count notifications were printed, --duration has passed, or
-            Ctrl-C (exit 130). When the device goes away (unplugged, reset, simulator
-            stopped) monitor says so, waits for it to come back at the same path and
-            goes on; with --no-reconnect it exits 74 instead.
+            Runs until --count notifications were printed, --duration has passed, a line
+            matches --until, or Ctrl-C (exit 130). When the device goes away (unplugged,
+            reset, simulator stopped) monitor says so, waits for it to come back at the
+            same path and goes on; with --no-reconnect it exits 74 instead.
 
             Text without a line end (a progress bar, a prompt) is shown once the line
             has been quiet for 100 ms: in place on a terminal, completed there when the
-            line ends; elsewhere as a line ending in "[pending]"; in JSON as
+            line ends; to a pipe or file as it comes, the line finished when the rest
+            arrives (each line once, as "tio | tee" writes it); in JSON as
             "pending_text" records (docs/JSON.md).
 
             With --live, a dashboard replaces the event log on the terminal: the device's
@@ -39,8 +52,20 @@ enum MonitorCommand: Command {
             redraw in place: on anything else (a pipe, a file, TERM=dumb) it is refused
             with exit 64.
 
+            --until REGEX ends monitor by itself (exit 0) at the first received line
+            that matches, or at text without a line end that matches once the line has
+            been quiet for 100 ms — a prompt such as U-Boot's "=> " or "login: " never
+            gets a line end. The line that matched is shown first. With --until, reaching
+            --count or --duration before a match exits 75; the device going away for good
+            (--no-reconnect) exits 74, Ctrl-C 130. --only REGEX shows only the lines that
+            match (the rest are still received, and logged with --log). Both are matched
+            like --notify-pattern: Swift Regex syntax, anywhere in the line's text, control
+            sequences removed (docs/DIALECTS.md).
+
             EXAMPLES:
               tether monitor --sim --count 3
+              tether monitor /dev/ttyUSB0 --until '^=> ' > boot.log
+              tether monitor /dev/ttyUSB1 --only '^\\$GPRMC' --count 10
               tether monitor --sim --live
               tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
             """,
@@ -54,8 +79,12 @@ enum MonitorCommand: Command {
             ConnectionOptions.timeout.declaration, DialectOptions.eol.declaration,
             DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
             DialectOptions.noUnsolicited.declaration, DialectOptions.promptWait.declaration,
-        ]) + [HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, live.declaration],
-        usage: "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [<options>]"
+        ]) + [
+            HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, until.declaration,
+            only.declaration, live.declaration,
+        ],
+        usage:
+            "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [--until <regex>] [--only <regex>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
@@ -70,13 +99,44 @@ enum MonitorCommand: Command {
         }
         let live = arguments[Self.live] ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }
-        let connection = try await Connection(options, view: live?.view)
+        let until = arguments[Self.until]
+        let only = arguments[Self.only]
+        var isShown: (@Sendable (ViewLine) -> Bool)?
+        if let only { isShown = { line in only.matches(line.text) } }
+        let connection = try await Connection(options, view: live?.view, showing: isShown)
+        // Running out of --count or --duration before --until matched is not success.
+        let ranOut: ExitCode = until == nil ? .success : .timeout
+        let shownLines = Mutex(0)
+        let isDone = Mutex(false)
+        // What ends the session at this record, if anything.
+        let ending: @Sendable (ViewEvent) -> ExitCode? = { event in
+            switch event {
+            case .notification(let line, _):
+                if let until, until.matches(line.text) { return .success }
+                guard let count, only?.matches(line.text) ?? true else { return nil }
+                let shown = shownLines.withLock { shown in
+                    shown += 1
+                    return shown
+                }
+                return shown >= count ? ranOut : nil
+            case .pendingText(let line):
+                guard let until, until.matches(line.text) else { return nil }
+                return .success
+            default:
+                return nil
+            }
+        }
         return try await connection.runUntilStopped(
-            until: { state in count.map { state.counts.notifications >= $0 } ?? false },
+            observe: { record, _, stop in
+                guard let end = ending(record.event) else { return }
+                isDone.withLock { $0 = true }
+                stop.yield(end)
+            },
+            until: { _ in isDone.withLock { $0 } },
             work: { stop in
                 guard let duration else { return }
                 try? await Task.sleep(for: duration)
-                stop.yield(.success)
+                stop.yield(ranOut)
             })
     }
 }

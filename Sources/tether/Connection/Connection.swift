@@ -19,6 +19,8 @@ final class Connection {
     let view: any DeviceView
     /// The dialect's `--dialect` name.
     var dialectName: String { opened.dialectName }
+    /// The line end the dialect writes after each command.
+    var terminator: Terminator { opened.dialect.terminator }
     /// The open port under the device (``OpenedDevice/transport``).
     var transport: any SerialTransport { opened.transport }
     private let opened: OpenedDevice
@@ -37,8 +39,11 @@ final class Connection {
     ///     terminal).
     ///   - peer: with `--sim`, the simulated device instead of the profile's (see
     ///     ``OpenedDevice``).
+    ///   - isShown: the received lines the view shows (`monitor --only`); the `--log`
+    ///     file has every line.
     init(
-        _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil
+        _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil,
+        showing isShown: (@Sendable (ViewLine) -> Bool)? = nil
     ) async throws(CommandFailure) {
         let log = try options.log.map { path throws(CommandFailure) in
             try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
@@ -56,7 +61,8 @@ final class Connection {
         }
         let shown: any DeviceView
         do throws(UsageError) {
-            shown = if let view { view } else { try options.view(.eventLog) }
+            let made = if let view { view } else { try options.view(.eventLog) }
+            shown = if let isShown { MatchingLinesView(made, showing: isShown) } else { made }
         } catch {
             throw CommandFailure(usage: error.message)
         }

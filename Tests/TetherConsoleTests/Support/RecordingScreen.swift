@@ -22,6 +22,7 @@ final class RecordingScreen: ConsoleScreen {
         var echoesLocally = false
         var shown: [Shown] = []
         var isStarted = false
+        var undo: [UInt8] = []
         var cancelTransfer: (@Sendable () -> Void)?
     }
 
@@ -53,6 +54,9 @@ final class RecordingScreen: ConsoleScreen {
 
     var isStarted: Bool { state.withLock { $0.isStarted } }
 
+    /// The bytes ``undoOnExit(_:)`` was given last.
+    var undo: [UInt8] { state.withLock { $0.undo } }
+
     /// Everything shown, in order.
     var shown: [Shown] { state.withLock { $0.shown } }
 
@@ -70,6 +74,7 @@ final class RecordingScreen: ConsoleScreen {
     func write(_ text: String) { state.withLock { $0.shown.append(.lines(text)) } }
     func writeBytes(_ bytes: [UInt8]) { state.withLock { $0.shown.append(.bytes(bytes)) } }
     func holdTail(_ text: String?) { state.withLock { $0.shown.append(.tail(text)) } }
+    func undoOnExit(_ bytes: [UInt8]) { state.withLock { $0.undo = bytes } }
     func onTransferCancel(_ cancel: @escaping @Sendable () -> Void) { state.withLock { $0.cancelTransfer = cancel } }
     func showTransfer(_ line: String) { state.withLock { $0.shown.append(.transfer(line)) } }
     func endTransfer() { state.withLock { $0.shown.append(.transferEnded) } }
