@@ -23,6 +23,7 @@ extension LoopState {
         case .created, .catchingUp, .connected: break
         case .away, .ended: return false
         }
+        perform(session.endListening(now: now), now: now)
         self.transfer = transfer
         session.holdRequests()
         performTransfer { $0.start(now: now) }

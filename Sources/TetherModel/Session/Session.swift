@@ -197,6 +197,8 @@ public struct Session: Sendable {
         /// Ends early when a timed-out request's late reply ends at a prompt
         /// (``Dialect/readinessWait``).
         var endsAtPrompt = false
+        /// The listen before the first request (``listenPeriod``).
+        var isListen = false
     }
 
     /// A complete reply held while it settles, and what was reported meanwhile.
@@ -280,6 +282,18 @@ public struct Session: Sendable {
         isHoldingRequests = true
     }
 
+    /// Ends the listen before the first request (``listenPeriod``) now, sending what is
+    /// queued: a transfer that begins now must find the lines typed before it written
+    /// (a shell's `rb` that starts the receiver), not held until it ends.
+    ///
+    /// - Returns: the actions to perform now (none when not listening).
+    public mutating func endListening(now: ContinuousClock.Instant) -> [SessionAction] {
+        guard wait?.isListen == true else { return [] }
+        wait?.quiet = .zero
+        wait?.limit = now
+        return sendNext(now: now)
+    }
+
     /// Ends ``holdRequests()``: the first queued request is sent — for a dialect whose
     /// replies settle from the start (told nothing of the device's unsolicited lines),
     /// once it has listened for ``listenPeriod``, so that what the device says unasked
@@ -297,7 +311,7 @@ public struct Session: Sendable {
     {
         isHoldingRequests = false
         if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
-            wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false)
+            wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false, isListen: true)
         }
         endsWaitingText = endingWaitingText
         return sendNext(now: now)
