@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import TetherLibC
 import TetherModel
 import TetherSerial
 import TetherTransfer
