@@ -23,6 +23,9 @@ let package = Package(
         // What a thread that waits in poll(2) needs (a wake-up pipe, the timeout until a
         // deadline): the port loop, a port's blocking calls, the simulator's serving thread.
         .target(name: "TetherPoll"),
+        // The C library's threads and number formatting, where Foundation's would link
+        // full Foundation (and ICU): `DedicatedThread`, `CFormat`.
+        .target(name: "TetherLibC"),
         // Typed command-line options, parsing and `--help`, for both executables.
         .target(name: "TetherCommandLine"),
         // Transport: SerialPort over libserialport.
@@ -30,7 +33,7 @@ let package = Package(
         // XMODEM and YMODEM as pure state machines (docs/TRANSFERS.md).
         .target(name: "TetherTransfer"),
         // Model: framing, dialects, request queue, events, transfers on the port loop.
-        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer"]),
+        .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer", "TetherLibC"]),
         // Presenter: model events → view state.
         .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
@@ -38,7 +41,7 @@ let package = Package(
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
         .target(
             name: "TetherScript",
-            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua", "TetherTransfer"]),
+            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua", "TetherTransfer", "TetherLibC"]),
         // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.
@@ -57,7 +60,7 @@ let package = Package(
             name: "TetherDeviceSettings",
             dependencies: ["TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator"]),
         // Views: text and JSON renderers of the presenter's view state.
-        .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore"]),
+        .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore", "TetherLibC"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // Console: tether's programs on a terminal — `connect`'s console (terminal, line
@@ -66,12 +69,12 @@ let package = Package(
             name: "TetherConsole",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "CEditLine", "TetherCommandLine",
-                "CScreenRestore", "TetherTransfer",
+                "CScreenRestore", "TetherTransfer", "TetherLibC",
             ]),
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
-            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer"],
+            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer", "TetherLibC"],
             path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
         // Profiles/BuiltIn/*.json → Swift string literals, on every build.
@@ -79,7 +82,7 @@ let package = Package(
         // The commit each executable was built from, for `--version`.
         .plugin(name: "StampCommit", capability: .buildTool()),
         .executableTarget(
-            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine"], path: "Simulator/tether-sim",
+            name: "tether-sim", dependencies: ["TetherSimulator", "TetherCommandLine", "TetherLibC"], path: "Simulator/tether-sim",
             plugins: ["StampCommit"]),
         // Composition root.
         .executableTarget(
@@ -87,7 +90,7 @@ let package = Package(
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
                 "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin", "CSignalRecord",
-                "TetherTransfer",
+                "TetherTransfer", "TetherLibC",
             ],
             plugins: ["StampCommit"]
         ),
@@ -95,7 +98,7 @@ let package = Package(
         .executableTarget(name: "tether-bench", dependencies: ["TetherModel"], path: "Benchmarks/tether-bench"),
         // Tests: one target per module, plus end-to-end tests of the built executables.
         .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
-        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel"]),
+        .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel", "TetherLibC"]),
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer"]),
         .testTarget(name: "TetherTransferTests", dependencies: ["TetherTransfer", "TetherSimulator"]),
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),

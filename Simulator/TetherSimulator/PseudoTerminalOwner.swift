@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who holds the master side of a live pseudo-terminal, found in `/proc`: a process
 /// with an open `/dev/ptmx` whose `fdinfo` gives the slave's number (`tty-index`,
@@ -18,7 +18,7 @@ enum PseudoTerminalOwner {
                     info.split(separator: "\n").contains("tty-index:\t\(index)")
                 else { continue }
                 let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                    .split(separator: "\n").first
                 return "\(name ?? "process") (pid \(pid))"
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import TetherLibC
 import TetherPoll
 
 /// A simulated serial device on a pseudo-terminal, served from its own thread.
@@ -52,8 +52,9 @@ public final class Simulator: Sendable {
     ///     (see ``FaultPlan``); none by default.
     ///   - transcript: Where to record every byte read and written, or `nil`.
     /// - Throws: ``SimulatorError`` when the pty, the wake-up pipe or the link cannot be
-    ///   created (`.pseudoTerminalUnavailable`, `.wakeUpPipeFailed`,
-    ///   `.linkPathOccupied`, `.linkFailed`); nothing is left open then.
+    ///   created or the serving thread cannot start (`.pseudoTerminalUnavailable`,
+    ///   `.wakeUpPipeFailed`, `.linkPathOccupied`, `.linkFailed`, `.threadFailed`);
+    ///   nothing is left open then.
     public init(
         device: any SimulatedDevice = SimulatorProfiles.defaultDevice(), link: String? = nil,
         faults: FaultPlan = FaultPlan(), transcript: Transcript? = nil
@@ -76,21 +77,24 @@ public final class Simulator: Sendable {
             terminal.close()
             throw error
         }
-        self.device = device
-        self.faults = faults
-        self.linkPath = deviceLink?.path
-        self.state = ServingState(terminal: terminal)
-        self.wakeUp = wakeUp
-
-        let state = self.state
-        let thread = Thread {
+        let state = ServingState(terminal: terminal)
+        let started = DedicatedThread.start {
             var loop = ServeLoop(
                 terminal: terminal, device: device, state: state, wakeUp: wakeUp, link: deviceLink,
                 faults: faults, transcript: transcript)
             loop.run()
         }
-        thread.name = "tether-sim \(terminal.slavePath)"
-        thread.start()
+        guard started else {
+            deviceLink?.remove()
+            wakeUp.close()
+            terminal.close()
+            throw SimulatorError(.threadFailed, "cannot start the serving thread (out of threads?)")
+        }
+        self.device = device
+        self.faults = faults
+        self.linkPath = deviceLink?.path
+        self.state = state
+        self.wakeUp = wakeUp
     }
 
     deinit {

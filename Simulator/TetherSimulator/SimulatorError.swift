@@ -17,6 +17,8 @@ public struct SimulatorError: Error, CustomStringConvertible, Sendable, Equatabl
         case wakeUpPipeFailed
         /// The transcript file (`--log`) could not be created.
         case transcriptFailed
+        /// The serving thread could not be started (`pthread_create` failed).
+        case threadFailed
     }
 
     /// The step that failed.

@@ -1,13 +1,13 @@
 // tether-sim: serve one or more simulated devices (a profile, default: env) on
 // pseudo-terminals until a signal, or until every device has hung up for good.
 // Exit codes: 0 when every device is gone, 64 (EX_USAGE) for bad arguments, 65
-// (EX_DATAERR) for a profile with a mistake, 69 (EX_UNAVAILABLE) when a pty, a link or a
-// log file cannot be created, 74 (EX_IOERR) when standard output cannot be written,
-// 128 + the signal after SIGHUP (129), SIGINT (130), SIGQUIT (131), SIGPIPE (141) or
-// SIGTERM (143). Every way out but SIGKILL removes the links.
-import Foundation
+// (EX_DATAERR) for a profile with a mistake, 69 (EX_UNAVAILABLE) when a pty, a link, a
+// log file or a thread cannot be created, 74 (EX_IOERR) when standard output cannot be
+// written, 128 + the signal after SIGHUP (129), SIGINT (130), SIGQUIT (131), SIGPIPE
+// (141) or SIGTERM (143). Every way out but SIGKILL removes the links.
 import Glibc
 import TetherCommandLine
+import TetherLibC
 import TetherSimulator
 
 let command: SimCommandLine
@@ -34,9 +34,7 @@ case .generate(.completion(let shell)):
 case .listProfiles:
     do {
         for profile in try SimulatorProfiles.builtIns() {
-            let name = profile.name.padding(toLength: 16, withPad: " ", startingAt: 0)
-            let dialect = profile.dialect.padding(toLength: 8, withPad: " ", startingAt: 0)
-            SimOutput.print("\(name)\(dialect)\(profile.description)\n")
+            SimOutput.print("\(column(profile.name, 16))\(column(profile.dialect, 8))\(profile.description)\n")
         }
     } catch {
         SimOutput.error("Error: \(error)\n")
@@ -97,7 +95,7 @@ case .serve(let request):
     // to this process, told from one sent from outside by its sender. One that comes
     // back (--reappear-after) is announced again with its new pty.
     let watched = simulators
-    Thread {
+    let watching = DedicatedThread.start {
         var paths = watched.map(\.devicePath)
         while watched.contains(where: \.isRunning) {
             usleep(100_000)
@@ -109,8 +107,18 @@ case .serve(let request):
             }
         }
         kill(getpid(), SIGTERM)
-    }.start()
+    }
+    guard watching else {
+        simulators.forEach { $0.stop() }
+        SimOutput.error("Error: cannot start a thread (out of threads?)\n")
+        exit(69)
+    }
     var received = siginfo_t()
     let signal = sigwaitinfo(&stopSignals, &received)
     SimOutput.finish(signal == SIGTERM && received._sifields._kill.si_pid == getpid() ? 0 : 128 + signal)
+}
+
+/// `text` cut or padded with spaces to `width` characters: a column of `--list-profiles`.
+func column(_ text: String, _ width: Int) -> String {
+    String(text.prefix(width)) + String(repeating: " ", count: max(0, width - text.count))
 }

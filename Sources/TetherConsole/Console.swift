@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import TetherLibC
 import TetherModel
 import TetherSerial
 import TetherViews

@@ -1,4 +1,4 @@
-import TetherSerial
+import TetherLibC
 
 /// Runs a script's blocking work on a dedicated thread — never on Swift's cooperative
 /// pool, which blocking waits would starve — and hands its result back to async code.

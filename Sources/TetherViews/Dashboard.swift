@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherLibC
 import TetherPresenter
 
 /// The live dashboard's screen, as lines: a pure rendering of a ``ViewState`` at a

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherLibC
 import TetherPresenter
 
 /// One reading's cells on the dashboard: name, latest value, unit, min, max, mean and

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TetherLibC
 import TetherModel
 import TetherSerial
 

@@ -2,6 +2,7 @@ import CPtyCompat
 import Foundation
 import Glibc
 import Synchronization
+import TetherLibC
 
 /// A real pseudo-terminal for tests: the test plays the device on the master side
 /// and opens the slave (`slavePath`, `/dev/pts/N`) through ``SerialPort``.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TetherLibC
 
 @testable import TetherSerial
 

@@ -28,7 +28,7 @@ import Testing
         ),
         (
             #"{"dialect": "line", "commands": [], "notificationPattern": "("}"#,
-            #"notificationPattern: '(' does not compile; expected a regular expression (ICU syntax)"#
+            #"notificationPattern: '(' does not compile; expected a regular expression (Swift Regex syntax)"#
         ),
         (
             #"{"dialect": "line"}"#,

@@ -1,5 +1,3 @@
-import Foundation
-
 extension DeviceProfile {
     /// The `tether` options that speak to this device, in order: `--dialect`, then
     /// `--prompt` (`--prompt-regex` instead when the profile has a ``promptPattern``),
@@ -28,7 +26,7 @@ extension DeviceProfile {
     public func tetherCommandLine(patternsMatchAnywhere: Bool = false) -> String {
         tetherOptions(patternsMatchAnywhere: patternsMatchAnywhere).map { option in
             let plain = option.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:,".contains($0)) }
-            return plain ? option : "'" + option.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            return plain ? option : "'" + option.replacing("'", with: "'\\''") + "'"
         }.joined(separator: " ")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A simulated device described in a JSON file: identity, the dialect tether should use,
 /// line framing and echo, typed properties, a command table, error style and
@@ -31,7 +31,7 @@ public struct DeviceProfile: Sendable {
     /// The identity of a device with serial number `serialNumber`: ``identity`` with
     /// `{serial}` filled in.
     public func identity(serialNumber: String) -> String {
-        identity.replacingOccurrences(of: "{serial}", with: serialNumber)
+        identity.replacing("{serial}", with: serialNumber)
     }
     /// The tether dialect that speaks to this device: `line`, `at`, `scpi` or `prompt`.
     public let dialect: String
@@ -77,11 +77,11 @@ public struct DeviceProfile: Sendable {
     /// - Parameter path: The file's path; messages name it as given.
     /// - Throws: ``ProfileError`` when the file cannot be read or has a mistake.
     public static func load(path: String) throws(ProfileError) -> DeviceProfile {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw ProfileError(file: path, field: "", message: "no such file")
         }
-        if isFolder.boolValue {
+        if isFolder {
             throw ProfileError(file: path, field: "", message: "is a directory; give a profile file (docs/PROFILES.md)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -221,11 +221,7 @@ public struct DeviceProfile: Sendable {
     /// The member `key`, checked to be a regular expression that compiles.
     private static func pattern(_ object: KeyedDecodingContainer<ProfileKey>, _ key: ProfileKey) throws -> String? {
         guard let source = try object.string(key) else { return nil }
-        do {
-            _ = try NSRegularExpression(pattern: source)
-        } catch {
-            throw object.error(key, "'\(source)' does not compile; expected a regular expression (ICU syntax)")
-        }
+        guard ProfilePattern(source) != nil else { throw object.error(key, ProfilePattern.compileError(source)) }
         return source
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of a profile's command table: which lines it answers, and how.
 ///
@@ -18,15 +18,10 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
         case clearErrors
     }
 
-    /// A compiled regular expression (immutable, so safe to share).
-    struct Expression: @unchecked Sendable {
-        let value: NSRegularExpression
-    }
-
     /// The exact text to match, or `nil` when ``regex`` is used.
     let text: String?
-    /// The whole-line regular expression (ICU syntax), or `nil` when ``text`` is used.
-    let regex: Expression?
+    /// The whole-line regular expression, or `nil` when ``text`` is used.
+    let regex: ProfilePattern?
     /// Letter case does not matter.
     let ignoresCase: Bool
     /// Properties to set, in the profile's property order: index and value template.
@@ -63,14 +58,11 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
             regex = nil
         case (false, true):
             let source = try object.required(object.string("regex"), "regex", "a regular expression")
-            do {
-                let expression = try NSRegularExpression(
-                    pattern: source, options: ignoresCase ? [.caseInsensitive] : [])
-                regex = Expression(value: expression)
-                captures = expression.numberOfCaptureGroups
-            } catch {
-                throw object.error("regex", "'\(source)' does not compile; expected a regular expression (ICU syntax)")
+            guard let pattern = ProfilePattern(source, ignoresCase: ignoresCase) else {
+                throw object.error("regex", ProfilePattern.compileError(source))
             }
+            regex = pattern
+            captures = pattern.captureCount
             text = nil
         case (true, true):
             throw decoder.error("give either 'match' or 'regex', not both")
@@ -139,16 +131,9 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
     /// The captures if the row matches `line` (`[]` for an exact match), else `nil`.
     func match(_ line: String) -> [String]? {
         if let text {
-            let equal = ignoresCase ? line.caseInsensitiveCompare(text) == .orderedSame : line == text
+            let equal = ignoresCase ? line.lowercased() == text.lowercased() : line == text
             return equal ? [] : nil
         }
-        guard let regex else { return nil }
-        let whole = NSRange(line.startIndex..., in: line)
-        guard let found = regex.value.firstMatch(in: line, options: [.anchored], range: whole),
-            found.range == whole
-        else { return nil }
-        return (1..<max(1, found.numberOfRanges)).map { group in
-            Range(found.range(at: group), in: line).map { String(line[$0]) } ?? ""
-        }
+        return regex?.wholeLineCaptures(line)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A key of a profile object: any text, checked against the object's known keys by
 /// ``Swift/Decoder/profileObject(keys:)``; or an array index, for a path built by hand

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a profiled device reports errors: inline (an error reply in place of the answer)
 /// or, with `queue`, SCPI-style (pushed to an error queue read by a `popError` command).

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A profiled device's state and interpreter, free of I/O and locks: what it answers to
 /// each line, and which notifications fall due when. ``ProfileDevice`` wraps it.
@@ -136,7 +136,7 @@ struct ProfileMachine {
     private mutating func execute(_ rawLine: String, at now: ContinuousClock.Instant, textGiven: Bool = false)
         -> [UInt8]
     {
-        let line = rawLine.trimmingCharacters(in: .whitespaces)
+        let line = rawLine.trimmingBlanks()
         guard !line.isEmpty else { return [] }
         if !textGiven, let prompt = firstCommand(matching: line)?.0.textPrompt {
             textCommand = line
@@ -144,7 +144,7 @@ struct ProfileMachine {
         }
         var units =
             profile.separator.map { separator in
-                line.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }
+                line.split(separator: separator, omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
             } ?? [line]
         // V.250 concatenation: `AT+CSQ;+CREG?` is `AT+CSQ` then `AT+CREG?`, each reply
         // on its own lines and one final result code for all.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An unsolicited line a profiled device sends: on a schedule, right after another
 /// notification, and optionally only when a property crosses a threshold.

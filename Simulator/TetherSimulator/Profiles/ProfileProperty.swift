@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One property of a profiled device: a typed value with its unit, range, power-on value,
 /// format, and optionally drift and noise.
@@ -184,7 +184,7 @@ struct ProfileProperty: Sendable, Decodable {
             if ["0", "off", "false", boolText.off.lowercased()].contains(lowered) { return .bool(false) }
             throw .invalid
         case .enum:
-            guard let value = values.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
+            guard let value = values.first(where: { $0.lowercased() == text.lowercased() }) else {
                 throw .invalid
             }
             return .text(value)

@@ -1,4 +1,4 @@
-import Foundation
+import TetherLibC
 
 /// The value of a profile property.
 enum PropertyValue: Equatable, Sendable {
@@ -27,15 +27,15 @@ enum PropertyValue: Equatable, Sendable {
     /// formatting never traps. Properties keep their own values within what their format
     /// shows (``ProfileProperty/canShow(_:)``), so only a template's own `{name:%d}` meets it.
     static func format(_ value: Double, _ format: String) -> String {
-        guard format.hasSuffix("d") else { return String(format: format, value) }
-        guard let whole = wholeNumber(value) else { return String(format: "%.0f", value) }
+        guard format.hasSuffix("d") else { return CFormat.string(format, value) }
+        guard let whole = wholeNumber(value) else { return CFormat.string("%.0f", value) }
         return Self.format(whole, format)
     }
 
     /// `value` in a validated printf number format; `%d` shows it exactly.
     static func format(_ value: Int, _ format: String) -> String {
-        guard format.hasSuffix("d") else { return String(format: format, Double(value)) }
-        return String(format: String(format.dropLast()) + "ld", value)
+        guard format.hasSuffix("d") else { return CFormat.string(format, Double(value)) }
+        return CFormat.string(String(format.dropLast()) + "ld", value)
     }
 
     /// `value` rounded to a whole number, or `nil` when `Int` cannot hold it (not finite,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A line of text with `{…}` fields filled in when the line is sent.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The built-in device profiles (compiled into the binary) and the one place a profile is
 /// found by name or path.

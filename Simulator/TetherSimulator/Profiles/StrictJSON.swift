@@ -1,31 +1,23 @@
-import Foundation
+import FoundationEssentials
 
 /// The syntax check of tether's JSON files (profiles, device descriptions): RFC 8259,
-/// with no leniency. Foundation's parser reads the values; it also accepts a comma
-/// before `]` or `}`, which RFC 8259 (and `jq`, Python's `json`) refuse, so that one
-/// leniency is looked for here, outside strings. A name given twice in one object is
-/// refused too: RFC 8259 §4 leaves its meaning to the reader (Foundation keeps the
-/// first value, `jq` and Python the last), so a file that has one has no one meaning.
+/// with no leniency (``JSONGrammar``: no comma before `]` or `}`, no leading zeros, …).
+/// A name given twice in one object is refused too: RFC 8259 §4 leaves its meaning to
+/// the reader (Foundation's decoder keeps the first value, `jq` and Python the last), so
+/// a file that has one has no one meaning.
 public enum StrictJSON {
     /// Checks that `data` is one strict JSON document.
     ///
     /// - Parameter file: the file's name as given, for the error.
-    /// - Throws: ``ProfileError`` naming `file` and, when known, `line L, column C` of
-    ///   the mistake.
+    /// - Throws: ``ProfileError`` naming `file` and `line L, column C` of the mistake.
     public static func check(_ data: Data, file: String) throws(ProfileError) {
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            try JSONGrammar.check([UInt8](data))
         } catch {
-            let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            let offset = description.firstMatch(of: #/character (\d+)/#).flatMap { Int($0.output.1) }
+            let advice = error.isTrailingComma ? " (remove the trailing comma)" : ""
             throw ProfileError(
-                file: file, field: offset.map { position(of: $0, in: data) } ?? "",
-                message: "not valid JSON: \(description)")
-        }
-        if let offset = trailingComma(in: data) {
-            throw ProfileError(
-                file: file, field: position(of: offset, in: data),
-                message: "not valid JSON: a comma must be followed by another value (remove the trailing comma)")
+                file: file, field: position(of: error.offset, in: data),
+                message: "not valid JSON: \(error.message)\(advice)")
         }
         if let (offset, name) = repeatedName(in: data) {
             throw ProfileError(
@@ -36,7 +28,7 @@ public enum StrictJSON {
 
     /// The offset and text of the first object member name that its object already
     /// has, outside strings; `nil` when there is none. Names are compared as written
-    /// (escapes are not decoded). Runs on a document Foundation has already parsed.
+    /// (escapes are not decoded). Runs on a document ``JSONGrammar`` has already checked.
     static func repeatedName(in data: Data) -> (offset: Int, name: String)? {
         // One entry per open container: the names an object has so far, `nil` for an array.
         var open: [Set<[UInt8]>?] = []
@@ -69,40 +61,6 @@ public enum StrictJSON {
             case UInt8(ascii: "]"), UInt8(ascii: "}"): _ = open.popLast()
             case UInt8(ascii: ","): expectsName = open.last.map { $0 != nil } ?? false
             default: break
-            }
-        }
-        return nil
-    }
-
-    /// The offset of the first comma followed (after blanks) by `]` or `}`, outside
-    /// strings; `nil` when there is none.
-    static func trailingComma(in data: Data) -> Int? {
-        var inString = false
-        var escaped = false
-        var lastComma: Int?
-        for (offset, byte) in data.enumerated() {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-                lastComma = nil
-            case UInt8(ascii: ","):
-                lastComma = offset
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if let lastComma { return lastComma }
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                break
-            default:
-                lastComma = nil
             }
         }
         return nil

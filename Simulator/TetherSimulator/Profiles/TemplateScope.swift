@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the templates of one place in a profile may refer to: its properties, the
 /// special fields, a command's captures and, in error replies, `{code}` and `{message}`.

@@ -2,6 +2,7 @@ import CScreenRestore
 import Dispatch
 import Glibc
 import Synchronization
+import TetherLibC
 import TetherModel
 import TetherSerial
 import TetherTransfer

@@ -1,4 +1,4 @@
-import TetherSerial
+import TetherLibC
 
 /// Lines typed on standard input, read on a dedicated thread (reading blocks).
 public enum StandardInput {

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TetherLibC
 import TetherPoll
 import TetherSerial
 import TetherTransfer

@@ -311,7 +311,8 @@ public struct Session: Sendable {
     {
         isHoldingRequests = false
         if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
-            wait = Wait(from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false, isListen: true)
+            wait = Wait(
+                from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false, isListen: true)
         }
         endsWaitingText = endingWaitingText
         return sendNext(now: now)

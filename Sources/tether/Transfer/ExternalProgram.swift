@@ -1,5 +1,5 @@
 import Glibc
-import TetherSerial
+import TetherLibC
 
 /// `send --program` and `receive --program`: the open port handed to another program —
 /// lrzsz's `sz`/`rz` for ZMODEM, a Kermit — as picocom's `--send-cmd`/`--receive-cmd`
