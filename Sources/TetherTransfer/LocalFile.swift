@@ -98,6 +98,17 @@ public enum LocalFile {
         return try write(file.data, to: target, overwrites: overwrites)
     }
 
+    /// Checks, before a transfer, that files can be created in the existing `folder`,
+    /// so a file received is never reported and then lost (`access(2)`, `W_OK`).
+    ///
+    /// - Throws: ``Failure`` naming the folder and the system's reason.
+    public static func checkWritable(folder: String) throws(Failure) {
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw Failure(
+                isWrite: true, description: "cannot write in '\(folder)': \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Whether `path` is an existing folder.
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()

@@ -246,6 +246,22 @@ import Testing
         #expect(two.status == 64)
         let folder = try Subprocess.run("tether", ["receive", "--sim", "/nonexistent/"])
         #expect(folder.status == 73, "\(folder.stderr)")
+        // A folder nobody may write in: refused before the transfer, which said
+        // "Received 1 file" and then lost it.
+        let locked = try TemporaryFolder()
+        chmod(locked.url.path, 0o500)
+        // root may write anywhere: as root, it runs as nobody.
+        let tether = [Subprocess.productsDirectory.path + "/tether", "receive", "--sim", locked.url.path]
+        let unwritable =
+            getuid() == 0
+            ? try Subprocess.run(path: "/usr/sbin/runuser", ["-u", "nobody", "--"] + tether)
+            : try Subprocess.run(path: tether[0], Array(tether.dropFirst()))
+        #expect(unwritable.status == 73, "\(unwritable.stderr)")
+        #expect(
+            unwritable.stderr.hasPrefix("Error: cannot write in '\(locked.url.path)': Permission denied"),
+            "\(unwritable.stderr)")
+        #expect(!unwritable.stdout.contains("Received"))
+        chmod(locked.url.path, 0o700)
         let kind = try Subprocess.run("tether", ["send", "--sim", "-p", "zmodem", "/etc/hostname"])
         #expect(kind.status == 64)
         #expect(kind.stderr.contains("zmodem"), "\(kind.stderr)")

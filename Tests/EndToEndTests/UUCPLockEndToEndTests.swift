@@ -48,4 +48,21 @@ struct UUCPLockEndToEndTests {
         #expect(monitor.wait().status == 143)
         #expect(!FileManager.default.fileExists(atPath: Self.lockPath(simulator)))
     }
+
+    /// `run` ended by a signal left `/run/lock/LCK..N` behind with its dead pid: it
+    /// exits at once on a signal, and its lock file goes with it.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func runEndedByASignalRemovesItsLockFile(signal: Int32, code: Int32) throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator(link: folder.path("device"))
+        defer { simulator.stop() }
+        try "emit({ ready = true })\nsleep(60000)\n".write(
+            toFile: folder.path("sl.lua"), atomically: true, encoding: .utf8)
+        let run = try Subprocess("tether", ["run", folder.path("sl.lua"), "--port", folder.path("device")])
+        #expect(run.waitForOutput(containing: "EMIT"), "\(run.stdoutSoFar)")
+        #expect(FileManager.default.fileExists(atPath: Self.lockPath(simulator)))
+        run.send(signal)
+        #expect(run.wait(timeout: 30).status == code)
+        #expect(!FileManager.default.fileExists(atPath: Self.lockPath(simulator)))
+    }
 }

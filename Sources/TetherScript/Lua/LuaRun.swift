@@ -300,6 +300,11 @@ final class LuaRun {
             lua_pushboolean(lua.pointer, 1)
             return 1
         }
+        do throws(LocalFile.Failure) {
+            try LocalFile.checkWritable(folder: LocalFile.folder(receiving: kind, at: path))
+        } catch {
+            return failed(error.description)
+        }
         let (outcome, received) = run(TransferReceiver(kind, limits: limits))
         var written: [String] = []
         for file in received {

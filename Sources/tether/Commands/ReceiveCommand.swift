@@ -68,6 +68,9 @@ enum ReceiveCommand: Command {
         guard LocalFile.isDirectory(folder) else {
             throw CommandFailure("cannot write in '\(folder)': no such folder", code: .cannotCreateLog)
         }
+        do throws(LocalFile.Failure) { try LocalFile.checkWritable(folder: folder) } catch {
+            throw CommandFailure(error)
+        }
         let peer =
             options.usesSimulator
             ? TransferPeer(TransferSender(kind, files: [simulatorFile], limits: TransferOptions.limits(arguments)))

@@ -25,7 +25,8 @@ enum ReportCommand: Command {
             disconnects, reconnects and warnings, and a run's checks with their outcome.
             The HTML page is one self-contained file (no network: it works offline).
             Lines that are not records are skipped and counted. Exits 66 when the log
-            cannot be read, 65 when it holds no records.
+            cannot be read, 65 when it holds no records, 73 when the report cannot
+            be written.
 
             EXAMPLES:
               tether monitor --sim --duration 10 --log bench.jsonl && tether report bench.jsonl

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import TetherCommandLine
 import TetherDeviceSettings
 import TetherModel
@@ -93,7 +94,7 @@ enum RunCommand: Command {
             try LogFile(path: path, format: options.logFormat, showing: .run, settings: options.viewSettings)
         }
         let report = try arguments[Self.junit].map { path throws(CommandFailure) in
-            try LogFile(path: path, format: .junit, showing: .run, replaces: true)
+            try LogFile(path: path, format: .junit, showing: .run, replaces: true, named: "JUnit report")
         }
         // The files beside the terminal's view: what they get also when the run fails early.
         let files = [log, report].compactMap { $0 }
@@ -126,6 +127,18 @@ enum RunCommand: Command {
         }
         let settings = try ports.map { port throws(UsageError) in
             try DeviceSettings(arguments, below: options.deviceDescription.map { [$0] } ?? [], above: port.settings)
+        }
+        // Ended by a signal, a run exits at once with its code (docs/SCRIPTING.md): by
+        // exit(3), not by the signal's default action, so the lock files of its ports go
+        // too (UUCPLockFile's exit handler).
+        let trap = SignalTrap()
+        let signals = trap.received
+        let exiting = Task {
+            for await signal in signals { exit(SignalTrap.exitCode(for: signal).rawValue) }
+        }
+        defer {
+            exiting.cancel()
+            trap.cancel()
         }
         // What JSON and the log get when a port cannot be opened (text has the error).
         let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))

@@ -27,7 +27,7 @@ final class LogFile<View: Sendable>: Sendable {
     init(
         path: String, format: OutputFormat = .json, showing kind: ViewKind<View>,
         settings: ViewSettings = ViewSettings(),
-        replaces: Bool = false
+        replaces: Bool = false, named role: String = "log file"
     ) throws(CommandFailure) {
         let failure = Failure()
         let sink: FileSink
@@ -37,7 +37,7 @@ final class LogFile<View: Sendable>: Sendable {
                 ? try FileSink.replacing(file: path, onFailure: failure.record)
                 : try FileSink.appending(toFile: path, onFailure: failure.record)
         } catch {
-            throw CommandFailure("cannot open the log file \(error)", code: .cannotCreateLog)
+            throw CommandFailure("cannot open the \(role) \(error)", code: .cannotCreateLog)
         }
         do throws(UnsupportedFormat) {
             var settings = settings
