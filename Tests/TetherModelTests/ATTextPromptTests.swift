@@ -65,6 +65,24 @@ import Testing
         #expect(harness.writtenText == "AT+CMGS=\"+1555\"\r")
     }
 
+    /// A `>` that goes on with a line cut as overlong is no prompt, however the reads
+    /// cut it: read byte by byte, `=> ` with a 1-byte line limit once wrote the text at
+    /// the `>` (found by fuzzing, `Fuzz/Targets/session.swift`).
+    @Test func aPromptNeverContinuesAnOverlongLine() {
+        for split in [false, true] {
+            var harness = SessionHarness(ATDialect(), maximumLineLength: 1)
+            harness.enqueue("AT+CMGS=1\rHi\u{1A}", timeout: 5000)
+            let bytes = Array("=> \r".utf8)
+            if split {
+                for byte in bytes { harness.receive([byte], at: 10) }
+            } else {
+                harness.receive(bytes, at: 10)
+            }
+            #expect(harness.writtenText == "AT+CMGS=1\r", "split: \(split)")
+            #expect(harness.notifications.map(\.bytes) == [[0x3D], [0x3E], [0x20], []], "split: \(split)")
+        }
+    }
+
     /// The command line's checks: a command line, CR and a text ending in Ctrl-Z or ESC
     /// is one command; other line breaks are still refused.
     @Test func aTextAfterACRIsNoLineBreak() {

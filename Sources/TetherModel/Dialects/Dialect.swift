@@ -109,12 +109,20 @@ public protocol ReplyMatcher: Sendable {
     /// at `> ` — and the prompt is consumed; the reply goes on. Asked of the request
     /// in flight only. The default returns `nil`.
     mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]?
+
+    /// Whether a prompt may end any text (`PromptDialect`: `=> ` after output with no
+    /// line end), so the unterminated bytes are offered even when they go on with a line
+    /// cut as overlong. Otherwise a prompt begins a line (`at`'s `> `), and the piece
+    /// after an overlong cut is never offered. The default is `false`.
+    var findsPromptAfterText: Bool { get }
 }
 
 extension ReplyMatcher {
     public var linesSoFar: [Line] { [] }
 
     public mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? { nil }
+
+    public var findsPromptAfterText: Bool { false }
 
     public mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? { nil }
 }

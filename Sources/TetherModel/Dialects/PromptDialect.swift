@@ -113,6 +113,8 @@ public struct PromptDialect: Dialect {
             return .consumed
         }
 
+        var findsPromptAfterText: Bool { true }
+
         mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? {
             // Only quiet tells a prompt from the start of an output line (`# comment`).
             guard hasStarted, isQuiet, endsInPrompt(bytes) else { return nil }

@@ -925,7 +925,9 @@ public struct Session: Sendable {
     private mutating func offerPartial(isQuiet: Bool, now: ContinuousClock.Instant) -> [SessionAction] {
         guard !framer.partial.isEmpty, !framer.isInPayload else { return [] }
         let partial = ControlSequences.removed(from: framer.partial)
+        let continuesOverlong = continuesOverlongLine
         for index in owed.indices where owed[index].matcher.hasStarted {
+            guard !continuesOverlong || owed[index].matcher.findsPromptAfterText else { continue }
             if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {
                 _ = framer.takePartial()
                 answersLate = true
@@ -934,7 +936,7 @@ public struct Session: Sendable {
                 return report([.emit(.lateReply(command: command, reply: reply))])
             }
         }
-        guard var flight = inFlight else { return [] }
+        guard var flight = inFlight, !continuesOverlong || flight.matcher.findsPromptAfterText else { return [] }
         if let bytes = flight.matcher.answer(toPrompt: partial) {
             inFlight = flight
             _ = framer.takePartial()
