@@ -221,10 +221,12 @@ struct SessionProgram {
             defer { continuesOverlong = line.ending == .overlong }
             guard line.ending == .terminated else { return }
             // The tail of an overlong line is shown as it is, even empty.
-            // Blank lines count too: shown while nothing is pending, else dropped.
-            let routed =
-                continuesOverlong
-                ? [line.bytes] : pieces(of: line, dialect).filter { !$0.isEmpty || line.bytes.isEmpty }
+            // Blank lines count too: shown while nothing is pending, else dropped; so
+            // does a line that is blank once its control sequences are removed (a lone
+            // ESC is shown as an empty line keeping its exact bytes). Only an empty
+            // piece beside AT's leading noise is no line.
+            let split = pieces(of: line, dialect)
+            let routed = continuesOverlong ? [line.bytes] : split.count > 1 ? split.filter { !$0.isEmpty } : split
             for piece in routed {
                 framed[piece, default: 0] += 1
             }
