@@ -68,6 +68,18 @@ import Testing
         #expect(injector.replies([], at: now) == [])
     }
 
+    /// The drops' own stream: with the default seed, `--drop 0.2` once dropped the first
+    /// four replies (the stream was the profile noise's). Of 200 replies about a fifth go,
+    /// and the first two (the README's `--drop 0.2` example) are answered.
+    @Test func dropsFollowTheirProbabilityFromTheFirstReply() {
+        var plan = FaultPlan(seed: ProfileDevice.defaultSeed)
+        plan.dropProbability = 0.2
+        var injector = FaultInjector(plan: plan)
+        let answered = (0..<200).map { _ in !injector.replies([.send("OK\r\n")], at: now).isEmpty }
+        #expect(answered.prefix(2) == [true, true])
+        #expect((20...60).contains(answered.filter { !$0 }.count))
+    }
+
     @Test func aDuplicateFollowsInTheSameWrite() {
         var plan = FaultPlan()
         plan.duplicateProbability = 1
