@@ -1,7 +1,7 @@
 import TetherCommandLine
 
 /// One `tether` subcommand.
-protocol Command {
+protocol Command: Sendable {
     /// Its name, arguments, options and help.
     static var spec: CommandSpec { get }
     /// Runs it with parsed arguments.

@@ -47,53 +47,74 @@ enum Tether {
         usage: "tether <subcommand> [<arguments>] [<options>]"
     )
 
-    /// Runs the command line `arguments` (without the program name).
-    static func main(_ arguments: [String]) async -> ExitCode {
+    /// What the command line asks for: an answer already given, or a command to run.
+    enum Start {
+        /// Help, the version, the man page or a usage error: written, with this exit code.
+        case answered(ExitCode)
+        /// A subcommand and its parsed arguments, for ``run(_:_:)``.
+        case run(any Command.Type, ParsedArguments)
+    }
+
+    /// Reads the command line `arguments` (without the program name) and answers what
+    /// needs no device — help, `--version`, the man page, a usage error — at once, on
+    /// the calling thread: no concurrency runtime or thread is started for them
+    /// (`main.swift`), so `tether --version` costs a process start and a write.
+    static func start(_ arguments: [String]) -> Start {
         let errors = FileSink.standardError
         SerialPort.setLockFileWarningHandler { errors.write("Warning: \($0)\n") }
         guard let first = arguments.first else {
             errors.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
-            return .usage
+            return .answered(.usage)
         }
         switch first {
         case "-h", "--help":
             FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
-            return .success
+            return .answered(.success)
         case versionFlag.declaration.key:
             FileSink.standardOutput.write(Version.text(program: "tether", commit: buildCommit) + "\n")
-            return .success
+            return .answered(.success)
         case generateManFlag where arguments.count == 1:
             FileSink.standardOutput.write(
                 ManPage.render(
                     spec, subcommands: commands.map { $0.spec }, version: "tether \(Version.number)",
                     seeAlso: ["tether-sim"]))
-            return .success
+            return .answered(.success)
         case "help":
             guard let name = arguments.dropFirst().first else {
                 FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
-                return .success
+                return .answered(.success)
             }
             guard let command = commands.first(where: { $0.spec.name == name }) else {
-                return fail(UsageError("Unknown subcommand '\(name)'."), spec: spec)
+                return .answered(fail(UsageError("Unknown subcommand '\(name)'."), spec: spec))
             }
             FileSink.standardOutput.write(HelpFormatter.help(command.spec))
-            return .success
+            return .answered(.success)
         default:
             break
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
             let suggestion = Suggestion.nearest(to: first, among: commands.map { $0.spec.name })
-            return fail(
-                UsageError("Unknown subcommand '\(first)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
-                spec: spec)
+            return .answered(
+                fail(
+                    UsageError("Unknown subcommand '\(first)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
+                    spec: spec))
         }
         let rest = Array(arguments.dropFirst())
         if ParsedArguments.asksForHelp(rest) {
             FileSink.standardOutput.write(HelpFormatter.help(command.spec))
-            return .success
+            return .answered(.success)
         }
+        do throws(UsageError) {
+            return .run(command, try ParsedArguments(rest, spec: parsingSpec(command.spec)))
+        } catch {
+            return .answered(fail(error, spec: command.spec))
+        }
+    }
+
+    /// Runs `command` with its `parsed` arguments; its failures become messages on
+    /// standard error and the exit code they name.
+    static func run(_ command: any Command.Type, _ parsed: ParsedArguments) async -> ExitCode {
         do {
-            let parsed = try ParsedArguments(rest, spec: parsingSpec(command.spec))
             return try await command.run(parsed)
         } catch let error as UsageError {
             return fail(error, spec: command.spec)
