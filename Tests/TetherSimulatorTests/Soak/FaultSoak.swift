@@ -180,7 +180,10 @@ struct FaultSoak {
             state.withLock { state in
                 switch kind {
                 case .session(.notification(let line)):
-                    guard let range = line.text.range(of: " seq=", options: .backwards),
+                    // The tail at a hang-up is a line cut short, so its number may be cut
+                    // too (`seq=1` of `seq=15`, counted once as a duplicate under load).
+                    guard line.ending == .terminated,
+                        let range = line.text.range(of: " seq=", options: .backwards),
                         let number = Int(line.text[range.upperBound...])
                     else { return }
                     state.seen[number, default: 0] += 1
