@@ -29,7 +29,8 @@ struct AcrossHostsEndToEndTests {
         return Host(network: network, server: try Ser2net(exporting: link, in: folder, on: network))
     }
 
-    /// The `line` of each notification record of `device`, with the records' order.
+    /// The `seq=` number of each notification record of `device`, with the record's
+    /// place among all records.
     private static func notifications(of device: String, in records: [[String: Any]]) -> [(index: Int, seq: Int)] {
         records.enumerated().compactMap { index, record in
             guard record["type"] as? String == "notification", record["device"] as? String == device,
@@ -44,12 +45,12 @@ struct AcrossHostsEndToEndTests {
         zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }
     }
 
-    /// Host c's link goes down for 15 s while the run queries all three every 300 ms:
-    /// a and b carry on, unbroken; c's disconnect is reported within 30 s of the cut
-    /// (the socket's 10 s `TCP_USER_TIMEOUT` and keepalive, plus the 1 s query
-    /// timeout and a loaded machine's slack); c reconnects after the link returns and
-    /// its notifications flow again; everything received before the cut is in the
-    /// output, in order; the script handled every failure, so the run passes.
+    /// Host c's link goes down for 15 s while the run queries all three in turn, 300 ms
+    /// apart (5 s timeouts, generous for a loaded machine): a and b carry on, unbroken;
+    /// c's disconnect is reported within 30 s of the cut (the socket's 10 s
+    /// `TCP_USER_TIMEOUT` and keepalive; about 10 s here); c reconnects after the link
+    /// returns and its notifications flow again; everything received before the cut is
+    /// in the output, in order; the script handled every failure, so the run passes.
     @Test func oneHostCutAndRestoredWhileTheOthersCarryOn() throws {
         let folder = try TemporaryFolder()
         let hosts = try (1...3).map { try host($0, in: folder) }
@@ -60,7 +61,7 @@ struct AcrossHostsEndToEndTests {
         local names = { "a", "b", "c" }
         while not io.open("\(done)") do
           for _, name in ipairs(names) do
-            local reply, err = devices[name].query("*IDN?", 1000)
+            local reply, err = devices[name].query("*IDN?", 5000)
             if not reply then emit({ device = name, failed = err.kind }) end
           end
           sleep(300)
