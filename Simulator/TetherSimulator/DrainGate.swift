@@ -8,6 +8,11 @@
 struct DrainGate {
     /// The most bytes one read takes when the rate allows them (a UART's FIFO).
     static let fifoSize = 16
+    /// How late the serving loop may wake and still read at the full rate (the reads
+    /// then catch up, a FIFO at a time): a loaded machine wakes it tens of ms late, and
+    /// counting only a FIFO's worth (17 ms at 9600 baud) drained far below the rate
+    /// (`DrainGateTests`).
+    static let lateness: Duration = .milliseconds(250)
     /// The time one byte takes, or `nil` for no rate.
     let byteTime: Duration?
     let hold: Duration?
@@ -52,7 +57,8 @@ struct DrainGate {
             hasHeld = true
             holdUntil = now + hold
         }
-        // Time the loop was late for counts, up to a FIFO's worth: the rate stays exact.
-        if let byteTime { nextByteAt = max(nextByteAt ?? now, now - byteTime * Self.fifoSize) + byteTime * count }
+        // Time the serving loop was late for counts, up to ``lateness``: the rate stays
+        // exact on a loaded machine, and a burst after a pause is no faster than it.
+        if let byteTime { nextByteAt = max(nextByteAt ?? now, now - Self.lateness) + byteTime * count }
     }
 }

@@ -171,7 +171,7 @@ struct ServeLoop {
                 revents: 0),
             pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
         ]
-        let timeout = nextDeadline().map { ($0 - now).pollTimeout } ?? -1
+        let timeout = nextDeadline(at: now).map { ($0 - now).pollTimeout } ?? -1
         guard poll(&entries, 2, timeout) > 0 else { return .serving }
         if entries[1].revents != 0 {
             wakeUp.drain()
@@ -208,10 +208,16 @@ struct ServeLoop {
     }
 
     /// The earliest instant the loop must wake for, or `nil` to wait for input only.
-    private func nextDeadline() -> ContinuousClock.Instant? {
+    ///
+    /// - Parameter now: the instant the poll's events were chosen for: the drain gate's
+    ///   next read is asked for that same instant, so a gate that let nothing be read
+    ///   then always gives the loop a time to wake (asked a moment later, it could
+    ///   allow a read and give none, and with POLLIN off the loop slept until some
+    ///   other event: a device with nothing scheduled stopped reading for good).
+    private func nextDeadline(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         var deadlines = [pending.first?.due]
         if !isTerminalFull { deadlines.append(shaper.nextDue) }
-        deadlines.append(drainGate?.nextReadAt(after: clock.now))
+        deadlines.append(drainGate?.nextReadAt(after: now))
         if let started = hangUpStarted {
             deadlines.append(hangUpAt ?? started.at + Self.hangUpDrainLimit)
         } else {

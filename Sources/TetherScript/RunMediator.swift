@@ -68,7 +68,7 @@ final class RunMediator: Sendable {
         for task in observers.withLock({ $0 }) { await task.value }
     }
 
-    /// Whether a device disconnected by itself during the run.
+    /// Whether a device disconnected by itself during the run and is not being reopened.
     var hasLostDevice: Bool { lostDevices.withLock { !$0.isEmpty } }
 
     /// Renders a run record (from any thread).
@@ -218,10 +218,15 @@ final class RunMediator: Sendable {
             case .disconnected(let reason):
                 ending = (reason, true)
                 lostDevices.withLock { _ = $0.insert(index) }
+            case .reconnecting:
+                // The device is reopened: the script goes on, its commands failing
+                // until it is back (`run` over tcp:// or rfc2217://).
+                ending = ("closed", false)
+                lostDevices.withLock { _ = $0.remove(index) }
             case .session(.sent(let id, _, _, isRaw: true)):
                 await inbox.post(.written(device: index, id: id))
             case .session(.sent), .session(.partialReply), .session(.data), .session(.commandMode), .connected,
-                .settingMismatch, .missed, .error, .reconnecting,
+                .settingMismatch, .missed, .error,
                 .received, .wroteNow,
                 .reconnected:
                 break

@@ -11,11 +11,16 @@ public struct ScriptDevice: Sendable {
     /// What is known of it beforehand (a simulator profile's identity and units, the
     /// dialect's command terminator).
     public var facts: DeviceFacts
+    /// Whether the device is reopened after a disconnect (it has a reopener: `run`'s
+    /// `tcp://` and `rfc2217://` ports): the script then goes on, its commands failing
+    /// while the device is away, instead of stopping at its next use.
+    public var reconnects: Bool
 
     /// Describes a device of a run.
-    public init(name: String?, device: Device, facts: DeviceFacts = DeviceFacts()) {
+    public init(name: String?, device: Device, facts: DeviceFacts = DeviceFacts(), reconnects: Bool = false) {
         self.name = name
         self.device = device
         self.facts = facts
+        self.reconnects = reconnects
     }
 }

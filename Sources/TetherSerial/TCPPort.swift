@@ -9,6 +9,14 @@ import Synchronization
 /// (a command goes out at once, not after Nagle's delay); writes use `MSG_NOSIGNAL`, so
 /// a server gone away is an error, not `SIGPIPE`. A connection closed or reset by the
 /// server is the device hanging up.
+///
+/// A link cut without a word (a cable pulled, a host powered off, a route gone) is seen
+/// too: the socket has TCP keepalive (``keepAliveIdle``, ``keepAliveInterval``,
+/// ``keepAliveCount``: an idle connection is probed after 5 s, then every second, and
+/// dropped after 5 probes unanswered) and `TCP_USER_TIMEOUT` (``userTimeout``: data the
+/// server has not acknowledged for 10 000 ms drops the connection, RFC 5482), so either
+/// way the connection ends within about 10 s of the cut, as a hang-up
+/// (docs/HARDWARE.md, "Ports on another machine: ser2net").
 public final class TCPPort: SerialTransport {
     /// The address as the user gave it (`tcp://host:7000`).
     public let name: String
@@ -18,6 +26,16 @@ public final class TCPPort: SerialTransport {
 
     /// How long ``connect(to:port:name:timeout:)`` waits by default, in ms.
     public static let defaultConnectTimeout = 5_000
+    /// Seconds a connection is idle before the first keepalive probe (`TCP_KEEPIDLE`).
+    public static let keepAliveIdle: Int32 = 5
+    /// Seconds between keepalive probes (`TCP_KEEPINTVL`).
+    public static let keepAliveInterval: Int32 = 1
+    /// Unanswered keepalive probes that drop the connection (`TCP_KEEPCNT`).
+    public static let keepAliveCount: Int32 = 5
+    /// How long data may stay unacknowledged by the server before the connection is
+    /// dropped (`TCP_USER_TIMEOUT`, RFC 5482), in ms; also the most time a dead
+    /// connection lingers once keepalive probing has begun.
+    public static let userTimeout: Int32 = 10_000
 
     private init(name: String, descriptor: Int32) {
         self.name = name
@@ -68,8 +86,7 @@ public final class TCPPort: SerialTransport {
         guard socket >= 0 else { throw .fromErrno(errno, path: name, function: "socket") }
         var success = false
         defer { if !success { Glibc.close(socket) } }
-        var one: Int32 = 1
-        _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        setOptions(of: socket)
         guard fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK) == 0 else {
             throw .fromErrno(errno, path: name, function: "fcntl")
         }
@@ -92,6 +109,23 @@ public final class TCPPort: SerialTransport {
         return socket
     }
 
+    /// `TCP_NODELAY`, keepalive and `TCP_USER_TIMEOUT` (see the type's description). An
+    /// option the kernel refuses is left at its default: the connection still works,
+    /// only a silent cut is noticed later.
+    private static func setOptions(of socket: Int32) {
+        func set(_ level: Int32, _ option: Int32, _ value: Int32) {
+            var value = value
+            _ = setsockopt(socket, level, option, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
+        let tcp = Int32(IPPROTO_TCP)
+        set(tcp, TCP_NODELAY, 1)
+        set(SOL_SOCKET, SO_KEEPALIVE, 1)
+        set(tcp, TCP_KEEPIDLE, keepAliveIdle)
+        set(tcp, TCP_KEEPINTVL, keepAliveInterval)
+        set(tcp, TCP_KEEPCNT, keepAliveCount)
+        set(tcp, TCP_USER_TIMEOUT, userTimeout)
+    }
+
     private static func connectFailure(_ code: Int32, name: String) -> SerialError {
         .io(path: name, function: "connect", errno: code, message: String(cString: strerror(code)))
     }
@@ -99,7 +133,9 @@ public final class TCPPort: SerialTransport {
     /// Reads what the connection holds, without blocking; see
     /// ``SerialTransport/receive(into:)``.
     ///
-    /// - Returns: the bytes read; 0 when the server closed or reset the connection;
+    /// - Returns: the bytes read; 0 when the server closed or reset the connection, or
+    ///   the link was lost (`ETIMEDOUT`, `EHOSTUNREACH`, `ENETUNREACH`, `ENETDOWN`,
+    ///   `EHOSTDOWN`);
     ///   ``SerialTransport/nothingReceived`` (−1) when nothing was waiting after all.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures.
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
@@ -109,7 +145,9 @@ public final class TCPPort: SerialTransport {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return Self.nothingReceived
-            case ECONNRESET, ETIMEDOUT, EPIPE: return 0
+            // Closed or reset by the server; or the link lost (keepalive or the user
+            // timeout gave up: ETIMEDOUT, or the route's error when there is none).
+            case ECONNRESET, EPIPE, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, ENETDOWN, EHOSTDOWN: return 0
             default: throw .fromErrno(errno, path: name, function: "recv")
             }
         }
@@ -127,7 +165,8 @@ public final class TCPPort: SerialTransport {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return 0
-            case EPIPE, ECONNRESET, ETIMEDOUT, ENOTCONN: throw .disconnected(path: name)
+            case EPIPE, ECONNRESET, ETIMEDOUT, ENOTCONN, EHOSTUNREACH, ENETUNREACH, ENETDOWN, EHOSTDOWN:
+                throw .disconnected(path: name)
             default: throw .fromErrno(errno, path: name, function: "send")
             }
         }

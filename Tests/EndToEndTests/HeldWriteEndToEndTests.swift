@@ -26,6 +26,20 @@ import TetherSimulator
             timeout: 90)
     }
 
+    /// A 20 000-byte command to a device draining at 9600 baud, the port set to 9600
+    /// baud: about 20 834 ms on the wire, far past the 2 000 ms `--timeout`, yet the
+    /// write's deadline is that wire time plus the timeout, so the command goes out
+    /// whole and is answered.
+    @Test func aLongCommandToADeviceDrainingAtTheBaudRateCompletes() throws {
+        var faults = FaultPlan()
+        faults.drainBaud = 9600
+        let simulator = try simulator(faults)
+        defer { simulator.stop() }
+        let result = try query(simulator, baud: 9600, timeout: 2000)
+        #expect(result.status == 0, "\(result.stdout.suffix(200))\(result.stderr)")
+        #expect(result.stdout.suffix(400).contains("END? → OK"), "\(result.stdout.suffix(200))")
+    }
+
     /// A device draining at 9600 baud, a 60 000-byte command, the port set to 115 200 baud: the write
     /// may take 5 208 ms on the wire plus the 2 000 ms timeout; the device is slower, so
     /// the request fails as not all sent — exit 74, not a timeout.

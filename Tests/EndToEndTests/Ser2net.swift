@@ -3,7 +3,8 @@ import Glibc
 
 /// Debian's ser2net exporting one serial port on loopback, raw (`tcp://`) and with
 /// RFC 2217 (`rfc2217://`), configured by the README's sample (examples/ser2net.yaml)
-/// on free ports; stopped by ``stop()`` or when released.
+/// on free ports — or on another "host", a ``NetworkHost``'s address inside its
+/// namespace; stopped by ``stop()`` or when released.
 final class Ser2net {
     /// Where Debian installs it (`apt-get install ser2net`, scripts/install-deps --test).
     static let executable = "/usr/sbin/ser2net"
@@ -12,12 +13,15 @@ final class Ser2net {
     let rawPort: UInt16
     /// The RFC 2217 port.
     let telnetPort: UInt16
+    /// The IPv4 address it listens on.
+    let host: String
     private let configuration: String
     private let pidFile: String
+    private let networkHost: NetworkHost?
     private var process: Subprocess?
 
-    var rawAddress: String { "tcp://127.0.0.1:\(rawPort)" }
-    var telnetAddress: String { "rfc2217://127.0.0.1:\(telnetPort)" }
+    var rawAddress: String { "tcp://\(host):\(rawPort)" }
+    var telnetAddress: String { "rfc2217://\(host):\(telnetPort)" }
 
     /// The README's sample configuration.
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -25,23 +29,49 @@ final class Ser2net {
 
     /// Writes the README's sample configuration for `device`, on free ports, into
     /// `folder` and starts ser2net.
-    init(exporting device: String, in folder: TemporaryFolder) throws {
-        rawPort = try Self.freePort()
-        telnetPort = try Self.freePort()
-        configuration = folder.path("ser2net.yaml")
-        pidFile = folder.path("ser2net.pid")
-        let yaml = try String(contentsOfFile: Self.sample, encoding: .utf8)
+    convenience init(exporting device: String, in folder: TemporaryFolder) throws {
+        try self.init(exporting: device, in: folder, on: nil, ports: (Self.freePort(), Self.freePort()))
+    }
+
+    /// Writes the README's sample configuration for `device` into `folder`, on
+    /// `networkHost`'s address and the sample's ports (7000 raw, 7001 RFC 2217), and
+    /// starts ser2net inside that host's namespace. With `kickolduser: true`: a link cut
+    /// leaves ser2net holding the dead connection (its own TCP gives up only after
+    /// minutes), and the client's reconnect takes the port over.
+    convenience init(exporting device: String, in folder: TemporaryFolder, on networkHost: NetworkHost) throws {
+        try self.init(exporting: device, in: folder, on: networkHost, ports: (7000, 7001))
+    }
+
+    private init(
+        exporting device: String, in folder: TemporaryFolder, on networkHost: NetworkHost?,
+        ports: (raw: UInt16, telnet: UInt16)
+    ) throws {
+        (rawPort, telnetPort) = ports
+        host = networkHost?.address ?? "127.0.0.1"
+        self.networkHost = networkHost
+        let name = networkHost?.name ?? "ser2net"
+        configuration = folder.path("\(name).yaml")
+        pidFile = folder.path("\(name).pid")
+        var yaml = try String(contentsOfFile: Self.sample, encoding: .utf8)
             .replacingOccurrences(of: "/tmp/envsim", with: device)
-            .replacingOccurrences(of: "127.0.0.1,7000", with: "127.0.0.1,\(rawPort)")
-            .replacingOccurrences(of: "127.0.0.1,7001", with: "127.0.0.1,\(telnetPort)")
+            .replacingOccurrences(of: "127.0.0.1,7000", with: "\(host),\(rawPort)")
+            .replacingOccurrences(of: "127.0.0.1,7001", with: "\(host),\(telnetPort)")
+        if networkHost != nil {
+            yaml = yaml.replacingOccurrences(
+                of: "      chardelay: false\n", with: "      chardelay: false\n      kickolduser: true\n")
+        }
         try yaml.write(toFile: configuration, atomically: true, encoding: .utf8)
         try start()
     }
 
     /// Starts ser2net (again) and waits until both ports listen.
     func start() throws {
-        process = try Subprocess(path: Self.executable, ["-n", "-u", "-c", configuration, "-P", pidFile])
-        guard waitUntil({ Self.isListening(rawPort) && Self.isListening(telnetPort) }) else {
+        let arguments = ["-n", "-u", "-c", configuration, "-P", pidFile]
+        let started = try networkHost?.start(Self.executable, arguments)
+        let process = try started ?? Subprocess(path: Self.executable, arguments)
+        self.process = process
+        let listening = { (port: UInt16) in Self.isListening(self.host, port, pid: process.pid) }
+        guard waitUntil({ listening(rawPort) && listening(telnetPort) }) else {
             throw POSIXError(.ETIMEDOUT)
         }
     }
@@ -73,11 +103,12 @@ final class Ser2net {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    /// Whether a socket listens on 127.0.0.1:`port` (from /proc/net/tcp, so nothing
-    /// connects and opens the device).
-    static func isListening(_ port: UInt16) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
-        let local = String(format: "0100007F:%04X", port)
+    /// Whether a socket listens on `host`:`port` in the network namespace of process
+    /// `pid` (from its /proc/PID/net/tcp, so nothing connects and opens the device).
+    static func isListening(_ host: String, _ port: UInt16, pid: pid_t) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8) else { return false }
+        // The kernel prints the address as the 32-bit word it holds (network order).
+        let local = String(format: "%08X:%04X", inet_addr(host), port)
         return table.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ")
             return fields.count > 3 && fields[1] == local && fields[3] == "0A"

@@ -27,6 +27,8 @@ final class Subprocess: @unchecked Sendable {
     private let stderrPipe: CloseOnExecPipe
     private let stdinPipe: CloseOnExecPipe
     private let collected = OutputCollector()
+    /// What ``wait(timeout:)`` found, for a second wait (the child is reaped once).
+    private let finished = Mutex<Result?>(nil)
 
     /// Starts `product` (e.g. `tether`) with `arguments`.
     convenience init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
@@ -137,8 +139,10 @@ final class Subprocess: @unchecked Sendable {
     /// Closes the child's standard input (end of input).
     func closeInput() { try? stdinPipe.fileHandleForWriting.close() }
 
-    /// Sends `signal` to the child.
-    func send(_ signal: Int32) { kill(pid, signal) }
+    /// Sends `signal` to the child, unless it was reaped (its pid may be another's now).
+    func send(_ signal: Int32) {
+        if finished.withLock({ $0 == nil }) { kill(pid, signal) }
+    }
 
     /// Whether the child has not exited yet (it is not reaped, so ``wait(timeout:)``
     /// still gives its status).
@@ -165,8 +169,10 @@ final class Subprocess: @unchecked Sendable {
         return false
     }
 
-    /// Waits for the child to exit (SIGKILL after `timeout` seconds).
+    /// Waits for the child to exit (SIGKILL after `timeout` seconds); a second wait
+    /// gives the same result.
     func wait(timeout: Double = 60) -> Result {
+        if let result = finished.withLock({ $0 }) { return result }
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
         var usage = rusage()
@@ -181,7 +187,9 @@ final class Subprocess: @unchecked Sendable {
             Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
             + Double(usage.ru_stime.tv_usec) / 1e6
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: code, stdout: collected.stdout, stderr: collected.stderr, cpuSeconds: cpu)
+        let result = Result(status: code, stdout: collected.stdout, stderr: collected.stderr, cpuSeconds: cpu)
+        finished.withLock { $0 = result }
+        return result
     }
 }
 

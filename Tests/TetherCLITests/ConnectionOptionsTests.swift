@@ -52,11 +52,24 @@ import TetherSimulator
         #expect(options.hardware.waits)
         #expect(options.hardware.waitTimeout == .milliseconds(2500))
         #expect(options.hardware.requiresSettings)
-        #expect(!options.hardware.reconnects)
+        #expect(options.hardware.reconnection == .never)
         let monitor = try ParsedArguments(["--sim"], spec: MonitorCommand.spec)
-        #expect(HardwareOptions(monitor).reconnects)
+        #expect(HardwareOptions(monitor).reconnection == .everyPort)
         #expect(
-            !HardwareOptions(try ParsedArguments(["--sim", "--no-reconnect"], spec: MonitorCommand.spec)).reconnects)
+            HardwareOptions(try ParsedArguments(["--sim", "--no-reconnect"], spec: MonitorCommand.spec)).reconnection
+                == .never)
+    }
+
+    /// `run` reopens a port on another machine, not a local one (docs/HARDWARE.md).
+    @Test func runReconnectsRemotePortsOnly() throws {
+        let reconnection = HardwareOptions(try ParsedArguments(["x.lua"], spec: RunCommand.spec)).reconnection
+            .remoteOnly
+        #expect(reconnection.applies(to: try PortAddress(parsing: "rfc2217://10.0.0.2:7001")))
+        #expect(reconnection.applies(to: try PortAddress(parsing: "tcp://10.0.0.2:7000")))
+        #expect(!reconnection.applies(to: try PortAddress(parsing: "/dev/ttyUSB0")))
+        #expect(!reconnection.applies(to: nil))
+        let never = HardwareOptions(try ParsedArguments(["x.lua", "--no-reconnect"], spec: RunCommand.spec))
+        #expect(!never.reconnection.remoteOnly.applies(to: try PortAddress(parsing: "tcp://10.0.0.2:7000")))
     }
 
     /// `--hex`'s message spoke of `'time'`, which is `--timestamps`' matter.

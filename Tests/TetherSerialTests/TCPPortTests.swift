@@ -43,6 +43,28 @@ struct TCPPortTests {
         }
     }
 
+    /// A link cut without a word is noticed (docs/HARDWARE.md): the connected socket
+    /// has keepalive after 5 s idle, probes every second, 5 of them, and a 10 000 ms
+    /// `TCP_USER_TIMEOUT`, besides `TCP_NODELAY`.
+    @Test func theSocketNoticesASilentCutWithinTenSeconds() throws {
+        let server = try LoopbackServer()
+        let port = try TCPPort.connect(to: "127.0.0.1", port: server.port, name: "loopback")
+        defer { port.close() }
+        server.accept()
+        func option(_ level: Int32, _ name: Int32) -> Int32 {
+            var value: Int32 = -1
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(port.descriptor, level, name, &value, &length) == 0 ? value : -1
+        }
+        let tcp = Int32(IPPROTO_TCP)
+        #expect(option(SOL_SOCKET, SO_KEEPALIVE) == 1)
+        #expect(option(tcp, TCP_KEEPIDLE) == 5)
+        #expect(option(tcp, TCP_KEEPINTVL) == 1)
+        #expect(option(tcp, TCP_KEEPCNT) == 5)
+        #expect(option(tcp, TCP_USER_TIMEOUT) == 10_000)
+        #expect(option(tcp, TCP_NODELAY) == 1)
+    }
+
     @Test func nothingListeningIsARefusedConnect() throws {
         let server = try LoopbackServer()
         let port = server.port

@@ -27,6 +27,12 @@
 ///   record; `core.emit(table, file, line)` → an `emit` record, or a message when the
 ///   table has no JSON value (it contains itself, or holds too many values).
 ///
+/// It is called with `core`, the devices' names (`false` for the unnamed one), the
+/// default timeout in ms and, per device, whether it is reopened after a disconnect
+/// (``ScriptDevice/reconnects``): then a query that fails because the device went
+/// away returns `nil` and the failure (`disconnected`, `not_sent`) instead of stopping
+/// the script.
+///
 /// Everything a script may get wrong is checked here, in Lua, and raised with
 /// `error`: no Lua error is ever raised from Swift (a `longjmp` across Swift frames
 /// is undefined). Handlers registered with `on` are called from `pump`, that is only
@@ -36,7 +42,7 @@ enum LuaPrelude {
     static let chunkName = "=tether"
 
     static let source = #"""
-        local core, names, default_timeout = ...
+        local core, names, default_timeout, reconnects = ...
         local getinfo = debug.getinfo
         local find, format = string.find, string.format
         local pack, unpack, concat = table.pack, table.unpack, table.concat
@@ -260,7 +266,8 @@ enum LuaPrelude {
             local reply = result.lines
             reply.final = result.final
             return reply
-          elseif result.outcome == "timeout" or result.outcome == "error_reply" then
+          elseif result.outcome == "timeout" or result.outcome == "error_reply"
+            or (reconnects[dev] and not ended[dev]) then
             return nil, failure {
               kind = result.outcome, message = result.message, command = command, device = label(dev),
               lines = result.lines, final = result.final, timeout_ms = timeout,

@@ -74,7 +74,12 @@ final class LuaRun {
             lua_rawseti(pointer, -2, lua_Integer(offset + 1))
         }
         lua_pushinteger(pointer, lua_Integer(defaultTimeout))
-        guard tether_lua_pcall(pointer, 3, 1, 0) == LUA_OK else {
+        lua_createtable(pointer, Int32(mediator.devices.count), 0)
+        for (offset, item) in mediator.devices.enumerated() {
+            lua_pushboolean(pointer, item.reconnects ? 1 : 0)
+            lua_rawseti(pointer, -2, lua_Integer(offset + 1))
+        }
+        guard tether_lua_pcall(pointer, 4, 1, 0) == LUA_OK else {
             return ScriptOutcome(ending: .failed(Self.problem(lua.string(at: -1) ?? "prelude failed", script: script)))
         }
         if let message = lua.load(script.text, chunkName: "@" + script.name) {

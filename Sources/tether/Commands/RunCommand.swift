@@ -59,6 +59,11 @@ enum RunCommand: Command {
             script file cannot be read, 74 when a device disconnected, 75 when a step
             timed out and the script did not handle it.
 
+            A tcp:// or rfc2217:// port that disconnects (the server or the link gone)
+            is reopened as by 'monitor', with the same settings, while the script goes
+            on: its commands meanwhile fail ('disconnected', 'not_sent'), then work
+            again; with --no-reconnect the run exits 74 as for a local port.
+
             For CI: '--junit FILE' also writes a JUnit XML report, '--format tap' prints
             TAP (one test point per check; prove and TAP harnesses read it).
 
@@ -74,7 +79,10 @@ enum RunCommand: Command {
         arguments: [
             ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
         ],
-        options: [port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration, junit.declaration]
+        options: [
+            port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration, junit.declaration,
+            HardwareOptions.noReconnect.declaration,
+        ]
             // run's records have no hex rendering yet
             + ConnectionOptions.options(showing: .run).excluding([ConnectionOptions.hex.declaration]),
         usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
@@ -87,8 +95,11 @@ enum RunCommand: Command {
             throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
         }
         let ports = try devices(arguments)
-        let options = try ConnectionOptions(
+        var options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
+        // A run waits for a port on another machine to come back; a local port going
+        // away stops the script (docs/SCRIPTING.md).
+        options.hardware.reconnection = options.hardware.reconnection.remoteOnly
         let shown = try options.view(.run)
         let log = try options.log.map { path throws(CommandFailure) in
             try LogFile(path: path, format: options.logFormat, showing: .run, settings: options.viewSettings)
@@ -163,7 +174,9 @@ enum RunCommand: Command {
             throw error
         }
         let runner = ScriptRunner(
-            devices: zip(ports, opened).map { ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts) },
+            devices: zip(ports, opened).map {
+                ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts, reconnects: $1.reconnects)
+            },
             view: view,
             defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
         let devices = opened.map(\.device)

@@ -28,7 +28,7 @@ final class Connection {
     private let log: LogFile<any DeviceView>?
 
     /// Opens the port (or starts the simulator and opens its pty), waiting for it with
-    /// `--wait`; with ``HardwareOptions/reconnects`` the device reopens it after a
+    /// `--wait`; as ``HardwareOptions/reconnection`` says, the device reopens it after a
     /// disconnect. Events go to `view`, by default the event log `--format` chooses.
     ///
     /// - Throws: ``CommandFailure`` with the exit code for the failure (port not found,

@@ -70,9 +70,10 @@ struct HardwareOptions {
     /// `--strict-settings`: a serial setting the port does not have as asked fails the
     /// open instead of being a warning.
     var requiresSettings: Bool
-    /// Whether a disconnect is followed by waiting and reopening: true for commands
-    /// that take ``noReconnect`` unless `--no-reconnect` was given.
-    var reconnects: Bool
+    /// Which ports a disconnect is followed by waiting and reopening for: every port
+    /// for commands that take ``noReconnect`` unless `--no-reconnect` was given (`run`
+    /// narrows it to ``Reconnection/remotePorts``), else none.
+    var reconnection: Reconnection
     /// The pty link of the last open, shared by the openers made here: a reconnect
     /// does not reopen a link to a pty that was not made again.
     let links = PseudoTerminalLinkWatch()
@@ -85,7 +86,8 @@ struct HardwareOptions {
         openOptions = SerialPort.OpenOptions(dtr: arguments[Self.dtr], rts: arguments[Self.rts])
         pulseDTR = arguments[Self.pulseDTR]
         breakLength = arguments[Self.breakLength]
-        reconnects = arguments.spec.takes(Self.noReconnect.declaration) && !arguments[Self.noReconnect]
+        reconnection =
+            arguments.spec.takes(Self.noReconnect.declaration) && !arguments[Self.noReconnect] ? .everyPort : .never
         requiresSettings = arguments[Self.strictSettings]
     }
 

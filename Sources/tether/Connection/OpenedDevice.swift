@@ -27,7 +27,7 @@ enum PortTarget: Equatable {
 ///
 /// A simulator's pty is opened through the very same libserialport path
 /// (``SerialPort``) as hardware; hardware ports honour `--wait`, DTR/RTS, the DTR
-/// pulse and break, and reconnect when ``HardwareOptions/reconnects``.
+/// pulse and break, and reconnect as ``HardwareOptions/reconnection`` says.
 final class OpenedDevice {
     /// The device (Model), not yet started.
     let device: Device
@@ -43,6 +43,8 @@ final class OpenedDevice {
     /// The port the device was built over, open: its descriptor is what
     /// `send`/`receive --program` hand to a program while the device is not started.
     let transport: any SerialTransport
+    /// Whether the device reopens its port after a disconnect (``HardwareOptions/reconnection``).
+    let reconnects: Bool
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -116,11 +118,12 @@ final class OpenedDevice {
             } catch  where error.code == .portNotFound && (path == "sim" || path?.hasPrefix("sim:") == true) {
                 throw CommandFailure("\(error.message). Did you mean '--sim'?", code: error.code)
             }
-            reopener = hardware.reconnects ? strictOpener : nil
+            reopener = hardware.reconnection.applies(to: address) ? strictOpener : nil
             simulator = nil
             displayName = path ?? port.name
             known = DeviceFacts()
         }
+        reconnects = reopener != nil
         dialectName = dialect.name
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
         facts = known
