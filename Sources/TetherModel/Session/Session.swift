@@ -119,10 +119,6 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
-    /// How long the session listens before the next request once a device not known to
-    /// speak unasked has shown that it does (``SettlingEvidence``), so that what it says
-    /// unasked is learned (``UnaskedLines``) before more replies are waited for.
-    public var evidenceListenPeriod: Duration = .milliseconds(150)
     /// The quiet time after which the unterminated bytes are reported as pending text
     /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
     /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
@@ -148,9 +144,6 @@ public struct Session: Sendable {
     private var settlesReplies = false
     /// What showed it, reported before the first reply held (``SessionEvent/settling(_:)``).
     private var unreportedEvidence: SettlingEvidence?
-    /// Whether the listen once the device has shown that it speaks unasked
-    /// (``evidenceListenPeriod``) is still to come.
-    private var listensOnEvidence = false
     /// Timed-out requests whose late reply never came (unmarked dialects): the device
     /// may still send them, so replies are in doubt until the line shows it is in step.
     private var unaccountedReplies = 0
@@ -657,13 +650,6 @@ public struct Session: Sendable {
             wait = nil
             actions += release(now: now)
         }
-        if listensOnEvidence, inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil {
-            listensOnEvidence = false
-            wait = Wait(
-                from: now, quiet: evidenceListenPeriod, limit: now + evidenceListenPeriod, extendsOnBytes: false,
-                isListen: true)
-            return actions
-        }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
             if endsWaitingText {
                 endsWaitingText = false
@@ -786,9 +772,7 @@ public struct Session: Sendable {
     private mutating func startSettling(_ evidence: SettlingEvidence) {
         guard !settlesReplies else { return }
         settlesReplies = true
-        guard dialect.repliesAreUnmarked else { return }
-        unreportedEvidence = evidence
-        listensOnEvidence = evidenceListenPeriod > .zero
+        if dialect.repliesAreUnmarked { unreportedEvidence = evidence }
     }
 
     /// The quiet that shows a device with unaccounted replies is in step again: twice
