@@ -70,9 +70,10 @@
 ///   ``resyncQuietMaximum``); a line nobody takes accounts for one (it was probably
 ///   that answer) and the quiet starts again. That quiet, held or before a request is
 ///   sent, accounts for all: the device is in step, and replies are its own again.
-///   A line whose first bytes arrived before the request in flight was sent cannot be
-///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
-///   stray.
+///   A line whose first bytes arrived before the request in flight was sent, or that
+///   came while the port had not taken its whole command yet (``awaitWrite(of:)``),
+///   cannot be its reply (`line`, `scpi`): it is offered to timed-out requests only,
+///   else it is a stray.
 /// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
 ///   in flight or settling, and of lines begun before the request in flight, are
 ///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
@@ -828,7 +829,10 @@ public struct Session: Sendable {
         }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
-        let begunBeforeRequest = partialPrecedesRequest
+        // A line that came while the port had not taken the whole command yet (a paced
+        // or slow write) cannot be its reply either.
+        let begunBeforeRequest =
+            partialPrecedesRequest || dialect.repliesAreUnmarked && inFlight?.awaitsWrite == true
         partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
             return report([.emit(.notification(line))])
