@@ -20,9 +20,8 @@ import Testing
     /// `T=21.4C` every 40 ms, `*IDN?` answered after 25 ms, 20 queries, no pattern.
     /// The profile's default (what `tether-sim` prints: `--listen 150`) gives at least
     /// 18 identity replies. Told nothing (`--no-unsolicited` overrides the profile's
-    /// listen, as for a device tether knows nothing of), a reading taken for the reply
-    /// while the answers pile up behind it shifts the replies unmarked for as long as
-    /// a command is always in flight — nothing shows that the device speaks unasked
+    /// listen), a reading taken for the reply before any evidence shifts a few replies
+    /// unmarked, until the first stray starts the listen and the settling
     /// (docs/DIALECTS.md, "Stray lines", limits). Both figures are printed.
     @Test(arguments: [[], ["--no-unsolicited"]])
     func aThermometerGetsItsIdentityReplies(options: [String]) throws {
@@ -40,10 +39,15 @@ import Testing
         let unmarked = replies.filter { !isRight($0) && $0["in_doubt"] as? Bool != true }.count
         let listen = options.isEmpty ? "--listen 150 from the profile" : "no listen"
         print("unasked lines, end to end (\(listen)): \(right) of 20 *IDN? replies right, \(unmarked) wrong unmarked")
-        #expect(result.status == 0, "\(result.stderr)")
         if options.isEmpty {
+            #expect(result.status == 0, "\(result.stderr)")
             #expect(replies.count == 20, "\(result.stdout)\(result.stderr)")
             #expect(right >= 18, "\(result.stdout)")
+        } else {
+            // Told the opposite of the truth, the listen after the first stray may learn
+            // the shape of the identity replies arriving behind: one times out, and that
+            // shape is never learned again (docs/DIALECTS.md, "Stray lines").
+            #expect([0, 75].contains(result.status), "\(result.stderr)")
         }
     }
 }

@@ -120,6 +120,12 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
+    /// How long the session listens, counted from the evidence, before the next request
+    /// once a device not known to speak unasked has shown that it does
+    /// (``SettlingEvidence``), so that what it says unasked is learned (``UnaskedLines``)
+    /// before more replies are waited for. A request queued that long after the
+    /// evidence is not held.
+    public var evidenceListenPeriod: Duration = .milliseconds(150)
     /// The quiet time after which the unterminated bytes are reported as pending text
     /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
     /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
@@ -145,6 +151,9 @@ public struct Session: Sendable {
     private var settlesReplies = false
     /// What showed it, reported before the first reply held (``SessionEvent/settling(_:)``).
     private var unreportedEvidence: SettlingEvidence?
+    /// When the listen once the device has shown that it speaks unasked
+    /// (``evidenceListenPeriod``) ends, while it is still to come.
+    private var evidenceListenEnd: ContinuousClock.Instant?
     /// Timed-out requests whose late reply never came (unmarked dialects): the device
     /// may still send them, so replies are in doubt until the line shows it is in step.
     private var unaccountedReplies = 0
@@ -651,6 +660,15 @@ public struct Session: Sendable {
             wait = nil
             actions += release(now: now)
         }
+        if let end = evidenceListenEnd, inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests,
+            dataMode == nil
+        {
+            evidenceListenEnd = nil
+            if now < end {
+                wait = Wait(from: now, quiet: end - now, limit: end, extendsOnBytes: false, isListen: true)
+                return actions
+            }
+        }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
             if endsWaitingText {
                 endsWaitingText = false
@@ -748,7 +766,7 @@ public struct Session: Sendable {
             // same command (a steady reading) is not.
             let command = flight.request.command
             if !reply.lines.isEmpty && reply.lines == lastReply.lines && command != lastReply.command {
-                startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command))
+                startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command), now: now)
             }
             lastReply = (command, reply.lines)
         }
@@ -770,10 +788,12 @@ public struct Session: Sendable {
 
     /// The device showed that it speaks unasked: replies settle from now on
     /// (unmarked dialects), and `evidence` is reported before the first one held.
-    private mutating func startSettling(_ evidence: SettlingEvidence) {
+    private mutating func startSettling(_ evidence: SettlingEvidence, now: ContinuousClock.Instant) {
         guard !settlesReplies else { return }
         settlesReplies = true
-        if dialect.repliesAreUnmarked { unreportedEvidence = evidence }
+        guard dialect.repliesAreUnmarked else { return }
+        unreportedEvidence = evidence
+        if evidenceListenPeriod > .zero { evidenceListenEnd = now + evidenceListenPeriod }
     }
 
     /// The quiet that shows a device with unaccounted replies is in step again: twice
@@ -928,7 +948,7 @@ public struct Session: Sendable {
             if let taken = offer(line, toOwed: index) { return taken }
         }
         if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
-        startSettling(SettlingEvidence(.unasked, line: line))
+        startSettling(SettlingEvidence(.unasked, line: line), now: now)
         accountForStray(now: now)
         if held != nil { held!.reply.isInDoubt = true }
         if inFlight == nil, held == nil, dialect.repliesAreUnmarked { unasked.saw(line) }
@@ -958,7 +978,7 @@ public struct Session: Sendable {
             if let taken = offer(line, toOwed: index) { return taken }
         }
         if line.isEmpty { return [] }
-        startSettling(SettlingEvidence(.begunBeforeCommand, line: line))
+        startSettling(SettlingEvidence(.begunBeforeCommand, line: line), now: now)
         accountForStray(now: now)
         unasked.saw(line)
         return [.emit(.notification(line))]
@@ -1057,7 +1077,7 @@ public struct Session: Sendable {
         if dialect.repliesAreUnmarked, closedReason == nil {
             unaccountedReplies += 1
             unaccountedSince = now
-            startSettling(SettlingEvidence(.noLateReply, command: closed.command))
+            startSettling(SettlingEvidence(.noLateReply, command: closed.command), now: now)
         }
         return closed.matcher.linesSoFar.dropFirst(closed.linesAtTimeout).filter { !$0.isEmpty }.map {
             .emit(.notification($0))
