@@ -115,7 +115,7 @@ struct SessionProgram {
                     lines.formUnion(reply.lines + [reply.finalResult].compactMap { $0 })
                 case .partialReply(_, _, let taken): lines.formUnion(taken)
                 case .notification(let line): lines.insert(line)
-                case .sent, .failed, .pendingText, .data, .commandMode: break
+                case .sent, .failed, .pendingText, .data, .commandMode, .settling: break
                 }
             }
             return lines
@@ -193,6 +193,10 @@ struct SessionProgram {
             case .data, .commandMode:
                 // Data mode (`at`'s CONNECT): bytes that are not lines.
                 break
+            case .settling(let evidence):
+                // Why replies settle: its line is shown as a reply or notification too.
+                require(dialect.repliesAreUnmarked, "settling in a dialect whose replies are marked")
+                require(evidence.line.map { outcome.lineSet.contains($0) } ?? true, "settling names a line never shown")
             case .pendingText(let line, _):
                 // Progress on a line not yet ended; the line itself is shown when it ends.
                 require(line.ending == .unterminated, "pending text that ended: \(line)")

@@ -124,7 +124,7 @@ enum JSONCheck {
                 requireLossless(object, "lines", lines)
                 if let finalResult { requireLossless(object, "final", [finalResult]) }
             }
-        case .partialReply(_, let lines), .lateReply(_, let lines):
+        case .partialReply(_, let lines), .lateReply(_, let lines, _):
             requireLossless(object, "lines", lines)
         default:
             break

@@ -17,6 +17,8 @@ struct FaultInjector {
     private var garbageRandom: SeededRandomGenerator
     /// When the last reply is due, so that jitter never reorders replies.
     private var lastReplyDue: ContinuousClock.Instant?
+    /// Replies delayed so far on this connection (``FaultPlan/latencyStep``).
+    private var repliesDelayed = 0
     /// The number the next notification line gets.
     private(set) var nextSequenceNumber = 1
     /// Whether the next byte starts a line.
@@ -41,12 +43,14 @@ struct FaultInjector {
         isAtLineStart = true
         lastWasCR = false
         lastReplyDue = nil
+        repliesDelayed = 0
     }
 
     /// The outputs of one ``SimulatedDevice/receive(_:at:)`` call, with the reply faults
     /// applied: all `send`s dropped (probability ``FaultPlan/dropProbability``), each
     /// `send`'s bytes doubled (``FaultPlan/duplicateProbability``), and every output
-    /// (hang-ups included) delayed by ``FaultPlan/latency`` plus a jitter; with jitter,
+    /// (hang-ups included) delayed by ``FaultPlan/latency`` plus ``FaultPlan/latencyStep``
+    /// once for every reply before it on this connection, plus a jitter; with jitter,
     /// never due before the previous reply.
     mutating func replies(_ outputs: [DeviceOutput], at now: ContinuousClock.Instant)
         -> [DeviceOutput]
@@ -65,7 +69,8 @@ struct FaultInjector {
                 return DeviceOutput(after: output.delay, .send(bytes + bytes))
             }
         }
-        var extra = plan.latency
+        var extra = plan.latency + plan.latencyStep * repliesDelayed
+        repliesDelayed += 1
         if plan.jitter > .zero {
             extra += plan.jitter * Double.random(in: 0...1, using: &replyRandom)
             let earliest = result.map(\.delay).min() ?? .zero

@@ -5,6 +5,10 @@ import TetherCommandLine
 public enum FaultOptions {
     public static let latency = Option<Int?>(
         "--latency", value: "ms", help: "Delay every reply by this many ms.", parse: whole(minimum: 0))
+    public static let latencyStep = Option<Int?>(
+        "--latency-step", value: "ms",
+        help: "Delay each reply this many ms more than the one before\n(a device falling behind).",
+        parse: whole(minimum: 0))
     public static let jitter = Option<Int?>(
         "--jitter", value: "ms", help: "Delay every reply by a further random 0 … ms\n(order kept).",
         parse: whole(minimum: 0))
@@ -57,8 +61,8 @@ public enum FaultOptions {
 
     /// Every fault option, in the order `--help` lists them.
     public static let all: [OptionDeclaration] = [
-        latency.declaration, jitter.declaration, paceBaud.declaration, split.declaration, splitGap.declaration,
-        garbage.declaration, drop.declaration, duplicate.declaration, disconnectAfter.declaration,
+        latency.declaration, latencyStep.declaration, jitter.declaration, paceBaud.declaration, split.declaration,
+        splitGap.declaration, garbage.declaration, drop.declaration, duplicate.declaration, disconnectAfter.declaration,
         disconnectAfterLines.declaration, reappearAfter.declaration, burst.declaration, sequenceNumbers.declaration,
         receiveGap.declaration, drainBaud.declaration, holdInput.declaration,
     ]
@@ -77,6 +81,7 @@ public enum FaultOptions {
         var plan = FaultPlan()
         plan.seed = seed
         plan.latency = .milliseconds(arguments[latency] ?? 0)
+        plan.latencyStep = .milliseconds(arguments[latencyStep] ?? 0)
         plan.jitter = .milliseconds(arguments[jitter] ?? 0)
         plan.paceBaud = arguments[paceBaud]
         plan.splitMaximum = arguments[split]

@@ -70,6 +70,10 @@ public struct FaultPlan: Sendable, Equatable {
     public var seed: UInt64
     /// Added to the delay of every reply.
     public var latency: Duration = .zero
+    /// Added once more to each reply's delay than to the one before it on the same
+    /// connection: a device falling behind (the n-th reply, from 0, is `n × latencyStep`
+    /// later than ``latency`` alone). Replies keep their order.
+    public var latencyStep: Duration = .zero
     /// A further random delay, uniform in 0 … `jitter`, for every reply. Replies never
     /// overtake each other: a reply is never due before the one before it.
     public var jitter: Duration = .zero

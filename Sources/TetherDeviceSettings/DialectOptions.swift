@@ -29,10 +29,22 @@ public struct DialectOptions {
     public static let noUnsolicited = Flag(
         "--no-unsolicited",
         help: """
-            \(dialects(taking: .sendsNothingUnsolicited)): the device sends nothing unsolicited, so each reply is shown as
-            soon as it is complete. Without it (and without --notify-pattern) replies
-            settle briefly in case a stray line was taken for one. See docs/DIALECTS.md.
+            \(dialects(taking: .sendsNothingUnsolicited)): the device sends nothing unsolicited: no listen before the first
+            command and no settling from the start, whatever a device file or simulator
+            profile says (--listen). Replies still settle once a stray line is seen.
             """)
+    public static let listen = Option<Duration?>(
+        "--listen", value: "ms",
+        help: """
+            \(dialects(taking: .listenPeriod)): the device speaks unasked: listen this many ms after the port opens, before
+            the first command, to learn what it says (e.g. 150), and let every reply settle
+            in case a stray line was taken for it. Without it replies are shown at once until
+            the device shows that it speaks unasked. See docs/DIALECTS.md, "Stray lines".
+            """,
+        parse: { text throws(InvalidValue) in
+            let invalid = InvalidValue("Please provide a whole number of milliseconds, 0 to 60000.")
+            return .milliseconds(try Parse.integer(0...60_000, invalid)(text))
+        })
     public static let errorPattern = Option<LinePattern?>(
         "--error-pattern", value: "regex",
         help: "\(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.",
@@ -115,7 +127,7 @@ public struct DialectOptions {
     /// The options, for a command's ``CommandSpec``.
     public static let options: [OptionDeclaration] = [
         dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
-        errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
+        listen.declaration, errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
         payloadHeader.declaration, checkErrors.declaration, prompt.declaration, promptRegex.declaration,
         promptWait.declaration,
     ]
@@ -141,7 +153,7 @@ public struct DialectOptions {
     public var kind: DialectKind?
     /// The other options: `--eol`, `--notify-pattern`, `--error-pattern`, `--urc`,
     /// `--final-ok`, `--final-error`, `--payload-header`, `--check-errors`, `--no-unsolicited`,
-    /// `--prompt`, `--prompt-regex`, `--prompt-wait`.
+    /// `--listen`, `--prompt`, `--prompt-regex`, `--prompt-wait`.
     public var settings: DialectSettings
 
     /// Reads the options.
@@ -152,12 +164,14 @@ public struct DialectOptions {
             errorPattern: arguments[Self.errorPattern], unsolicitedPrefixes: arguments[Self.urc],
             extraSuccessCodes: arguments[Self.finalOK], extraErrorCodes: arguments[Self.finalError],
             checksErrors: arguments[Self.checkErrors], sendsNothingUnsolicited: arguments[Self.noUnsolicited],
+            listenPeriod: arguments[Self.listen],
             prompt: arguments[Self.prompt], promptPattern: arguments[Self.promptRegex],
             readinessWait: arguments[Self.promptWait], payloadHeaders: arguments[Self.payloadHeader])
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
-    /// prompt or prompt pattern, error and notification patterns) as defaults for those
+    /// prompt or prompt pattern, error and notification patterns, the listen of a device
+    /// that speaks unasked: ``DeviceProfile/listenPeriod``) as defaults for those
     /// not given; a prompt given on the command line, exact or a pattern, replaces the
     /// profile's either way.
     ///
@@ -178,7 +192,8 @@ public struct DialectOptions {
             defaultKind: Self.registry[profile.dialect] ?? Self.defaultKind,
             defaults: DialectSettings(
                 notificationPattern: pattern(profile.notificationPattern, "notificationPattern"),
-                errorPattern: pattern(profile.errorPattern, "errorPattern"), prompt: profile.prompt,
+                errorPattern: pattern(profile.errorPattern, "errorPattern"),
+                listenPeriod: profile.listenPeriod.map { .milliseconds($0) }, prompt: profile.prompt,
                 promptPattern: promptGiven ? nil : pattern(profile.promptPattern, "promptPattern")))
     }
 
@@ -215,6 +230,7 @@ public struct DialectOptions {
         case .extraErrorCodes: "--final-error"
         case .checksErrors: "--check-errors"
         case .sendsNothingUnsolicited: "--no-unsolicited"
+        case .listenPeriod: "--listen"
         case .prompt: "--prompt"
         case .promptPattern: "--prompt-regex"
         case .readinessWait: "--prompt-wait"

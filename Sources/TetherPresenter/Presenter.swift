@@ -87,7 +87,7 @@ public struct Presenter: Sendable {
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
         switch event {
-        case .sent, .pendingText, .data, .commandMode: break
+        case .sent, .pendingText, .data, .commandMode, .settling: break
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
@@ -171,7 +171,11 @@ public struct Presenter: Sendable {
         case .lateReply(let command, let reply):
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
-            return [ViewRecord(time: time, event: .lateReply(command: command, lines: lines))]
+            return [
+                ViewRecord(time: time, event: .lateReply(command: command, lines: lines, isInDoubt: reply.isInDoubt))
+            ]
+        case .settling(let evidence):
+            return [ViewRecord(time: time, event: .settling(SettlingNote(evidence)))]
         case .data(let bytes):
             state.counts.dataBytes += bytes.count
             return [ViewRecord(time: time, event: .data(bytes))]

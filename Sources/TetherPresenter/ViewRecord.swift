@@ -37,8 +37,12 @@ public enum ViewEvent: Sendable, Equatable {
     /// The part of a reply received before its request timed out (a timeout record
     /// follows).
     case partialReply(command: String, lines: [ViewLine])
-    /// A reply that came after its request had timed out (never given to a later one).
-    case lateReply(command: String, lines: [ViewLine])
+    /// A reply that came after its request had timed out (never given to a later one);
+    /// `isInDoubt` when it may be an earlier request's (the Model's `Reply.isInDoubt`).
+    case lateReply(command: String, lines: [ViewLine], isInDoubt: Bool = false)
+    /// Replies settle from now on: the device (`line`, `scpi`) showed that it speaks
+    /// unasked, as `note` says. docs/DIALECTS.md, "Stray lines".
+    case settling(SettlingNote)
     /// The text after the last line that has no line end yet (a progress bar, a
     /// prompt), once the line was quiet (100 ms, the Model's
     /// `Session.pendingTextQuietPeriod`); whole each time. The next `pendingText`

@@ -225,7 +225,8 @@ final class RunMediator: Sendable {
                 lostDevices.withLock { _ = $0.remove(index) }
             case .session(.sent(let id, _, _, isRaw: true)):
                 await inbox.post(.written(device: index, id: id))
-            case .session(.sent), .session(.partialReply), .session(.data), .session(.commandMode), .connected,
+            case .session(.sent), .session(.partialReply), .session(.data), .session(.commandMode),
+                .session(.settling), .connected,
                 .settingMismatch, .missed, .error,
                 .received, .wroteNow,
                 .reconnected:

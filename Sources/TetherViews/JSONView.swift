@@ -83,9 +83,15 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "partial_reply", "command": .string(command)]
             object.merge(linesFields("lines", lines)) { $1 }
             return object
-        case .lateReply(let command, let lines):
+        case .lateReply(let command, let lines, let isInDoubt):
             var object: [String: JSONValue] = ["type": "late_reply", "command": .string(command)]
             object.merge(linesFields("lines", lines)) { $1 }
+            if isInDoubt { object["in_doubt"] = .bool(true) }
+            return object
+        case .settling(let note):
+            var object: [String: JSONValue] = ["type": "settling", "reason": .string(note.reason.rawValue)]
+            if let line = note.line { object.merge(lineFields("line", line)) { $1 } }
+            if let command = note.command { object["command"] = .string(command) }
             return object
         case .pendingText(let line):
             var object: [String: JSONValue] = ["type": "pending_text"]

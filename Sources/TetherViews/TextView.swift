@@ -86,9 +86,12 @@ public struct TextView: DeviceView {
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
-        case .lateReply(let command, let lines):
+        case .lateReply(let command, let lines, let isInDoubt):
             let text = lines.map(show).joined(separator: " | ")
-            output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")
+            let doubt = isInDoubt ? "  " + style.error("[in doubt: may be an earlier command's reply]") : ""
+            output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + doubt + "\n")
+        case .settling(let note):
+            diagnose(time + "\(Self.who(state))note: replies settle from now on: \(settlingCause(note))\n")
         case .disconnected(let port, let reason):
             diagnose(time + "\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
         case .reconnecting(let port):
@@ -130,6 +133,20 @@ public struct TextView: DeviceView {
     private func diagnose(_ text: String) {
         output.flush()
         diagnostics.write(text)
+    }
+
+    /// Why replies settle (``ViewEvent/settling(_:)``), for people.
+    private func settlingCause(_ note: SettlingNote) -> String {
+        let shown = note.line.map { "'\(show($0))'" } ?? "a line"
+        let command = Self.escaped(note.command ?? "")
+        let cause =
+            switch note.reason {
+            case .unasked: "\(shown) came unasked"
+            case .begunBeforeCommand: "\(shown) began before its command was sent"
+            case .repeatedReply: "\(shown) came again, to \(command)"
+            case .noLateReply: "the late reply to \(command) never came"
+            }
+        return cause + " (docs/DIALECTS.md, \"Stray lines\")"
     }
 
     /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.

@@ -198,10 +198,11 @@ import TetherSimulator
     }
 
     /// The default simulated device used through its path without its notification
-    /// pattern (`--latency 30`, `RATE 50`): replies settle, so a `!READING` taken for a
-    /// reply makes only that reply wrong and marks it in doubt (the very first reply,
-    /// with no round trip known yet, may go unmarked); with the options tether-sim
-    /// prints, every reply is right and none is in doubt.
+    /// pattern (`--latency 30`, `RATE 50`) but said to speak unasked (`--listen 150`):
+    /// replies settle, so a `!READING` taken for a reply makes only that reply wrong
+    /// and marks it in doubt (the very first reply, with no round trip known yet, may
+    /// go unmarked); with the options tether-sim prints, every reply is right and none
+    /// is in doubt.
     @Test func notificationsWithoutTheirPatternAreBounded() throws {
         var faults = FaultPlan(seed: 5)
         faults.latency = .milliseconds(30)
@@ -211,7 +212,7 @@ import TetherSimulator
         #expect(rate.status == 0, "\(rate.stderr)")
         let expected = ["*IDN?": "TETHER,ENV-1,SIM0001,1.0", "RATE?": "50", "ALARM?": "30.0"]
         let commands = Array(repeating: ["*IDN?", "RATE?", "ALARM?"], count: 8).flatMap { $0 }
-        for options in [[], ["--notify-pattern", "^!", "--error-pattern", "^ERR"]] {
+        for options in [["--listen", "150"], ["--notify-pattern", "^!", "--error-pattern", "^ERR"]] {
             let json = try Subprocess.run(
                 "tether", ["query", simulator.devicePath, "--format", "json"] + options + commands)
             #expect(json.status == 0, "\(json.stderr)")
@@ -219,7 +220,7 @@ import TetherSimulator
             #expect(replies.map { $0["command"] as? String } == commands)
             let isRight = replies.map { ($0["lines"] as? [String]) == [expected[$0["command"] as? String ?? ""] ?? ""] }
             let inDoubt = replies.map { $0["in_doubt"] as? Bool == true }
-            if options.isEmpty {
+            if options[0] == "--listen" {
                 let unmarked = replies.indices.filter { !isRight[$0] && !inDoubt[$0] }
                 #expect(unmarked.count <= 1, "wrong, not in doubt: \(unmarked.map { replies[$0] })")
             } else {
@@ -276,12 +277,14 @@ private final class ErrorQueueDevice: SimulatedDevice, @unchecked Sendable {
     }
 }
 
-/// `--no-unsolicited`: a device that sends nothing unsolicited has its replies shown at
-/// once (no settling); the option is for the dialects whose replies settle.
+/// Replies are shown at once (no settling) until the device shows that it speaks
+/// unasked; `--listen` says beforehand that it does, `--no-unsolicited` that it does not
+/// (over a device file's or profile's `listen`). Both are for the dialects whose replies
+/// settle.
 @Suite struct NoUnsolicitedEndToEndTests {
-    /// Without it (and without --notify-pattern) a stray line right after a reply (here in
-    /// the same write) marks that reply in doubt; with it the reply was already shown,
-    /// and the stray line is a notification.
+    /// With `--listen 0` a stray line right after a reply (here in the same write) marks
+    /// that reply in doubt; by default and with `--no-unsolicited` the reply was already
+    /// shown, and the stray line is a notification.
     @Test func repliesAreShownAtOnce() throws {
         let rules = [ScriptedDevice.Rule(on: "A\n", send: [.init("one\r\nstray\r\n")])]
         func run(_ options: [String]) throws -> [[String: Any]] {
@@ -292,16 +295,19 @@ private final class ErrorQueueDevice: SimulatedDevice, @unchecked Sendable {
             #expect(result.status == 0, "\(result.stderr)")
             return try JSONLines.parse(result.stdout)
         }
-        let settled = try run([]).first { $0["type"] as? String == "reply" }
+        let settled = try run(["--listen", "0"]).first { $0["type"] as? String == "reply" }
         #expect(settled?["in_doubt"] as? Bool == true)
-        let immediate = try run(["--no-unsolicited"])
-        #expect(immediate.first { $0["type"] as? String == "reply" }?["in_doubt"] == nil)
-        #expect(immediate.contains { $0["type"] as? String == "notification" && $0["line"] as? String == "stray" })
+        for options in [[], ["--no-unsolicited"]] {
+            let immediate = try run(options)
+            #expect(immediate.first { $0["type"] as? String == "reply" }?["in_doubt"] == nil)
+            #expect(immediate.contains { $0["type"] as? String == "notification" && $0["line"] as? String == "stray" })
+        }
     }
 
-    @Test func refusedForDialectsThatDoNotSettle() throws {
-        let result = try Subprocess.run("tether", ["query", "--sim", "--dialect", "at", "--no-unsolicited", "AT"])
+    @Test(arguments: [["--no-unsolicited"], ["--listen", "150"]])
+    func refusedForDialectsThatDoNotSettle(options: [String]) throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--dialect", "at"] + options + ["AT"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--no-unsolicited"), "\(result.stderr)")
+        #expect(result.stderr.contains(options[0]), "\(result.stderr)")
     }
 }

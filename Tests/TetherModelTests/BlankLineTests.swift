@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aBlankLineIsNeverTheReply() {
-        var harness = SessionHarness(LineDialect(settlesFromStart: false))
+        var harness = SessionHarness(LineDialect())
         harness.enqueue("MEAS?")
         harness.receive("\n\n12.5\n", at: 5)
         #expect(harness.replyLines == [["12.5"]])

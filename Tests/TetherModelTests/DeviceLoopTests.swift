@@ -154,6 +154,7 @@ import TetherSerial
             case .session(.notification(let line)): kinds.append("notification \(line.text)")
             case .session(.sent(early, _, _, _)): kinds.append("sent")
             case .session(.replied(early, _, let reply, _)): kinds.append("replied \(reply.lines.map(\.text))")
+            case .session(.settling): continue  // the banner showed that the device speaks unasked
             default: kinds.append("\(event.kind)")
             }
             if kinds.count == 4 { break }

@@ -39,11 +39,16 @@ import TetherModel
         #expect(at.terminator == .cr)
     }
 
-    @Test func unmarkedDialectsSettleFromTheStartUnlessToldOtherwise() throws {
-        #expect(try LineDialect.kind.makeDialect().settlesFromStart)
-        #expect(try !LineDialect.kind.makeDialect(DialectSettings(sendsNothingUnsolicited: true)).settlesFromStart)
-        let notifications = DialectSettings(notificationPattern: try LinePattern("^!"))
-        #expect(try !SCPIDialect.kind.makeDialect(notifications).settlesFromStart)
+    /// Unmarked dialects listen (and settle from the start) only when told so:
+    /// `--listen`, or a profile's default that `--no-unsolicited` overrides.
+    @Test func unmarkedDialectsListenOnlyWhenTold() throws {
+        #expect(try LineDialect.kind.makeDialect().listenPeriod == nil)
+        let listen = DialectSettings(listenPeriod: .milliseconds(150))
+        #expect(try LineDialect.kind.makeDialect(listen).listenPeriod == .milliseconds(150))
+        #expect(try SCPIDialect.kind.makeDialect(defaults: listen).listenPeriod == .milliseconds(150))
+        let quiet = DialectSettings(sendsNothingUnsolicited: true)
+        #expect(try SCPIDialect.kind.makeDialect(quiet, defaults: listen).listenPeriod == nil)
+        #expect(throws: DialectKind.UnsupportedSetting.self) { try ATDialect.kind.makeDialect(listen) }
     }
 
     @Test func aDialectOfOurOwnIsRegisteredFoundByNameAndAnswers() throws {

@@ -36,9 +36,11 @@ import Testing
     @Test func nulBytesAreKept() {
         var harness = SessionHarness(LineDialect())
         harness.receive(Array("\u{0}Ready\r\n".utf8), at: 0)
-        harness.enqueue("ID?", at: 10)
-        harness.receive(Array("AB\u{0}CD\r\n".utf8), at: 20)
-        harness.expire(at: 100)  // the banner was a line nobody took: the reply settles first
+        // The banner was a line nobody took: the session listens 150 ms from it, and the
+        // reply settles.
+        harness.enqueue("ID?", at: 160)
+        harness.receive(Array("AB\u{0}CD\r\n".utf8), at: 170)
+        harness.expire(at: 300)
         #expect(harness.replies.first?.reply.lines.map(\.bytes) == [[0x41, 0x42, 0x00, 0x43, 0x44]])
         #expect(harness.notifications.map(\.bytes) == [[0x00] + Array("Ready".utf8)])
     }

@@ -6,7 +6,7 @@ import Testing
 /// code or a prompt, and go to the reply or the notifications the dialect says.
 @Suite struct PayloadSessionTests {
     @Test func scpiBlockIsOneAnswerAndTheNextQueryGetsItsOwn() {
-        var harness = SessionHarness(SCPIDialect(settlesFromStart: false))
+        var harness = SessionHarness(SCPIDialect())
         harness.enqueue("CURV?")
         let block = (0..<2000).map { UInt8($0 % 256) }
         harness.receive(Array("#42000".utf8) + block + [0x0A], at: 5)
@@ -21,7 +21,7 @@ import Testing
     /// `#0`: the block ends at a LF followed by the partial quiet period (50 ms); a LF
     /// with bytes soon after it is data.
     @Test func indefiniteBlockEndsAfterQuiet() {
-        var harness = SessionHarness(SCPIDialect(settlesFromStart: false))
+        var harness = SessionHarness(SCPIDialect())
         harness.enqueue("CURV?")
         harness.receive("#0ab\n", at: 5)
         harness.expire(at: 30)

@@ -124,7 +124,7 @@ import Testing
     @Test func aRepeatedLineShiftsNoLaterReply() {
         var harness = SessionHarness(LineDialect())
         harness.receive("banner\r\n", at: 0)
-        var time = 10
+        var time = 160  // after the 150 ms listen the banner's evidence starts
         for index in 1...20 {
             harness.enqueue("ECHO \(index)", timeout: 1000, at: time)
             harness.receive("R \(index)\r\n", at: time + 3)

@@ -283,4 +283,23 @@ import Testing
         #expect(events(session.expire(now: at(60_000))).isEmpty)
         #expect(replies(events(session.receive(Array("OK\n".utf8), now: at(60_300)))) == ["AT": ["OK"]])
     }
+
+    /// A line that comes while the port has not taken the whole command yet (a paced
+    /// write, `--char-delay`) is no reply of it (`line`): a notification, and the reply
+    /// is the line after the write, settled (that line showed the device speaks unasked).
+    @Test func aLineDuringTheCommandsWriteIsNoReply() {
+        var harness = SessionHarness(LineDialect())
+        let id = harness.enqueue("PRINT 2+2", timeout: 1000, at: 0)
+        harness.session.awaitWrite(of: id)
+        harness.receive("!READING t=1\r\n", at: 10)
+        harness.session.writeCompleted(of: id, reachedAt: harness.at(20))
+        harness.receive("4\r\n", at: 30)
+        harness.expire(at: 100)
+        #expect(harness.notificationTexts == ["!READING t=1"])
+        #expect(harness.replyLines == [["4"]])
+        #expect(
+            harness.events.first { if case .settling = $0 { true } else { false } }
+                == .settling(
+                    SettlingEvidence(.begunBeforeCommand, line: Line("!READING t=1"))))
+    }
 }

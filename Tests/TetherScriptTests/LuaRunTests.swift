@@ -140,7 +140,7 @@ import TetherSimulator
         let events = harness.view.events(of: nil)
         #expect(
             events.contains {
-                if case .lateReply("*OPC?", let lines) = $0 { lines.map(\.text) == ["1"] } else { false }
+                if case .lateReply("*OPC?", let lines, _) = $0 { lines.map(\.text) == ["1"] } else { false }
             })
         #expect(
             events.contains {

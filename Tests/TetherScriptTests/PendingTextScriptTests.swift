@@ -45,7 +45,7 @@ import TetherSimulator
         let lines = events.compactMap { event -> String? in
             switch event {
             case .notification(let line, _): line.text
-            case .lateReply(_, let lines): lines.map(\.text).joined(separator: "|")
+            case .lateReply(_, let lines, _): lines.map(\.text).joined(separator: "|")
             default: nil
             }
         }

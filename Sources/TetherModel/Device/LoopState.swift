@@ -340,7 +340,7 @@ struct LoopState {
             waiters.removeValue(forKey: id)?.resume(returning: .success(reply))
         case .failed(let id, _, let failure):
             waiters.removeValue(forKey: id)?.resume(returning: .failure(failure))
-        case .sent, .notification, .lateReply, .partialReply, .pendingText, .data, .commandMode:
+        case .sent, .notification, .lateReply, .partialReply, .pendingText, .data, .commandMode, .settling:
             break
         }
     }

@@ -41,10 +41,13 @@ public protocol Dialect: Sendable {
     /// command (see ``Session``). The default is `false`.
     var repliesAreUnmarked: Bool { get }
 
-    /// Whether replies settle from the first one, not only once a stray was seen (an
-    /// unmarked dialect told nothing about the device's unsolicited lines: see
-    /// ``Session``). The default is `false`.
-    var settlesFromStart: Bool { get }
+    /// How long the session listens before the first request, when the device is known
+    /// to speak unasked (`--listen`, a device file's `listen`, a simulator profile of a
+    /// device with unnamed notifications): replies then settle from the first one, and
+    /// what the device says meanwhile is learned (``Session``). `nil` (the default):
+    /// nothing is known, so replies are shown as soon as they are complete until the
+    /// device shows that it speaks unasked.
+    var listenPeriod: Duration? { get }
 
     /// How many bytes at the start of `line` are line noise rather than text (e.g. a
     /// stray `0xFF` or NUL glued to an AT echo); the session reports them as a
@@ -194,7 +197,7 @@ extension Dialect {
 
     public var repliesAreUnmarked: Bool { false }
 
-    public var settlesFromStart: Bool { false }
+    public var listenPeriod: Duration? { nil }
 
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
 

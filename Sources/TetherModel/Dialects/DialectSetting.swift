@@ -12,6 +12,8 @@ public enum DialectSetting: String, Sendable, CaseIterable {
     case checksErrors
     /// ``DialectSettings/sendsNothingUnsolicited`` (`--no-unsolicited`).
     case sendsNothingUnsolicited
+    /// ``DialectSettings/listenPeriod`` (`--listen`).
+    case listenPeriod
     /// ``DialectSettings/prompt`` (`--prompt`).
     case prompt
     /// ``DialectSettings/promptPattern`` (`--prompt-regex`).

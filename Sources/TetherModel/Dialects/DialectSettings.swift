@@ -22,6 +22,9 @@ public struct DialectSettings: Sendable {
     /// Whether the device sends nothing unsolicited, so replies need not settle
     /// (`--no-unsolicited`).
     public var sendsNothingUnsolicited: Bool
+    /// The device speaks unasked: how long to listen before the first command
+    /// (`--listen`); replies then settle from the first.
+    public var listenPeriod: Duration?
     /// The console's prompt, exactly (`--prompt`).
     public var prompt: String?
     /// The console's prompt as a regular expression (`--prompt-regex`).
@@ -35,7 +38,8 @@ public struct DialectSettings: Sendable {
     public init(
         terminator: Terminator? = nil, notificationPattern: LinePattern? = nil, errorPattern: LinePattern? = nil,
         unsolicitedPrefixes: [String] = [], extraSuccessCodes: [String] = [], extraErrorCodes: [String] = [],
-        checksErrors: Bool = false, sendsNothingUnsolicited: Bool = false, prompt: String? = nil,
+        checksErrors: Bool = false, sendsNothingUnsolicited: Bool = false, listenPeriod: Duration? = nil,
+        prompt: String? = nil,
         promptPattern: LinePattern? = nil, readinessWait: Duration? = nil, payloadHeaders: [PayloadHeaderTemplate] = []
     ) {
         self.terminator = terminator
@@ -46,6 +50,7 @@ public struct DialectSettings: Sendable {
         self.extraErrorCodes = extraErrorCodes
         self.checksErrors = checksErrors
         self.sendsNothingUnsolicited = sendsNothingUnsolicited
+        self.listenPeriod = listenPeriod
         self.prompt = prompt
         self.promptPattern = promptPattern
         self.readinessWait = readinessWait
@@ -61,6 +66,7 @@ public struct DialectSettings: Sendable {
             case .extraErrorCodes: !extraErrorCodes.isEmpty
             case .checksErrors: checksErrors
             case .sendsNothingUnsolicited: sendsNothingUnsolicited
+            case .listenPeriod: listenPeriod != nil
             case .prompt: prompt != nil
             case .promptPattern: promptPattern != nil
             case .readinessWait: readinessWait != nil
@@ -82,6 +88,7 @@ public struct DialectSettings: Sendable {
         case .extraErrorCodes: filled.extraErrorCodes = defaults.extraErrorCodes
         case .checksErrors: filled.checksErrors = defaults.checksErrors
         case .sendsNothingUnsolicited: filled.sendsNothingUnsolicited = defaults.sendsNothingUnsolicited
+        case .listenPeriod: filled.listenPeriod = defaults.listenPeriod
         case .prompt: filled.prompt = defaults.prompt
         case .promptPattern: filled.promptPattern = defaults.promptPattern
         case .readinessWait: filled.readinessWait = defaults.readinessWait

@@ -17,19 +17,19 @@ public struct LineDialect: Dialect {
     public var notificationPattern: LinePattern?
     /// Replies that are errors, or `nil` for none.
     public var errorPattern: LinePattern?
-    /// Whether every reply settles before the next command, from the first (see
-    /// ``Session``); the command line sets it when no notification pattern is given.
-    public var settlesFromStart: Bool
+    /// How long to listen before the first request, for a device known to speak
+    /// unasked (replies then settle from the first, see ``Session``), or `nil`.
+    public var listenPeriod: Duration?
 
     /// Creates the dialect.
     public init(
         terminator: Terminator = .lf, notificationPattern: LinePattern? = nil,
-        errorPattern: LinePattern? = LinePattern.defaultError, settlesFromStart: Bool = false
+        errorPattern: LinePattern? = LinePattern.defaultError, listenPeriod: Duration? = nil
     ) {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
         self.errorPattern = errorPattern
-        self.settlesFromStart = settlesFromStart
+        self.listenPeriod = listenPeriod
     }
 
     public var name: String { Self.kind.name }
@@ -65,11 +65,11 @@ extension LineDialect {
     /// `--dialect line` (one reply line per query), for ``DialectRegistry/builtIn``.
     public static let kind = DialectKind(
         name: "line", summary: "one reply line per query",
-        takes: [.terminator, .notificationPattern, .errorPattern, .sendsNothingUnsolicited]
+        takes: [.terminator, .notificationPattern, .errorPattern, .sendsNothingUnsolicited, .listenPeriod]
     ) { settings in
         LineDialect(
             terminator: settings.terminator ?? .lf, notificationPattern: settings.notificationPattern,
             errorPattern: settings.errorPattern ?? LinePattern.defaultError,
-            settlesFromStart: settings.notificationPattern == nil && !settings.sendsNothingUnsolicited)
+            listenPeriod: settings.sendsNothingUnsolicited ? nil : settings.listenPeriod)
     }
 }

@@ -33,19 +33,19 @@ public struct SCPIDialect: Dialect {
     public var checksErrors: Bool
     /// Lines that are always notifications, or `nil`.
     public var notificationPattern: LinePattern?
-    /// Whether every reply settles before the next command, from the first (see
-    /// ``Session``); the command line sets it when no notification pattern is given.
-    public var settlesFromStart: Bool
+    /// How long to listen before the first request, for a device known to speak
+    /// unasked (replies then settle from the first, see ``Session``), or `nil`.
+    public var listenPeriod: Duration?
 
     /// Creates the dialect.
     public init(
         terminator: Terminator = .lf, checksErrors: Bool = false, notificationPattern: LinePattern? = nil,
-        settlesFromStart: Bool = false
+        listenPeriod: Duration? = nil
     ) {
         self.terminator = terminator
         self.checksErrors = checksErrors
         self.notificationPattern = notificationPattern
-        self.settlesFromStart = settlesFromStart
+        self.listenPeriod = listenPeriod
     }
 
     public var name: String { Self.kind.name }
@@ -149,11 +149,11 @@ extension SCPIDialect {
     /// `--dialect scpi` (instrument: one line per query), for ``DialectRegistry/builtIn``.
     public static let kind = DialectKind(
         name: "scpi", summary: "instrument: one line per query",
-        takes: [.terminator, .notificationPattern, .checksErrors, .sendsNothingUnsolicited]
+        takes: [.terminator, .notificationPattern, .checksErrors, .sendsNothingUnsolicited, .listenPeriod]
     ) { settings in
         SCPIDialect(
             terminator: settings.terminator ?? .lf, checksErrors: settings.checksErrors,
             notificationPattern: settings.notificationPattern,
-            settlesFromStart: settings.notificationPattern == nil && !settings.sendsNothingUnsolicited)
+            listenPeriod: settings.sendsNothingUnsolicited ? nil : settings.listenPeriod)
     }
 }

@@ -48,23 +48,37 @@
 ///   the lines it took after the timeout without completing are then notifications —
 ///   nothing received is dropped.
 /// - **Settling** (dialects with ``Dialect/repliesAreUnmarked``: `line`, `scpi`): from
-///   the start with ``Dialect/settlesFromStart``, else once
-///   the device has sent a line nobody took (a stray: a notification the patterns do
-///   not know, a repeated reply), or a reply equal to the one before it for another command, each complete
-///   reply is held for 1.5 times the longest of the last 32 round trips (within
-///   ``settleMinimum`` and ``settleMaximum``) before it is reported and the next
-///   request is sent. A line nobody takes during that time marks
+///   the start with a ``Dialect/listenPeriod`` (a device known to speak unasked), else
+///   once the device has shown that it does (``SettlingEvidence``, reported once as
+///   ``SessionEvent/settling(_:)``): a line nobody took (a stray: a line with nothing
+///   in flight, before the first request too, a notification the patterns do not
+///   know), a line begun before the request in flight was sent, a reply equal to the
+///   one before it for another command, or a timed-out request whose late reply never
+///   came — each complete reply is held for 1.5 times the longest of the last 32 round
+///   trips (within ``settleMinimum`` and ``settleMaximum``) before it is reported and
+///   the next request is sent. A line nobody takes during that time marks
 ///   the reply in doubt (it may have been a stray line, and this the real answer) and
 ///   is reported after it as a notification; the next request then gets its own reply.
-///   Before the first stray, replies are reported and the next request sent at once.
-///   A line whose first bytes arrived before the request in flight was sent cannot be
-///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
-///   stray.
+///   Until then, replies are reported and the next request sent as soon as they are
+///   complete.
+/// - **Unaccounted replies** (unmarked dialects): a timed-out request closed without
+///   its late reply (expired, or closed by a later request) leaves that reply
+///   unaccounted for — a device that fell behind may still send it, and it would be
+///   taken for a later request's. While one is, every reply and late reply is marked
+///   in doubt, and a reply is held until no line other than a notification has come
+///   for twice the longest the device took to answer (within ``resyncQuietPeriod`` and
+///   ``resyncQuietMaximum``); a line nobody takes accounts for one (it was probably
+///   that answer) and the quiet starts again. That quiet, held or before a request is
+///   sent, accounts for all: the device is in step, and replies are its own again.
+///   A line whose first bytes arrived before the request in flight was sent, or that
+///   came while the port had not taken its whole command yet (``awaitWrite(of:)``),
+///   cannot be its reply (`line`, `scpi`): it is offered to timed-out requests only,
+///   else it is a stray.
 /// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
 ///   in flight or settling, and of lines begun before the request in flight, are
 ///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
-///   reply. A dialect whose replies settle from the start listens for
-///   ``listenPeriod`` before its first request (``releaseRequests(now:)``).
+///   reply. A dialect with a ``Dialect/listenPeriod`` listens that long before its
+///   first request (``releaseRequests(now:)``).
 /// - The unterminated bytes after the last line (a console prompt such as `=> `) are
 ///   offered with ``ReplyMatcher/offerPartial(_:isQuiet:)``, control sequences removed:
 ///   to timed-out requests whose late reply has begun, then to the request in flight —
@@ -106,9 +120,12 @@ public struct Session: Sendable {
     /// How long the unterminated bytes must stay unchanged to be offered as quiet (a
     /// prompt after other text, ``PromptDialect``).
     public var partialQuietPeriod: Duration = .milliseconds(50)
-    /// How long a dialect whose replies settle from the start listens before the first
-    /// request (``releaseRequests(now:)``), to learn what the device says unasked.
-    public var listenPeriod: Duration = .milliseconds(150)
+    /// How long the session listens, counted from the evidence, before the next request
+    /// once a device not known to speak unasked has shown that it does
+    /// (``SettlingEvidence``), so that what it says unasked is learned (``UnaskedLines``)
+    /// before more replies are waited for. A request queued that long after the
+    /// evidence is not held.
+    public var evidenceListenPeriod: Duration = .milliseconds(150)
     /// The quiet time after which the unterminated bytes are reported as pending text
     /// (``SessionEvent/pendingText(_:start:)``): 100 ms, long enough that a device
     /// writing a line in several pieces (a UART FIFO, a USB packet each) is not cut
@@ -129,8 +146,23 @@ public struct Session: Sendable {
     private var wait: Wait?
     private var held: Held?
     private var answersLate = false
-    /// Whether a stray line was seen, so replies of unmarked dialects settle.
+    /// Whether the device showed that it speaks unasked, so replies of unmarked
+    /// dialects settle.
     private var settlesReplies = false
+    /// What showed it, reported before the first reply held (``SessionEvent/settling(_:)``).
+    private var unreportedEvidence: SettlingEvidence?
+    /// When the listen once the device has shown that it speaks unasked
+    /// (``evidenceListenPeriod``) ends, while it is still to come.
+    private var evidenceListenEnd: ContinuousClock.Instant?
+    /// Timed-out requests whose late reply never came (unmarked dialects): the device
+    /// may still send them, so replies are in doubt until the line shows it is in step.
+    private var unaccountedReplies = 0
+    /// When the last of those was counted.
+    private var unaccountedSince: ContinuousClock.Instant?
+    /// The longest the device took to answer: round trips and late replies.
+    private var longestAnswer: Duration = .zero
+    /// When the last line came that no pattern or learned shape calls a notification.
+    private var lastReplyLineAt: ContinuousClock.Instant?
     /// The lines of the last reply (unmarked dialects), to recognise a repeat.
     private var lastReply: (command: String, lines: [Line]) = ("", [])
     /// Whether the line being framed began before the request in flight was sent.
@@ -184,6 +216,7 @@ public struct Session: Sendable {
         var matcher: any ReplyMatcher
         var linesAtTimeout: Int
         var expiresAt: ContinuousClock.Instant
+        var sentAt: ContinuousClock.Instant
     }
 
     /// A pause before the next request is sent.
@@ -197,7 +230,7 @@ public struct Session: Sendable {
         /// Ends early when a timed-out request's late reply ends at a prompt
         /// (``Dialect/readinessWait``).
         var endsAtPrompt = false
-        /// The listen before the first request (``listenPeriod``).
+        /// The listen before the first request (``Dialect/listenPeriod``).
         var isListen = false
     }
 
@@ -208,6 +241,10 @@ public struct Session: Sendable {
         var reply: Reply
         var roundTrip: Duration
         var events: [SessionEvent] = []
+        /// Held for ``Session/resyncQuiet`` because replies were unaccounted for.
+        var resyncs = false
+        /// What showed that the device speaks unasked, reported before the reply.
+        var evidence: SettlingEvidence?
     }
 
     /// Creates a session speaking `dialect`.
@@ -216,7 +253,7 @@ public struct Session: Sendable {
     public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         self.dialect = dialect
         self.framer = LineFramer(maximumLineLength: maximumLineLength, payloadFraming: dialect.payloadFraming)
-        self.settlesReplies = dialect.repliesAreUnmarked && dialect.settlesFromStart
+        self.settlesReplies = dialect.repliesAreUnmarked && dialect.listenPeriod != nil
     }
 
     /// Whether a request is in flight, queued or its reply is settling.
@@ -282,7 +319,7 @@ public struct Session: Sendable {
         isHoldingRequests = true
     }
 
-    /// Ends the listen before the first request (``listenPeriod``) now, sending what is
+    /// Ends the listen before the first request (``Dialect/listenPeriod``) now, sending what is
     /// queued: a transfer that begins now must find the lines typed before it written
     /// (a shell's `rb` that starts the receiver), not held until it ends.
     ///
@@ -294,10 +331,10 @@ public struct Session: Sendable {
         return sendNext(now: now)
     }
 
-    /// Ends ``holdRequests()``: the first queued request is sent — for a dialect whose
-    /// replies settle from the start (told nothing of the device's unsolicited lines),
-    /// once it has listened for ``listenPeriod``, so that what the device says unasked
-    /// is learned before the first reply is waited for.
+    /// Ends ``holdRequests()``: the first queued request is sent — for a dialect with a
+    /// ``Dialect/listenPeriod`` (a device known to speak unasked), once it has listened
+    /// that long, so that what the device says unasked is learned before the first
+    /// reply is waited for.
     ///
     /// - Parameter endingWaitingText: the input waiting at open has been taken in. Text
     ///   after its last line end still there when the first request goes out (what
@@ -310,7 +347,7 @@ public struct Session: Sendable {
         -> [SessionAction]
     {
         isHoldingRequests = false
-        if dialect.repliesAreUnmarked, dialect.settlesFromStart, listenPeriod > .zero, wait == nil {
+        if dialect.repliesAreUnmarked, let listenPeriod = dialect.listenPeriod, listenPeriod > .zero, wait == nil {
             wait = Wait(
                 from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false, isListen: true)
         }
@@ -410,7 +447,7 @@ public struct Session: Sendable {
             actions.append(.emit(.pendingText(line, start: pendingStart)))
         }
         for index in owed.indices.reversed() where owed[index].expiresAt <= now {
-            actions += close(owedAt: index)
+            actions += close(owedAt: index, now: now)
         }
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
             if let (line, at) = contested {
@@ -489,13 +526,13 @@ public struct Session: Sendable {
     {
         guard closedReason == nil else { return [] }
         closedReason = reason
-        var actions = release()
+        var actions = release(now: now)
         if let data = dataMode?.flush(), !data.isEmpty { actions.append(.emit(.data(data))) }
         if let (line, _) = contested {
             contested = nil
             actions.append(.emit(.notification(line)))
         }
-        for index in owed.indices.reversed() { actions += close(owedAt: index) }
+        for index in owed.indices.reversed() { actions += close(owedAt: index, now: now) }
         if let flight = inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {
             actions.append(.emit(.partialReply(flight.request.id, command: flight.request.command, lines: soFar)))
         }
@@ -621,7 +658,16 @@ public struct Session: Sendable {
         if inFlight == nil, let end = waitEnd {
             guard now >= end else { return [] }
             wait = nil
-            actions += release()
+            actions += release(now: now)
+        }
+        if let end = evidenceListenEnd, inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests,
+            dataMode == nil
+        {
+            evidenceListenEnd = nil
+            if now < end {
+                wait = Wait(from: now, quiet: end - now, limit: end, extendsOnBytes: false, isListen: true)
+                return actions
+            }
         }
         while inFlight == nil, wait == nil, !queue.isEmpty, !isHoldingRequests, dataMode == nil || queue[0].isRaw {
             if endsWaitingText {
@@ -638,6 +684,7 @@ public struct Session: Sendable {
             if request.isRaw { continue }
             partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
             unasked.requestSent()
+            forgetUnaccountedIfQuiet(now: now)
             if dialect.expectsReply(to: request.command) {
                 inFlight = InFlight(
                     request: request, matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes),
@@ -682,7 +729,7 @@ public struct Session: Sendable {
         owed.append(
             Owed(
                 command: flight.request.command, matcher: flight.matcher, linesAtTimeout: soFar.count,
-                expiresAt: expiresAt))
+                expiresAt: expiresAt, sentAt: flight.sentAt))
         return actions
     }
 
@@ -703,8 +750,14 @@ public struct Session: Sendable {
         let roundTrip = (answeredAt ?? now) - flight.sentAt
         var actions: [SessionAction] = []
         for index in owed.indices.reversed() where !owed[index].matcher.hasStarted {
-            actions += close(owedAt: index)
+            actions += close(owedAt: index, now: now)
         }
+        var reply = reply
+        // A late reply that never came may be this one: in doubt, and held until the
+        // line has been quiet long enough to show that the device is in step.
+        let resyncs = dialect.repliesAreUnmarked && unaccountedReplies > 0
+        if resyncs { reply.isInDoubt = true }
+        longestAnswer = max(longestAnswer, roundTrip)
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
         if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
@@ -713,7 +766,7 @@ public struct Session: Sendable {
             // same command (a steady reading) is not.
             let command = flight.request.command
             if !reply.lines.isEmpty && reply.lines == lastReply.lines && command != lastReply.command {
-                settlesReplies = true
+                startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command), now: now)
             }
             lastReply = (command, reply.lines)
         }
@@ -722,18 +775,56 @@ public struct Session: Sendable {
                 flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
             return [.emit(event)] + actions
         }
-        let settle = min(max(settleMinimum, (recentRoundTrips.max() ?? .zero) * 3 / 2), settleMaximum)
-        held = Held(id: flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
+        let settle =
+            resyncs
+            ? resyncQuiet : min(max(settleMinimum, (recentRoundTrips.max() ?? .zero) * 3 / 2), settleMaximum)
+        held = Held(
+            id: flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip,
+            resyncs: resyncs, evidence: unreportedEvidence)
+        unreportedEvidence = nil
         wait = Wait(from: now, quiet: settle, limit: now + settle * 2, extendsOnBytes: false)
         return actions
     }
 
+    /// The device showed that it speaks unasked: replies settle from now on
+    /// (unmarked dialects), and `evidence` is reported before the first one held.
+    private mutating func startSettling(_ evidence: SettlingEvidence, now: ContinuousClock.Instant) {
+        guard !settlesReplies else { return }
+        settlesReplies = true
+        guard dialect.repliesAreUnmarked else { return }
+        unreportedEvidence = evidence
+        if evidenceListenPeriod > .zero { evidenceListenEnd = now + evidenceListenPeriod }
+    }
+
+    /// The quiet that shows a device with unaccounted replies is in step again: twice
+    /// the longest it took to answer, within ``resyncQuietPeriod`` and
+    /// ``resyncQuietMaximum``.
+    private var resyncQuiet: Duration {
+        min(max(resyncQuietPeriod, longestAnswer * 2), resyncQuietMaximum)
+    }
+
+    /// A line nobody took: it may be one of the unaccounted late replies, which is then
+    /// out of the way; a reply held to resync waits for the quiet again from now.
+    private mutating func accountForStray(now: ContinuousClock.Instant) {
+        guard unaccountedReplies > 0 else { return }
+        unaccountedReplies -= 1
+        if held?.resyncs == true { wait?.from = now }
+    }
+
+    /// Forgets the unaccounted replies once no reply line has come for ``resyncQuiet``
+    /// since they were counted: the device is in step.
+    private mutating func forgetUnaccountedIfQuiet(now: ContinuousClock.Instant) {
+        guard unaccountedReplies > 0, let since = unaccountedSince else { return }
+        if now - max(since, lastReplyLineAt ?? since) >= resyncQuiet { unaccountedReplies = 0 }
+    }
+
     /// Reports the settling reply, then what was reported while it settled.
-    private mutating func release() -> [SessionAction] {
+    private mutating func release(now: ContinuousClock.Instant) -> [SessionAction] {
         guard let held else { return [] }
         self.held = nil
+        if held.resyncs { forgetUnaccountedIfQuiet(now: now) }
         let reply = SessionEvent.replied(held.id, command: held.command, reply: held.reply, roundTrip: held.roundTrip)
-        return ([reply] + held.events).map { .emit($0) }
+        return ((held.evidence.map { [.settling($0)] } ?? []) + [reply] + held.events).map { .emit($0) }
     }
 
     /// Emits `actions` now, or keeps their events for after a settling reply.
@@ -758,7 +849,10 @@ public struct Session: Sendable {
         }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
-        let begunBeforeRequest = partialPrecedesRequest
+        // A line that came while the port had not taken the whole command yet (a paced
+        // or slow write) cannot be its reply either.
+        let begunBeforeRequest =
+            partialPrecedesRequest || dialect.repliesAreUnmarked && inFlight?.awaitsWrite == true
         partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
             return report([.emit(.notification(line))])
@@ -779,12 +873,13 @@ public struct Session: Sendable {
         {
             return report(actions + [.emit(.notification(line))])
         }
+        if !line.isEmpty { lastReplyLineAt = now }
         if let (earlier, _) = contested {
             contested = nil
             actions += offerContested(earlier)
         }
         if begunBeforeRequest {
-            return report(actions + offerStray(line))
+            return report(actions + offerStray(line, now: now))
         }
         return report(actions + offerTaken(line, now: now))
     }
@@ -809,13 +904,13 @@ public struct Session: Sendable {
     private mutating func offerTaken(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
         var actions: [SessionAction] = []
         if let index = beginLateReply(withEcho: line) {
-            for older in (0..<index).reversed() { actions += close(owedAt: older) }
+            for older in (0..<index).reversed() { actions += close(owedAt: older, now: now) }
             return actions
         }
         if let flight = inFlight, !owed.isEmpty {
             var trial = flight.matcher
             if trial.offer(line) == .echo {
-                for index in owed.indices.reversed() { actions += close(owedAt: index) }
+                for index in owed.indices.reversed() { actions += close(owedAt: index, now: now) }
                 inFlight?.matcher = trial
                 return actions
             }
@@ -853,7 +948,8 @@ public struct Session: Sendable {
             if let taken = offer(line, toOwed: index) { return taken }
         }
         if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
-        settlesReplies = true
+        startSettling(SettlingEvidence(.unasked, line: line), now: now)
+        accountForStray(now: now)
         if held != nil { held!.reply.isInDoubt = true }
         if inFlight == nil, held == nil, dialect.repliesAreUnmarked { unasked.saw(line) }
         return [.emit(.notification(line))]
@@ -877,12 +973,13 @@ public struct Session: Sendable {
 
     /// A line that began before the request in flight was sent: a late reply of a
     /// timed-out request, or a stray.
-    private mutating func offerStray(_ line: Line) -> [SessionAction] {
+    private mutating func offerStray(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
         for index in owed.indices {
             if let taken = offer(line, toOwed: index) { return taken }
         }
         if line.isEmpty { return [] }
-        settlesReplies = true
+        startSettling(SettlingEvidence(.begunBeforeCommand, line: line), now: now)
+        accountForStray(now: now)
         unasked.saw(line)
         return [.emit(.notification(line))]
     }
@@ -908,7 +1005,7 @@ public struct Session: Sendable {
         inFlight = nil
         var actions: [SessionAction] = []
         for index in owed.indices.reversed() where !owed[index].matcher.hasStarted {
-            actions += close(owedAt: index)
+            actions += close(owedAt: index, now: now)
         }
         guard case .complete(var reply) = flight.matcher.offer(line) else {
             return actions + [.emit(.notification(line))]
@@ -962,17 +1059,26 @@ public struct Session: Sendable {
         switch owed[index].matcher.offer(line) {
         case .notMine: return nil
         case .echo, .consumed, .write: return []
-        case .complete(let reply), .ask(_, let reply):
+        case .complete(var reply), .ask(_, var reply):
             answersLate = true
-            let command = owed.remove(at: index).command
-            return [.emit(.lateReply(command: command, reply: reply))]
+            let closed = owed.remove(at: index)
+            if let lastByteAt { longestAnswer = max(longestAnswer, lastByteAt - closed.sentAt) }
+            // An earlier late reply that never came may be this one.
+            if dialect.repliesAreUnmarked && unaccountedReplies > 0 { reply.isInDoubt = true }
+            return [.emit(.lateReply(command: closed.command, reply: reply))]
         }
     }
 
     /// Gives up a timed-out request: the lines it took after its timeout without
-    /// completing are reported as notifications.
-    private mutating func close(owedAt index: Int) -> [SessionAction] {
+    /// completing are reported as notifications. In an unmarked dialect its late reply
+    /// is unaccounted for: the device may still send it (``unaccountedReplies``).
+    private mutating func close(owedAt index: Int, now: ContinuousClock.Instant) -> [SessionAction] {
         let closed = owed.remove(at: index)
+        if dialect.repliesAreUnmarked, closedReason == nil {
+            unaccountedReplies += 1
+            unaccountedSince = now
+            startSettling(SettlingEvidence(.noLateReply, command: closed.command), now: now)
+        }
         return closed.matcher.linesSoFar.dropFirst(closed.linesAtTimeout).filter { !$0.isEmpty }.map {
             .emit(.notification($0))
         }

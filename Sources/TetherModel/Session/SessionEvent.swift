@@ -37,6 +37,11 @@ public enum SessionEvent: Sendable, Equatable {
     /// The modem is back in command mode: `line` said so (`NO CARRIER`, or `OK` after
     /// the escape `+++`).
     case commandMode(Line)
+    /// Replies settle from now on (``Dialect/repliesAreUnmarked``: `line`, `scpi`):
+    /// the device showed that it speaks unasked, as `evidence` says. Reported once,
+    /// just before the first reply held to settle; not for a dialect told so from the
+    /// start (``Dialect/listenPeriod``).
+    case settling(SettlingEvidence)
 }
 
 /// What the shell around a ``Session`` must do, in order.

@@ -46,7 +46,7 @@ struct RunResults: Sendable {
                 lines = ["(\(TextView.escaped(exchange.command)) failed: \(TextView.escaped(reason)))"]
             }
         case .notification(let line, _): lines = [Self.received(line)]
-        case .partialReply(_, let reply), .lateReply(_, let reply): lines = reply.map(Self.received)
+        case .partialReply(_, let reply), .lateReply(_, let reply, _): lines = reply.map(Self.received)
         case .disconnected(_, let reason):
             lost[key] = reason
             lines = ["(disconnected: \(TextView.escaped(reason)))"]

@@ -136,7 +136,7 @@ public final class TranscriptView: RunView, ModemLineView {
             return [received(time, device, viewLine)]
         case .partialReply(_, let lines):
             return lines.map { received(time, device, $0) }
-        case .lateReply(let command, let lines):
+        case .lateReply(let command, let lines, _):
             return [note(time, device, "late reply to \(command):")] + lines.map { received(time, device, $0) }
         case .invalidLine(let viewLine, let reason):
             return [received(time, device, viewLine), note(time, device, "invalid line: \(reason)")]
@@ -169,7 +169,7 @@ public final class TranscriptView: RunView, ModemLineView {
         case .warning(let message): text = "warning: \(message)"
         case .settingNotApplied(let warning): text = "warning: \(warning)"
         case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data,
-            .commandMode:
+            .commandMode, .settling:
             return []
         }
         return [note(record.time, device, text)]

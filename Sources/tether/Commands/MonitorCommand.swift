@@ -78,7 +78,8 @@ enum MonitorCommand: Command {
         options: ConnectionOptions.options.excluding([
             ConnectionOptions.timeout.declaration, DialectOptions.eol.declaration,
             DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
-            DialectOptions.noUnsolicited.declaration, DialectOptions.promptWait.declaration,
+            DialectOptions.noUnsolicited.declaration, DialectOptions.listen.declaration,
+            DialectOptions.promptWait.declaration,
         ]) + [
             HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, until.declaration,
             only.declaration, live.declaration,
