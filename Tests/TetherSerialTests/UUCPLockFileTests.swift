@@ -47,8 +47,13 @@ import Testing
         holder.arguments = ["-c", "exec sleep 60 < \(pty.slavePath)"]
         try holder.run()
         let fd = "/proc/\(holder.processIdentifier)/fd/0"
-        // Until the shell has opened the pty and become sleep.
-        for _ in 0..<1000 where (try? FileManager.default.destinationOfSymbolicLink(atPath: fd)) != pty.slavePath {
+        let name = "/proc/\(holder.processIdentifier)/comm"
+        // Until the shell has opened the pty and become sleep: the pty is open in the
+        // shell before its exec, and a test under load once read the name `sh`.
+        for _ in 0..<1000
+        where (try? FileManager.default.destinationOfSymbolicLink(atPath: fd)) != pty.slavePath
+            || (try? String(contentsOfFile: name, encoding: .utf8)) != "sleep\n"
+        {
             usleep(10_000)
         }
         return holder
