@@ -1,7 +1,8 @@
 """Runs tether's benchmark: see docs/PERFORMANCE.md. Started by scripts/bench, which
 builds what it needs and passes the paths; run `scripts/bench --help` for options.
 
-Every client gets a fresh Benchmarks/c/bench-device.c pty device. Rounds are
+Every client gets a fresh Benchmarks/c/bench-device.c pty device (the many-devices
+run, a fresh Benchmarks/c/bench-fleet.c of 64). Rounds are
 interleaved (each round runs every client once, in a rotated order), because this
 machine's wake-up latency changes mode for seconds at a time: compare clients by
 their ratios within one run, not across runs.
@@ -11,6 +12,8 @@ import argparse
 import json
 import os
 import platform
+import pty
+import re
 import signal
 import statistics
 import subprocess
@@ -49,77 +52,229 @@ def run_json(command):
         return {"ok": False, "error": (done.stderr or done.stdout).strip()[-200:]}
 
 
-def cli_round_trips(tether, link, count):
-    """`tether query LINK MEAS:VOLT? ×count`: the wall time per query beyond one."""
+def per_extra_query(command, good_replies, count):
+    """Wall time per query beyond one of a process that asks `n` queries, `command(n)`;
+    `good_replies(stdout)` counts the replies that came right."""
     def wall(n):
         began = time.perf_counter()
-        done = subprocess.run([tether, "query", link, "--format", "json"] + ["MEAS:VOLT?"] * n,
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(command(n), capture_output=True, text=True, timeout=600)
         seconds = time.perf_counter() - began
-        good = sum(1 for line in done.stdout.splitlines()
-                   if '"type":"reply"' in line and json.loads(line).get("lines") == [VOLTAGE])
-        return seconds, good, done.returncode
+        return seconds, good_replies(done.stdout), done.returncode
     one = min(wall(1)[0] for _ in range(3))
     seconds, good, code = wall(count)
     mean = (seconds - one) / (count - 1) * 1e6
     return {"ok": good == count and code == 0, "n": count, "good": good, "mean_us": mean}
 
 
-def cli_monitor(tether, device, directory, stream_ms):
-    """`tether monitor LINK --format json > file` while the device streams: counts
-    the lines in the file, checks their order and sums `missed`."""
-    output_path = os.path.join(directory, "monitor-%d.jsonl" % time.monotonic_ns())
-    with open(output_path, "wb") as output:
-        monitor = subprocess.Popen([tether, "monitor", device.link, "--format", "json", "--no-reconnect"],
-                                   stdout=output, stderr=subprocess.PIPE)
-    seen = b""
-    with open(output_path, "rb") as follow:
-        deadline = time.monotonic() + 10
-        while b'"type":"connected"' not in seen and time.monotonic() < deadline:
-            seen += follow.read()
-            time.sleep(0.002)
-        began = time.perf_counter()
-        device.stream()
-        tail = b""
-        last_growth = time.monotonic()
-        last_growth_counter = began
-        while b'"line":"END ' not in tail:
-            chunk = follow.read()
-            if chunk:
-                tail = tail[-64:] + chunk
-                last_growth = time.monotonic()
-                last_growth_counter = time.perf_counter()
-            elif time.monotonic() - last_growth > 5 or monitor.poll() is not None:
-                break
-            else:
-                time.sleep(0.005)
-        seen_end = b'"line":"END ' in tail
-        # Without `END n` (dropped as missed), the stream ended when the file stopped growing.
-        seconds = (time.perf_counter() if seen_end else last_growth_counter) - began
-    monitor.send_signal(signal.SIGINT)
-    monitor.wait()
-    lines = wrong = missed = 0
-    announced = None
-    previous = -1
-    with open(output_path, "rb") as records:
+def cli_round_trips(tether, link, count):
+    """`tether query LINK MEAS:VOLT? ×count`: the wall time per query beyond one."""
+    def good(output):
+        return sum(1 for line in output.splitlines()
+                   if '"type":"reply"' in line and json.loads(line).get("lines") == [VOLTAGE])
+    return per_extra_query(lambda n: [tether, "query", link, "--format", "json"] + ["MEAS:VOLT?"] * n, good, count)
+
+
+def pyserial_script(python, client, link, count):
+    """Benchmarks/python/pyserial_client.py's write + readline loop as a process of its own."""
+    def good(output):
+        try:
+            return json.loads(output.strip().splitlines()[-1])["good"]
+        except (IndexError, KeyError, json.JSONDecodeError):
+            return 0
+    return per_extra_query(lambda n: [python, client, "rtt", link, str(n)], good, count)
+
+
+def has_open(pid, path):
+    """Whether process `pid` holds a descriptor of `path` (a pty slave) open."""
+    try:
+        descriptors = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return False
+    for descriptor in descriptors:
+        try:
+            if os.readlink("/proc/%d/fd/%s" % (pid, descriptor)) == path:
+                return True
+        except OSError:
+            pass
+    return False
+
+
+END_MARK = re.compile(rb'END (\d+)[\n"]')
+
+
+def count_sequence(text, counts):
+    """Counts one captured line's text: a numbered stream line or `END n`."""
+    if text.startswith(b"END "):
+        counts["announced"] = int(text[4:])
+        return
+    sequence = int(text[:10]) if len(text) == 39 and text[:10].isdigit() else -1
+    if sequence != counts["lines"]:
+        counts["wrong"] += 1
+    counts["lines"] += 1
+
+
+def raw_lines(path, counts):
+    with open(path, "rb") as captured:
+        for raw in captured:
+            count_sequence(raw.rstrip(b"\r\n"), counts)
+
+
+def json_lines(path, counts):
+    with open(path, "rb") as records:
         for raw in records:
             record = json.loads(raw)
             if record["type"] == "missed":
-                missed += record["count"]
+                counts["missed"] += record["count"]
             elif record["type"] == "notification":
-                text = record["line"]
-                if text.startswith("END "):
-                    announced = int(text[4:])
-                    continue
-                sequence = int(text[:10]) if len(text) == 39 and text[:10].isdigit() else -1
-                if sequence <= previous:
-                    wrong += 1
-                previous = max(previous, sequence)
-                lines += 1
-    os.unlink(output_path)
-    return {"ok": wrong == 0 and missed == 0 and announced == lines, "lines": lines,
-            "announced": announced, "absent": None if announced is None else announced - lines, "wrong": wrong, "missed": missed,
-            "seconds": seconds}
+                count_sequence(record["line"].encode(), counts)
+
+
+def capture(device, directory, argv, to_stdout, parse, stop_signal=signal.SIGTERM):
+    """One capture client writing the device's stream to a file: started in its own
+    session with a pty as standard input (held open), it is given the stream once it
+    holds the port open; timed from the stream's start to `END n` in its file, then
+    stopped, and every sequence number checked."""
+    path = os.path.join(directory, "capture-%d" % time.monotonic_ns())
+    keyboard, terminal = pty.openpty()
+    with open(path, "wb") as output:
+        client = subprocess.Popen(argv(path, device.slave), stdin=terminal,
+                                  stdout=output if to_stdout else subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True)
+    os.close(terminal)
+    deadline = time.monotonic() + 10
+    while not has_open(client.pid, device.slave) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    time.sleep(0.2)  # past its settings and its first read
+    began = time.perf_counter()
+    device.stream()
+    ended = None
+    last_size, last_growth = 0, began
+    while ended is None:
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        if size != last_size:
+            last_size, last_growth = size, time.perf_counter()
+            with open(path, "rb") as follow:
+                follow.seek(max(0, size - 64))
+                if END_MARK.search(follow.read()):
+                    ended = time.perf_counter()
+        elif time.perf_counter() - last_growth > 5 or client.poll() is not None:
+            break
+        else:
+            time.sleep(0.002)
+    # Without `END n` (lost), the stream ended when the file stopped growing.
+    seconds = (ended or last_growth) - began
+    client.send_signal(stop_signal)
+    try:
+        client.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        client.wait()
+    os.close(keyboard)
+    counts = {"lines": 0, "wrong": 0, "missed": 0, "announced": None}
+    parse(path, counts)
+    os.unlink(path)
+    announced = counts["announced"]
+    counts["lost"] = None if announced is None else announced - counts["lines"]
+    counts["ok"] = counts["wrong"] == 0 and counts["missed"] == 0 and counts["lost"] == 0
+    counts["seconds"] = seconds
+    return counts
+
+
+FLEET_DEVICES = 64
+FLEET_RATE = 100  # lines a second, each device
+
+
+def cpu_ticks(pid):
+    """utime + stime of process `pid` (every thread), in clock ticks."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def memory_kib(pid, field):
+    with open("/proc/%d/status" % pid) as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field + ":"))
+
+
+def many_devices(tether, fleet_binary, directory, seconds):
+    """`tether run` of a script with an on() handler on each of FLEET_DEVICES devices of
+    Benchmarks/c/bench-fleet.c, FLEET_RATE lines a second each, its records to a file:
+    tether's CPU share over `seconds` (utime + stime, % of one core), its RSS, and every
+    device's lines checked by sequence number."""
+    folder = tempfile.mkdtemp(dir=directory)
+    fleet = subprocess.Popen([fleet_binary, folder, str(FLEET_DEVICES), str(FLEET_RATE)],
+                             stdout=subprocess.PIPE, text=True)
+    if fleet.stdout.readline().strip() != "ready":
+        sys.exit("bench: bench-fleet did not start")
+    names = ["d%d" % i for i in range(FLEET_DEVICES)]
+    script = os.path.join(folder, "listen.lua")
+    with open(script, "w") as lua:
+        lua.write("local left = %d\n" % FLEET_DEVICES)
+        for name in names:
+            lua.write('devices.%s.on("^END ", function() left = left - 1 end)\n' % name)
+        lua.write("while left > 0 do sleep(100) end\n")
+    links = [os.path.join(folder, "device-%d" % i) for i in range(FLEET_DEVICES)]
+    arguments = [tether, "run", script]
+    for name, link in zip(names, links):
+        arguments += ["--port", "%s=%s" % (name, link)]
+    output_path = os.path.join(folder, "records.txt")
+    with open(output_path, "wb") as output:
+        run = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    slaves = [os.path.realpath(link) for link in links]
+    deadline = time.monotonic() + 30
+    while not all(has_open(run.pid, slave) for slave in slaves) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    fleet.send_signal(signal.SIGUSR1)
+    time.sleep(0.5)  # past the first lines
+    ticks, began = cpu_ticks(run.pid), time.perf_counter()
+    time.sleep(seconds)
+    ticks, wall = cpu_ticks(run.pid) - ticks, time.perf_counter() - began
+    rss, peak = memory_kib(run.pid, "VmRSS"), memory_kib(run.pid, "VmHWM")
+    fleet.send_signal(signal.SIGUSR2)
+    try:
+        _, errors = run.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        _, errors = run.communicate()
+    fleet.terminate()
+    fleet.wait()
+    counts = {name: {"lines": 0, "wrong": 0, "missed": 0, "announced": None} for name in names}
+    other = 0
+    with open(output_path, "rb") as records:
+        for raw in records:
+            found = re.match(rb"\[(d\d+)\] (.*)$", raw.rstrip(b"\r\n"))
+            if found and found.group(1).decode() in counts:
+                count_sequence(found.group(2), counts[found.group(1).decode()])
+            else:
+                other += 1
+    lost = sum((c["announced"] or 0) - c["lines"] for c in counts.values())
+    unannounced = sum(1 for c in counts.values() if c["announced"] is None)
+    wrong = sum(c["wrong"] for c in counts.values())
+    for path in os.listdir(folder):
+        os.unlink(os.path.join(folder, path))
+    os.rmdir(folder)
+    return {"ok": lost == 0 and wrong == 0 and unannounced == 0 and run.returncode == 0,
+            "cpu_percent": 100.0 * ticks / os.sysconf("SC_CLK_TCK") / wall, "rss_mib": rss / 1024,
+            "peak_rss_mib": peak / 1024, "lost": lost, "wrong": wrong, "unannounced": unannounced,
+            "lines": sum(c["lines"] for c in counts.values()), "other_lines": other, "exit": run.returncode,
+            "stderr": errors.decode(errors="replace").strip()[-200:]}
+
+
+def fleet_table(rows, seconds):
+    """Prints the many-devices figures: CPU share, lost lines, RSS, per round."""
+    print("\n### Many devices: %d at %d lines/s each under one `tether run` (%d s window)\n" % (
+        FLEET_DEVICES, FLEET_RATE, seconds))
+    print("| client | CPU % of a core, per round | median | lost lines | RSS MiB (peak) |")
+    print("|---|---|---|---|---|")
+    for name, results in rows.items():
+        cpu = " / ".join("%.1f%s" % (r["cpu_percent"], "" if r["ok"] else " ✗") for r in results)
+        print("| %s | %s | %.1f | %s | %s |" % (
+            name, cpu, median([r["cpu_percent"] for r in results]), " / ".join(str(r["lost"]) for r in results),
+            " / ".join("%.1f (%.1f)" % (r["rss_mib"], r["peak_rss_mib"]) for r in results)))
+    print("\nCPU: utime + stime of the tether process over the window; lost: lines the fleet wrote "
+          "that are not in the run's records.")
 
 
 def hyperfine(commands, runs, directory):
@@ -194,6 +349,7 @@ def main():
     rounds = options.rounds or (1 if options.quick else 3)
     queries = 200 if options.quick else 2000
     stream_ms = 200 if options.quick else 1000
+    fleet_seconds = 3 if options.quick else 10
     startup_runs = 5 if options.quick else 20
     c = lambda name: os.path.join(options.c_bin, name)
     client_py = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python", "pyserial_client.py")
@@ -210,15 +366,31 @@ def main():
         ("C libserialport", lambda d: run_json([c("bench-client-sp"), "stream", d.link, str(stream_ms)])),
         ("pyserial readline", lambda d: run_json([options.python, client_py, "readline", d.link, str(stream_ms)])),
         ("pyserial chunked", lambda d: run_json([options.python, client_py, "chunked", d.link, str(stream_ms)]))]
+    script_clients = [("pyserial script", lambda d: pyserial_script(options.python, client_py, d.link, queries))]
+    capture_peers = [
+        ("picocom --logfile", lambda d: capture(
+            d, work, lambda path, slave: ["picocom", "--quiet", "--logfile", path, slave], False, raw_lines)),
+        ("tio --log-file", lambda d: capture(
+            d, work, lambda path, slave: ["tio", "--log", "--log-file", path, slave], False, raw_lines)),
+        ("socat (raw bytes)", lambda d: capture(
+            d, work, lambda path, slave: ["socat", "-u", "OPEN:%s,rawer" % slave, "CREATE:%s" % path], False,
+            raw_lines))]
+    capture_clients = list(capture_peers)
+    fleet_clients = []
     for name, directory in tethers:
         bench = os.path.join(directory, "tether-bench")
         cli = os.path.join(directory, "tether")
         if os.path.exists(bench):
             rtt_clients.append((name + " Model", lambda d, b=bench: run_json([b, "rtt", d.link, str(queries)])))
             stream_clients.append((name + " Model", lambda d, b=bench: run_json([b, "stream", d.link, str(stream_ms)])))
-        rtt_clients.append((name + " CLI query", lambda d, t=cli: cli_round_trips(t, d.link, queries)))
-        stream_clients.append((name + " CLI monitor json",
-                               lambda d, t=cli: cli_monitor(t, d, work, stream_ms)))
+        script_clients.append((name + " CLI query", lambda d, t=cli: cli_round_trips(t, d.link, queries)))
+        capture_clients.append((name + " monitor > file", lambda d, t=cli: capture(
+            d, work, lambda path, slave: [t, "monitor", d.link, "--no-reconnect"], True, raw_lines, signal.SIGINT)))
+        capture_clients.append((name + " monitor --format json > file", lambda d, t=cli: capture(
+            d, work, lambda path, slave: [t, "monitor", d.link, "--format", "json", "--no-reconnect"], True,
+            json_lines, signal.SIGINT)))
+        fleet_clients.append((name + " run, %d devices" % FLEET_DEVICES,
+                              lambda t=cli: many_devices(t, c("bench-fleet"), work, fleet_seconds)))
 
     print("# tether benchmark\n")
     print("machine: " + machine())
@@ -230,6 +402,9 @@ def main():
     rtt_p50 = {name: [] for name, _ in rtt_clients}
     rtt_mean = {name: [] for name, _ in rtt_clients}
     throughput = {name: [] for name, _ in stream_clients}
+    scripted = {name: [] for name, _ in script_clients}
+    captured = {name: [] for name, _ in capture_clients}
+    fleet = {name: [] for name, _ in fleet_clients}
     startup_names = ["C libserialport", "C raw fd", "pyserial"] + [n + " query" for n, _ in tethers] + [
         n + " query --sim" for n, _ in tethers] + [n + " --version" for n, _ in tethers]
     startup = {name: [] for name in startup_names}
@@ -257,6 +432,20 @@ def main():
             device.close()
             seconds = result.get("seconds") or float("nan")
             record(throughput, name, result.get("lines", 0) / seconds / 1e3, result, round_index)
+        for clients, rows, value in ((script_clients, scripted, lambda result: result.get("mean_us", float("nan"))),
+                                     (capture_clients, captured,
+                                      lambda result: result.get("lines", 0) / (result.get("seconds") or float("nan")) / 1e3)):
+            shift = round_index % len(clients)
+            for name, measure in clients[shift:] + clients[:shift]:
+                device = Device(c("bench-device"), work, stream_ms)
+                result = measure(device)
+                device.close()
+                record(rows, name, value(result), result, round_index)
+        for name, measure in fleet_clients:
+            result = measure()
+            fleet[name].append(result)
+            if not result["ok"]:
+                notes.append("round %d, %s: %s" % (round_index + 1, name, json.dumps(result)))
         device = Device(c("bench-device"), work, stream_ms)
         commands = [c("bench-client-sp") + " oneshot " + device.link,
                     c("bench-client-raw") + " oneshot " + device.link,
@@ -268,12 +457,19 @@ def main():
             startup[name].append((milliseconds, True))
         device.close()
 
-    table("Query round trip, p50 (µs)", "µs", {k: v for k, v in rtt_p50.items() if "CLI" not in k},
+    table("Query round trip, p50 (µs)", "µs", rtt_p50,
           "C libserialport", True, rounds)
-    table("Query round trip, mean (µs; CLI: wall time per extra query)", "µs", rtt_mean,
+    table("Query round trip, mean (µs)", "µs", rtt_mean,
           "C libserialport", True, rounds)
     best = max(throughput, key=lambda name: median([v for v, ok in throughput[name] if ok] or [0]))
     table("Stream throughput (k lines/s, 40-byte lines)", "k/s", throughput, best, False, rounds)
+    table("Scripted queries: %d in one process, wall time per query beyond one (µs)" % queries, "µs", scripted,
+          "pyserial script", True, rounds)
+    # socat copies raw bytes (the floor); the ratios are against the faster line tool.
+    best_peer = max((name for name, _ in capture_peers if not name.startswith("socat")),
+                    key=lambda name: median([v for v, ok in captured[name] if ok] or [0]))
+    table("Capture to a file (k lines/s, 40-byte lines at pty speed)", "k/s", captured, best_peer, False, rounds)
+    fleet_table(fleet, fleet_seconds)
     table("One-shot process, open + one query + exit (ms wall, hyperfine median)", "ms", startup,
           "C libserialport", True, rounds)
     binary_sizes(tethers, work)

@@ -33,9 +33,32 @@ public struct Alert: Sendable, Equatable {
         self.command = command
     }
 
+    /// The words that make a notification an alarm when its first word starts with one.
+    private static let alarmWords = ["ALARM", "ALERT", "FAULT", "ERR", "WARN"]
+
     /// Whether a notification is an alarm (see ``Kind/alarm``).
     static func isAlarm(_ text: String) -> Bool {
         let word = text.drop { !$0.isLetter && !$0.isNumber }.prefix { $0.isLetter }.uppercased()
-        return ["ALARM", "ALERT", "FAULT", "ERR", "WARN"].contains { word.hasPrefix($0) }
+        return alarmWords.contains { word.hasPrefix($0) }
+    }
+
+    /// ``isAlarm(_:)`` of a line's UTF-8 `bytes`, read byte by byte while they are
+    /// ASCII — the common case, with no `String` made — and as text otherwise.
+    static func isAlarm(bytes: [UInt8]) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        var index = 0
+        while index < bytes.count, bytes[index] < 0x80, !isLetter(bytes[index]), !isDigit(bytes[index]) { index += 1 }
+        var word: [UInt8] = []
+        while index < bytes.count, bytes[index] < 0x80, isLetter(bytes[index]), word.count < 5 {
+            word.append(bytes[index] & ~0x20)
+            index += 1
+        }
+        // A byte of a non-ASCII character in or right after the scanned part (a letter,
+        // a combining mark): as text.
+        if index < bytes.count, bytes[index] >= 0x80 { return isAlarm(String(decoding: bytes, as: UTF8.self)) }
+        return alarmWords.contains { word.starts(with: $0.utf8) }
     }
 }

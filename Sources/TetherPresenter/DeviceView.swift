@@ -18,10 +18,17 @@ public protocol DeviceView: Sendable {
     func stateDidChange(_ state: ViewState)
     /// Called once when the session is over.
     func finish(_ state: ViewState)
+    /// Renders one batch of records: `render` makes the ``render(_:state:)`` (and
+    /// other) calls of the events a device delivered together, one turn of its port
+    /// loop (``Presenter/present(_:to:observe:until:)``). A view may hold what it
+    /// writes meanwhile and write it at the end, whole records only — one `write(2)`
+    /// for many records instead of one each; the default just calls `render`.
+    func renderBatch(_ render: () -> Void)
 }
 
 extension DeviceView {
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {}
     public func stateDidChange(_ state: ViewState) {}
     public func finish(_ state: ViewState) {}
+    public func renderBatch(_ render: () -> Void) { render() }
 }

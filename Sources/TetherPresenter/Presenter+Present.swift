@@ -12,7 +12,8 @@ extension Presenter {
     }
 
     /// Renders a device's events on `view` until the stream ends or `isDone` says so,
-    /// then calls ``DeviceView/finish(_:)``.
+    /// then calls ``DeviceView/finish(_:)``. The events the device delivered together
+    /// are rendered as one ``DeviceView/renderBatch(_:)``.
     ///
     /// - Parameters:
     ///   - events: the device's events (``Device/events(_:)``), lossless for a view that must show everything.
@@ -27,16 +28,23 @@ extension Presenter {
         observe: (ViewRecord, ViewState) -> Void = { _, _ in },
         until isDone: (ViewState) -> Bool = { _ in false }
     ) async -> ViewState {
-        presenting: for await event in events {
-            for record in handle(event) {
-                show(record, on: view)
-                observe(record, state)
-                if isDone(state) {
+        var iterator = events.makeAsyncIterator()
+        var isOver = false
+        while !isOver, let batch = await iterator.nextBatch() {
+            view.renderBatch {
+                for event in batch {
+                    for record in handle(event) {
+                        show(record, on: view)
+                        observe(record, state)
+                        if isDone(state) {
+                            view.stateDidChange(state)
+                            isOver = true
+                            return
+                        }
+                    }
                     view.stateDidChange(state)
-                    break presenting
                 }
             }
-            view.stateDidChange(state)
         }
         view.finish(state)
         return state

@@ -138,7 +138,6 @@ public struct Presenter: Sendable {
                 record(Exchange(command: command, outcome: outcome, time: time, commandBytes: undecodedCommand(id)))
             ]
         case .notification(let line):
-            let text = line.text
             let readings: [Reading]
             switch dialect?.fields(of: line) {
             case .invalid(let reason)?:
@@ -153,7 +152,7 @@ public struct Presenter: Sendable {
                 // Most lines hold no `name=value` field: skip splitting them.
                 readings =
                     line.bytes.contains(UInt8(ascii: "="))
-                    ? Reading.fields(in: text, at: time, units: facts.units) : []
+                    ? Reading.fields(in: line.text, at: time, units: facts.units) : []
             }
             state.counts.notifications += 1
             for reading in readings {
@@ -165,7 +164,7 @@ public struct Presenter: Sendable {
                     state.counts.untrackedReadings += 1
                 }
             }
-            if Alert.isAlarm(text) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
+            if Alert.isAlarm(bytes: line.bytes) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
             return [ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))]
         case .partialReply(_, let command, let lines):
             return [ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))]

@@ -38,10 +38,12 @@ public struct RunPresenter: Sendable {
     ///   records for a device the run does not know.
     public mutating func handle(_ event: DeviceEvent, from name: String?) -> (records: [ViewRecord], state: ViewState?)
     {
-        guard var presenter = devices[name ?? ""] else { return ([], nil) }
-        let records = presenter.handle(DeviceEvent(time: inOrder(event.time), kind: event.kind))
-        devices[name ?? ""] = presenter
-        return (records, presenter.state)
+        guard let index = devices.index(forKey: name ?? "") else { return ([], nil) }
+        let time = inOrder(event.time)
+        // Mutated in place: a copy taken out of the dictionary would copy the state's
+        // arrays (readings, exchanges, alerts) at every event.
+        let records = devices.values[index].handle(DeviceEvent(time: time, kind: event.kind))
+        return (records, devices.values[index].state)
     }
 
     /// The state of the device named `name`, if the run has it.

@@ -12,22 +12,33 @@ public enum ByteEscaping {
     /// - Parameter escapesBackslash: `false` keeps `\` as it is — for text the user
     ///   wrote (a script's `=~ ^\d+$`), where only control bytes need escaping.
     public static func escaped(_ bytes: [UInt8], escapesBackslash: Bool = true) -> String {
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        appendEscaped(bytes, escapesBackslash: escapesBackslash, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends the escaped form of `bytes` (``escaped(_:escapesBackslash:)``) to
+    /// `output` as UTF-8: printable ASCII is copied as it is, byte by byte, without
+    /// decoding.
+    public static func appendEscaped(_ bytes: [UInt8], escapesBackslash: Bool = true, to output: inout [UInt8]) {
         var index = 0
         while index < bytes.count {
-            let (scalar, length) = decodeScalar(bytes, at: index)
+            let byte = bytes[index]
+            if byte >= 0x20 && byte < 0x7F {
+                if byte == UInt8(ascii: "\\") && escapesBackslash { output.append(byte) }
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let (scalar, length) = byte < 0x80 ? (nil, 1) : decodeScalar(bytes, at: index)
             if let scalar, !isControl(scalar) {
-                if scalar == "\\" && escapesBackslash {
-                    result += "\\\\"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+                output.append(contentsOf: bytes[index..<index + length])
             } else {
-                for byte in bytes[index..<index + length] { result += escape(byte) }
+                for byte in bytes[index..<index + length] { output.append(contentsOf: escape(byte).utf8) }
             }
             index += length
         }
-        return result
     }
 
     /// The escaped form of `bytes` written as hex pairs, e.g. `01 0d 0a`.

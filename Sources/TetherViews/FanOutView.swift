@@ -32,4 +32,14 @@ public struct FanOutView: RunView {
     public func finish(_ state: ViewState) {
         for view in views { view.finish(state) }
     }
+
+    /// Each view's batch around the next's, `render` innermost: every view holds its
+    /// output for the whole batch.
+    public func renderBatch(_ render: () -> Void) {
+        func nested(_ index: Int) {
+            guard index < views.count else { return render() }
+            views[index].renderBatch { nested(index + 1) }
+        }
+        nested(0)
+    }
 }

@@ -15,9 +15,10 @@ extension FileSink {
     /// missing — the `--log FILE` destination.
     ///
     /// Appending keeps what earlier runs wrote: JSON Lines files concatenate, and each
-    /// record names its time and port. Every record is one `write(2)` on a descriptor
-    /// opened with `O_APPEND`, with nothing buffered in tether, so a record rendered
-    /// before tether crashes is in the file.
+    /// record names its time and port. Every record is written whole by one `write(2)`
+    /// on a descriptor opened with `O_APPEND` — the records of one batch of a device's
+    /// events share one (``DeviceView/renderBatch(_:)``) — with nothing held past the
+    /// batch, so a record shown before tether crashes is in the file.
     ///
     /// The open never waits: a FIFO is opened only when a reader has it open already
     /// (`O_NONBLOCK`, which is cleared once the file is open, so that later writes wait

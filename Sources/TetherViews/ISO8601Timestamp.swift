@@ -8,14 +8,20 @@ import FoundationEssentials
 enum ISO8601Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     static func string(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 ASCII bytes for years 1000–9999).
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         let wholeSeconds = interval.rounded(.down)
         let milliseconds = Int64(wholeSeconds) * 1000 + Int64(((interval - wholeSeconds) * 1000).rounded(.down))
         let (days, dayMilliseconds) = milliseconds.floorDivided(by: 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let secondOfDay = dayMilliseconds / 1000
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
         append(year, width: 4, to: &bytes, then: "-")
         append(month, width: 2, to: &bytes, then: "-")
         append(day, width: 2, to: &bytes, then: "T")
@@ -23,7 +29,6 @@ enum ISO8601Timestamp {
         append(secondOfDay / 60 % 60, width: 2, to: &bytes, then: ":")
         append(secondOfDay % 60, width: 2, to: &bytes, then: ".")
         append(dayMilliseconds % 1000, width: 3, to: &bytes, then: "Z")
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Year, month (1–12) and day (1–31) of the day `days` after 1970-01-01.

@@ -2,7 +2,8 @@ import FoundationEssentials
 import TetherPresenter
 
 /// The view for programs: JSON Lines on standard output, one object per record,
-/// written (and so flushed) as soon as it is rendered. The schema, version
+/// written (and so flushed) as soon as it is rendered — the records of one batch of a
+/// device's events (``renderBatch(_:)``) together, at the batch's end. The schema, version
 /// ``schemaVersion``, is documented field by field in `docs/JSON.md`.
 ///
 /// Every device record has `v` (schema version), `type`, `time` (ISO 8601, UTC, ms)
@@ -15,14 +16,21 @@ public struct JSONView: DeviceView {
     /// The version of the JSON Lines schema; bumped on incompatible change.
     public static let schemaVersion = 1
 
-    private let output: any OutputSink
+    private let output: BatchingSink
 
     /// Creates a JSON view writing to `output`.
     public init(output: any OutputSink = FileSink.standardOutput) {
-        self.output = output
+        self.output = BatchingSink(output)
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
+        if case .notification(let line, let readings) = record.event, Self.isPlainNotification(line, readings: readings)
+        {
+            return output.write { bytes in
+                Self.appendPlainNotification(
+                    line, time: record.time, port: state.port, device: state.device, to: &bytes)
+            }
+        }
         var object = Self.fields(for: record.event)
         object["v"] = .int(Self.schemaVersion)
         object["time"] = .string(Self.timestamp(record.time))
@@ -31,10 +39,17 @@ public struct JSONView: DeviceView {
         write(object)
     }
 
+    /// Holds the batch's records and writes them in one go at its end
+    /// (``BatchingSink``): each record stays whole.
+    public func renderBatch(_ render: () -> Void) { output.batch(render) }
+
     /// Writes one extra object (e.g. a run summary) with the common fields, as one
     /// line (``JSONWriter``; writing never fails to produce the line).
     public func write(_ object: [String: JSONValue]) {
-        output.write(bytes: JSONWriter.line(.object(object)))
+        output.write { bytes in
+            JSONWriter.append(.object(object), to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
     }
 
     static func fields(for event: ViewEvent) -> [String: JSONValue] {

@@ -70,10 +70,16 @@ public enum JSONWriter {
 
     /// Appends `text` as a JSON string: runs of bytes that need no escape are copied
     /// in one go.
-    private static func appendString(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
+    static func appendString(_ text: String, to output: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { appendString(utf8: $0, to: &output) }
+    }
+
+    /// Appends the valid UTF-8 `bytes` as a JSON string, as ``appendString(_:to:)``
+    /// does for their text.
+    static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        do {
             var runStart = 0
             var index = 0
             while index < bytes.count {

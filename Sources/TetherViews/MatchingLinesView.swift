@@ -32,4 +32,6 @@ public struct MatchingLinesView: DeviceView {
     public func stateDidChange(_ state: ViewState) { view.stateDidChange(state) }
 
     public func finish(_ state: ViewState) { view.finish(state) }
+
+    public func renderBatch(_ render: () -> Void) { view.renderBatch(render) }
 }

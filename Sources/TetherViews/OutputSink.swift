@@ -3,7 +3,8 @@ import Synchronization
 
 /// Where a view writes its text: standard output, standard error, a file, or a
 /// buffer in tests. Every `write` is passed on at once (no buffering), so a JSON line
-/// reaches a pipe as soon as it is rendered.
+/// reaches a pipe as soon as it is rendered; a view that renders a batch of records
+/// holds them in a ``BatchingSink`` in front of its sink until the batch ends.
 public protocol OutputSink: Sendable {
     /// Writes `text` as UTF-8.
     func write(_ text: String)

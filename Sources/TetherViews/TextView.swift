@@ -21,7 +21,7 @@ import TetherPresenter
 /// it is written as it comes and its line finished when the rest arrives, so each line
 /// is there once (``PendingTextLine``).
 public struct TextView: DeviceView {
-    let output: any OutputSink
+    let output: BatchingSink
     let diagnostics: any OutputSink
     let timestamps: Timestamper?
     let showsHex: Bool
@@ -42,7 +42,7 @@ public struct TextView: DeviceView {
         diagnostics: any OutputSink = FileSink.standardError, timestamps: Timestamper? = nil,
         showsHex: Bool = false, environment: [String: String] = Environment.variables
     ) {
-        self.output = output
+        self.output = BatchingSink(output)
         self.diagnostics = diagnostics
         self.timestamps = timestamps
         self.showsHex = showsHex
@@ -51,10 +51,11 @@ public struct TextView: DeviceView {
 
     public func render(_ record: ViewRecord, state: ViewState) {
         let time = timestamps.map { style.dim($0.stamp(record.time)) + " " } ?? ""
-        let stamp = time + (state.device.map { style.dim("[\(Self.plain($0))]") + " " } ?? "")
+        let device = state.device.map(Self.plain)
+        let stamp = time + (device.map { style.dim("[\($0)]") + " " } ?? "")
         // The stamp's width on screen (without colour codes), so a reply's further
         // lines line up under its first.
-        let stampWidth = (timestamps.map { $0.width + 1 } ?? 0) + (state.device.map { Self.plain($0).count + 3 } ?? 0)
+        let stampWidth = (timestamps.map { $0.width + 1 } ?? 0) + (device.map { $0.count + 3 } ?? 0)
         if case .pendingText(let line) = record.event {
             let text = showsHex ? ByteEscaping.hex(line.bytes) : ByteEscaping.escaped(Overstrike.applied(line.bytes))
             if output.isTerminal {
@@ -74,9 +75,9 @@ public struct TextView: DeviceView {
         }
         switch record.event {
         case .waiting(let port):
-            diagnostics.write(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
+            diagnose(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
         case .connected(let port, let settings):
-            diagnostics.write(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
+            diagnose(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
         case .sent, .received:
             break
         case .exchanged(let exchange):
@@ -90,17 +91,17 @@ public struct TextView: DeviceView {
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + "\n")
         case .disconnected(let port, let reason):
-            diagnostics.write(time + "\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
+            diagnose(time + "\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
         case .reconnecting(let port):
-            diagnostics.write(
+            diagnose(
                 time + "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
         case .reconnected(let port, let settings, _, let downtime):
-            diagnostics.write(
+            diagnose(
                 time
                     + "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n"
             )
         case .missed(let count):
-            diagnostics.write(time + "warning: output fell behind; \(count) events were not shown\n")
+            diagnose(time + "warning: output fell behind; \(count) events were not shown\n")
         case .data(let bytes):
             output.write(stamp + style.notification("data " + Self.payloadSummary(bytes[...])) + "\n")
         case .commandMode(let line):
@@ -108,9 +109,9 @@ public struct TextView: DeviceView {
         case .invalidLine(let line, let reason):
             output.write(stamp + style.warning("invalid line (\(reason)): ") + show(line) + "\n")
         case .warning(let message):
-            diagnostics.write(time + "warning: \(Self.plain(message))\n")
+            diagnose(time + "warning: \(Self.plain(message))\n")
         case .settingNotApplied(let warning):
-            diagnostics.write(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
+            diagnose(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
         case .pendingText:
             break  // drawn above
         }
@@ -120,6 +121,16 @@ public struct TextView: DeviceView {
     /// prompt) starts a line of its own and a file ends in one.
     public func finish(_ state: ViewState) {
         pendingLine.leave(on: output)
+    }
+
+    /// Holds the batch's output and writes it in one go at its end (``BatchingSink``).
+    public func renderBatch(_ render: () -> Void) { output.batch(render) }
+
+    /// Writes `text` on the diagnostics after what the batch holds, so that the two
+    /// streams keep their order where they meet (`2>&1`).
+    private func diagnose(_ text: String) {
+        output.flush()
+        diagnostics.write(text)
     }
 
     /// `[NAME] ` for a diagnostic about one of a run's devices, else nothing.

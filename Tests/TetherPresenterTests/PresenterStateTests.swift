@@ -194,5 +194,16 @@ import Testing
     ])
     func whichNotificationsAreAlarms(text: String, isAlarm: Bool) {
         #expect(Alert.isAlarm(text) == isAlarm)
+        #expect(Alert.isAlarm(bytes: Array(text.utf8)) == isAlarm)
+    }
+
+    /// The byte-by-byte reading of a line agrees with the text one, also where a
+    /// non-ASCII letter, digit or combining mark is part of the first word.
+    @Test(arguments: [
+        "", "   ", "ALARM", "alarms!", "12 ALARM", "--err", "WARN\u{301}", "ALARM\u{301}", "ÉRR", "ERR\u{301}OR",
+        "ERRÉ", "é ALARM", "٣ ALARM", "FAULTY", "FAUL", "\u{FF}ALERT", "AL\u{0}ARM", "Err42",
+    ])
+    func alarmsReadFromBytesAsFromText(text: String) {
+        #expect(Alert.isAlarm(bytes: Array(text.utf8)) == Alert.isAlarm(text), "\(text)")
     }
 }

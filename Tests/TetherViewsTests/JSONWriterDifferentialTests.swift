@@ -83,6 +83,22 @@ import Testing
         }
     }
 
+    /// What the view renders for each record — a notification of a plain line is
+    /// written straight into bytes, not through a dictionary — is `JSONEncoder`'s text
+    /// of the record's fields and the common ones, for a device of a run and without.
+    @Test func renderedRecordsAreWrittenAsJSONEncoderWritesThem() throws {
+        let plain: [ViewEvent] = [
+            .notification(ViewLine("0000000001 the quick brown fox jumps..."), readings: []),
+            .notification(Self.line(Array("tab\there \"q\" \\ /".utf8) + [0x00, 0x1B, 0x7F], .overlong), readings: []),
+            .notification(Self.line([], .unterminated), readings: []),
+        ]
+        for event in Self.deviceEvents + plain {
+            for device in [nil, "psu \"1\""] {
+                try expectRenderedAsFoundation(event, state: ViewState(port: "/dev/tty\"USB0\"", device: device))
+            }
+        }
+    }
+
     /// C1 controls reached JSON strings raw (U+009B is CSI to a terminal showing the
     /// record): they are escaped, and DEL with them.
     @Test func c1ControlsAndDELAreEscaped() {
@@ -115,6 +131,7 @@ import Testing
             let readings = Reading.fields(in: viewLine.text, at: Self.time, units: [:])
             try expectSameAsFoundation(JSONView.fields(for: .notification(viewLine, readings: readings)))
             try expectSameAsFoundation(JSONView.fields(for: .lateReply(command: viewLine.text, lines: [viewLine])))
+            try expectRenderedAsFoundation(.notification(viewLine, readings: readings), state: ViewState(port: "p"))
         }
     }
 
@@ -132,11 +149,26 @@ import Testing
         return result
     }
 
-    private func expectSameAsFoundation(_ object: [String: JSONValue]) throws {
+    /// Checks the line the view renders for `event` against `JSONEncoder`'s text of
+    /// the record's fields and the common ones.
+    private func expectRenderedAsFoundation(_ event: ViewEvent, state: ViewState) throws {
+        let sink = BufferSink()
+        JSONView(output: sink).render(ViewRecord(time: Self.time, event: event), state: state)
+        var object = JSONView.fields(for: event)
+        object["v"] = .int(JSONView.schemaVersion)
+        object["time"] = .string(JSONView.timestamp(Self.time))
+        object["port"] = .string(state.port)
+        if let device = state.device { object["device"] = .string(device) }
+        try expectSameAsFoundation(object, written: Data(sink.text.utf8))
+    }
+
+    /// Checks `written`, by default ``JSONWriter``'s line of `object`, against
+    /// `JSONEncoder`'s.
+    private func expectSameAsFoundation(_ object: [String: JSONValue], written: Data? = nil) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let expected = try encoder.encode(object) + Data("\n".utf8)
-        let written = Data(JSONWriter.line(.object(object)))
+        let written = written ?? Data(JSONWriter.line(.object(object)))
         #expect(
             String(decoding: written, as: UTF8.self) == escapingC1(String(decoding: expected, as: UTF8.self)),
             "\(object)")

@@ -49,5 +49,21 @@ public struct DeviceEvents: AsyncSequence, Sendable {
             defer { index += 1 }
             return batch[index]
         }
+
+        /// Every event waiting, in order, waiting for at least one; `nil` at the end.
+        /// These are the events the port loop delivered together (one turn of the loop,
+        /// or several when the observer fell behind; at most the delivery's buffer
+        /// limit, ``EventDelivery``, plus one turn's) — for an observer that handles
+        /// them as one batch, such as a view writing its output once per batch. Mixes
+        /// with ``next()``: it starts after the last event `next()` returned.
+        public mutating func nextBatch() async -> [DeviceEvent]? {
+            if index < batch.count {
+                defer { (batch, index) = ([], 0) }
+                return index == 0 ? batch : Array(batch[index...])
+            }
+            guard let events = await subscription.subscriber.take() else { return nil }
+            (batch, index) = ([], 0)
+            return events
+        }
     }
 }
