@@ -23,13 +23,17 @@ let package = Package(
         // What a thread that waits in poll(2) needs (a wake-up pipe, the timeout until a
         // deadline): the port loop, a port's blocking calls, the simulator's serving thread.
         .target(name: "TetherPoll"),
-        // The C library's threads and number formatting, where Foundation's would link
-        // full Foundation (and ICU): `DedicatedThread`, `CFormat`.
+        // The C library's threads, number formatting, files and environment, where
+        // Foundation's would link full Foundation (or most of FoundationEssentials):
+        // `DedicatedThread`, `CFormat`, `FileSystem`, `Environment`.
         .target(name: "TetherLibC"),
+        // JSON documents read without Foundation's JSONDecoder (docs/PERFORMANCE.md): the
+        // strict grammar, the parsed tree and a `Decoder` over it.
+        .target(name: "TetherJSON"),
         // Typed command-line options, parsing and `--help`, for both executables.
         .target(name: "TetherCommandLine"),
         // Transport: SerialPort over libserialport.
-        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll"]),
+        .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll", "TetherLibC"]),
         // XMODEM and YMODEM as pure state machines (docs/TRANSFERS.md).
         .target(name: "TetherTransfer"),
         // Model: framing, dialects, request queue, events, transfers on the port loop.
@@ -58,7 +62,10 @@ let package = Package(
         // files are checked by the simulator's StrictJSON, whose profiles give dialect defaults.
         .target(
             name: "TetherDeviceSettings",
-            dependencies: ["TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator"]),
+            dependencies: [
+                "TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator", "TetherJSON",
+                "TetherLibC",
+            ]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore", "TetherLibC"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
@@ -74,7 +81,8 @@ let package = Package(
         // Simulator: pty device simulator, usable in-process. Its built-in profiles are
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
-            name: "TetherSimulator", dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer", "TetherLibC"],
+            name: "TetherSimulator",
+            dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer", "TetherLibC", "TetherJSON"],
             path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
         // Profiles/BuiltIn/*.json → Swift string literals, on every build.
@@ -90,7 +98,7 @@ let package = Package(
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
                 "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin", "CSignalRecord",
-                "TetherTransfer", "TetherLibC",
+                "TetherTransfer", "TetherLibC", "TetherJSON",
             ],
             plugins: ["StampCommit"]
         ),
@@ -102,6 +110,8 @@ let package = Package(
         .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer"]),
         .testTarget(name: "TetherTransferTests", dependencies: ["TetherTransfer", "TetherSimulator"]),
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
+        .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
+        .testTarget(name: "TetherLibCTests", dependencies: ["TetherLibC"]),
         // The tether executable's option declarations and parsing (`@testable import tether`).
         .testTarget(
             name: "TetherCLITests",

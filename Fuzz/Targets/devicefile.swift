@@ -16,7 +16,7 @@ import TetherModel
 public func fuzzDeviceFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let layer: SettingsLayer
     do {
-        layer = try DeviceDescription.parse(Data(UnsafeBufferPointer(start: data, count: size)), file: "fuzz.json")
+        layer = try DeviceDescription.parse(Array(UnsafeBufferPointer(start: data, count: size)), file: "fuzz.json")
     } catch {
         require(error.message.hasPrefix("fuzz.json: "), "an error without the file: \(error.message)")
         return 0

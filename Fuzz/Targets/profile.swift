@@ -16,7 +16,7 @@ public func fuzzProfile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
     let profile: DeviceProfile
     do {
-        profile = try DeviceProfile(data: Data(parts[0]), file: "fuzz.json", defaultName: "fuzz")
+        profile = try DeviceProfile(data: Array(parts[0]), file: "fuzz.json", defaultName: "fuzz")
     } catch {
         require(error.description.hasPrefix("fuzz.json: "), "a profile error without the file: \(error)")
         return 0

@@ -1,6 +1,6 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
+import TetherLibC
 
 /// A symbolic link to the slave (e.g. `/tmp/ttyENV -> /dev/pts/7`), so that a client can
 /// use a stable name, as with a udev `SYMLINK+=` rule.
@@ -28,7 +28,7 @@ final class DeviceLink: Sendable {
     ///   symbolic link, or is one to a device that exists (a live simulator's pty), `.linkFailed` (with the errno) when `unlink` or `symlink` fails.
     init(path: String, target: String) throws(SimulatorError) {
         let absolute =
-            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            path.hasPrefix("/") ? path : FileSystem.currentDirectory + "/" + path
         var status = stat()
         if lstat(absolute, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFLNK else {
@@ -69,7 +69,7 @@ final class DeviceLink: Sendable {
     /// it is another simulator's (or a real port's) link, and taking it over would
     /// leave that one unreachable.
     private static func liveLinkMessage(_ path: String) -> String {
-        let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+        let destination = FileSystem.destinationOfSymbolicLink(atPath: path) ?? "?"
         var holder = ""
         if destination.hasPrefix("/dev/pts/"), let index = Int(destination.dropFirst("/dev/pts/".count)),
             let owner = PseudoTerminalOwner.describe(slave: index)

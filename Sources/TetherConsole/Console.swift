@@ -231,11 +231,10 @@ public struct Console: Sendable {
     /// pieces of ``filePiece`` bytes, so each write finishes well within the device's
     /// write timeout even at a low baud rate.
     private func sendFile(at path: String) async {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.contents(atPath: path) else {
             terminal.write("cannot read \(path)\n")
             return
         }
-        let bytes = [UInt8](data)
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + Self.filePiece, bytes.count)

@@ -1,6 +1,6 @@
-import FoundationEssentials
-import Glibc
 import TetherCommandLine
+import TetherJSON
+import TetherLibC
 import TetherPresenter
 import TetherSimulator
 
@@ -23,11 +23,10 @@ public enum DeviceDescription {
     /// - Throws: ``UsageError``: `The device description 'PATH' does not exist` (or `is
     ///   a directory, not a file`, `cannot be read`), or what ``parse(_:file:)`` throws.
     public static func load(_ path: String) throws(UsageError) -> SettingsLayer {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var status = stat()
-            let exists = stat(path, &status) == 0
-            let isFolder = exists && (status.st_mode & S_IFMT) == S_IFDIR
-            let reason = !exists ? "does not exist" : isFolder ? "is a directory, not a file" : "cannot be read"
+        guard let data = FileSystem.contents(atPath: path) else {
+            let kind = FileSystem.kind(atPath: path)
+            let reason =
+                kind == nil ? "does not exist" : kind == .directory ? "is a directory, not a file" : "cannot be read"
             throw UsageError("The device description '\(path)' \(reason)")
         }
         return try parse(data, file: path)
@@ -41,7 +40,7 @@ public enum DeviceDescription {
     /// - Throws: ``UsageError`` reading `<file>: <key path>: <what was expected>`, e.g.
     ///   `modem.json: urc[1]: expected a string, got an object`, or `<file>: line L,
     ///   column C: not valid JSON: …` for a syntax error.
-    public static func parse(_ data: Data, file path: String) throws(UsageError) -> SettingsLayer {
+    public static func parse(_ data: [UInt8], file path: String) throws(UsageError) -> SettingsLayer {
         do {
             try StrictJSON.check(data, file: path)
         } catch {
@@ -49,7 +48,7 @@ public enum DeviceDescription {
         }
         let document: JSONValue
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
+            document = try JSONNodeDecoder.decode(JSONValue.self, from: data)
         } catch {
             throw UsageError("\(path): not valid JSON: \(error)")
         }

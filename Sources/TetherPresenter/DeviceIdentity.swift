@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TetherModel
 
 /// A device's identity, parsed leniently from an IEEE 488.2 `*IDN?` reply

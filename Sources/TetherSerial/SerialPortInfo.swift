@@ -1,6 +1,6 @@
 import CLibSerialPort
-import FoundationEssentials
 import Glibc
+import TetherLibC
 
 /// One serial port the system knows of, as `tether list` shows it.
 ///
@@ -159,7 +159,7 @@ public struct SerialPortInfo: Sendable, Equatable {
     private static func currentLinkTargets() -> [String: String] {
         var targets: [String: String] = [:]
         for directory in linkDirectories {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let entries = FileSystem.entries(ofDirectory: directory) ?? []
             for entry in entries {
                 let link = directory + "/" + entry
                 guard let resolved = realpath(link, nil) else { continue }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TetherPresenter
 
 extension JSONView: RunView {

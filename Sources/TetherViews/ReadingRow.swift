@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TetherLibC
 import TetherPresenter
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TetherLibC
 import TetherPresenter
 
 /// The view for people: replies and notifications on standard output, one per line,
@@ -39,7 +40,7 @@ public struct TextView: DeviceView {
     public init(
         output: any OutputSink = FileSink.standardOutput,
         diagnostics: any OutputSink = FileSink.standardError, timestamps: Timestamper? = nil,
-        showsHex: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+        showsHex: Bool = false, environment: [String: String] = Environment.variables
     ) {
         self.output = BatchingSink(output)
         self.diagnostics = diagnostics

@@ -10,7 +10,7 @@ import TetherSimulator
 @Suite struct PromptProfileTests {
     static let spec = CommandSpec(program: "test", abstract: "prompt settings", options: DeviceSettings.options)
     static let profile = try! DeviceProfile(
-        data: Data(
+        data: Array(
             #"{"dialect": "prompt", "prompt": "root@box:~# ", "promptPattern": "^root@box:[^#]*# $", "commands": []}"#
                 .utf8), file: "shell.json", defaultName: "shell")
 

@@ -8,7 +8,7 @@ import TetherDeviceSettings
 /// expected.
 @Suite struct DeviceDescriptionTests {
     static func parse(_ text: String) throws(UsageError) -> SettingsLayer {
-        try DeviceDescription.parse(Data(text.utf8), file: "dev.json")
+        try DeviceDescription.parse(Array(text.utf8), file: "dev.json")
     }
 
     @Test func keysAreTheDeviceOptionsAndValuesTheirTexts() throws {

@@ -29,7 +29,7 @@ import TetherModel
 
     @Test func aDeviceDescriptionGivesThemByKey() throws {
         let file = try DeviceDescription.parse(
-            Data(#"{"dialect": "prompt", "prompt-regex": "^[a-z]+@box:.*# $", "prompt-wait": 500}"#.utf8),
+            Array(#"{"dialect": "prompt", "prompt-regex": "^[a-z]+@box:.*# $", "prompt-wait": 500}"#.utf8),
             file: "shell.json")
         let dialect = try Self.dialect([], file: file)
         #expect(dialect.promptPattern?.source == "^[a-z]+@box:.*# $")

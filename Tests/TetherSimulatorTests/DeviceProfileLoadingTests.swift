@@ -34,7 +34,7 @@ import Testing
               {"name": "n", "type": "int", "initial": 0}],
              "notifications": [{"every": 1000, "send": "!S volts={v:%.3f},count={n} raw {v}"}]}
             """
-        let profile = try DeviceProfile(data: Data(document.utf8), file: "units.json", defaultName: "units")
+        let profile = try DeviceProfile(data: Array(document.utf8), file: "units.json", defaultName: "units")
         #expect(profile.readingUnits == ["volts": "V"])
     }
 
@@ -154,7 +154,7 @@ import Testing
     @Test(arguments: mistakes)
     func aMistakeNamesTheFileAndTheField(document: String, field: String, words: String) {
         do {
-            _ = try DeviceProfile(data: Data(document.utf8), file: "bad.json", defaultName: "bad")
+            _ = try DeviceProfile(data: Array(document.utf8), file: "bad.json", defaultName: "bad")
             Issue.record("accepted: \(document)")
         } catch {
             #expect(error.file == "bad.json")
@@ -165,7 +165,7 @@ import Testing
     }
 
     @Test func aMinimalProfileLoads() throws {
-        let profile = try DeviceProfile(data: Data(Self.minimal.utf8), file: "ok.json", defaultName: "ok")
+        let profile = try DeviceProfile(data: Array(Self.minimal.utf8), file: "ok.json", defaultName: "ok")
         #expect(profile.name == "ok")
         #expect(profile.dialect == "line")
     }

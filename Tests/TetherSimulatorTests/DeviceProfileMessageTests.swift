@@ -319,7 +319,7 @@ import Testing
     @Test(arguments: messages)
     func theMessageIsExact(document: String, message: String) {
         let error = #expect(throws: ProfileError.self) {
-            try DeviceProfile(data: Data(document.utf8), file: "bad.json", defaultName: "bad")
+            try DeviceProfile(data: Array(document.utf8), file: "bad.json", defaultName: "bad")
         }
         #expect(error?.description == "bad.json: " + message)
     }

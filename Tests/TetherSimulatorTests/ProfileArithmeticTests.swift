@@ -8,7 +8,7 @@ import Testing
 /// and counters and intervals at the edge of `Int` stay in range.
 @Suite struct ProfileArithmeticTests {
     private static func device(_ document: String) throws -> ProfileDevice {
-        let profile = try DeviceProfile(data: Data(document.utf8), file: "edge.json", defaultName: "edge")
+        let profile = try DeviceProfile(data: Array(document.utf8), file: "edge.json", defaultName: "edge")
         let device = ProfileDevice(profile: profile)
         _ = device.clientDidConnect(at: .now)
         return device
@@ -79,7 +79,7 @@ import Testing
 
     @Test func aCounterAtIntMaxWrapsToItsMinimum() throws {
         let profile = try DeviceProfile(
-            data: Data(
+            data: Array(
                 #"""
                 {"dialect": "line", "properties": [{"name": "n", "type": "int", "initial": 1}],
                  "commands": [{"regex": "^N (.*)$", "set": {"n": "{1}"}, "reply": "OK"}],

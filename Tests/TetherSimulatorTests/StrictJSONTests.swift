@@ -11,7 +11,7 @@ import TetherSimulator
     ])
     func trailingCommaIsRefused(text: String, place: String) {
         #expect {
-            try StrictJSON.check(Data(text.utf8), file: "f")
+            try StrictJSON.check(Array(text.utf8), file: "f")
         } throws: { error in
             (error as? ProfileError)?.description.hasPrefix(place + ": not valid JSON: a comma") == true
         }
@@ -25,7 +25,7 @@ import TetherSimulator
     ])
     func repeatedKeyIsRefused(text: String, message: String) {
         #expect {
-            try StrictJSON.check(Data(text.utf8), file: "f")
+            try StrictJSON.check(Array(text.utf8), file: "f")
         } throws: { error in
             (error as? ProfileError)?.description.hasPrefix(message) == true
         }
@@ -37,7 +37,7 @@ import TetherSimulator
         #"[{"a": 1}, {"a": 2}]"#, #"{"a": {"a": 1}, "b": "a"}"#, #"{"k": ["k", "k"], "j": {"k": 1}}"#,
     ])
     func strictDocumentsPass(text: String) throws {
-        try StrictJSON.check(Data(text.utf8), file: "f")
+        try StrictJSON.check(Array(text.utf8), file: "f")
     }
 
     /// RFC 8259's grammar, where Foundation's decoder is lenient or gives no position:
@@ -60,7 +60,7 @@ import TetherSimulator
     ])
     func grammarMistakesArePlaced(text: String, message: String) {
         #expect {
-            try StrictJSON.check(Data(text.utf8), file: "f")
+            try StrictJSON.check(Array(text.utf8), file: "f")
         } throws: { error in
             (error as? ProfileError)?.description.hasPrefix(message) == true
         }
@@ -71,7 +71,7 @@ import TetherSimulator
         "{}", #"{"a": {}, "b": [[]]}"#,
     ])
     func grammaticalDocumentsPass(text: String) throws {
-        try StrictJSON.check(Data(text.utf8), file: "f")
+        try StrictJSON.check(Array(text.utf8), file: "f")
     }
 
     /// Nesting is followed without recursion: a deep document is refused by the
@@ -79,6 +79,6 @@ import TetherSimulator
     @Test func deepNestingDoesNotExhaustTheStack() throws {
         let depth = 200_000
         try StrictJSON.check(
-            Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8), file: "f")
+            Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8), file: "f")
     }
 }

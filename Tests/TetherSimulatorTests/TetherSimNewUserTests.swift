@@ -84,7 +84,7 @@ import TetherSimulator
     @Test func profileWithATrailingCommaIsRefused() throws {
         let text = #"{"dialect": "line", "commands": [{"match": "X", "reply": "Y"},]}"#
         #expect {
-            try DeviceProfile(data: Data(text.utf8), file: "comma.json", defaultName: "comma")
+            try DeviceProfile(data: Array(text.utf8), file: "comma.json", defaultName: "comma")
         } throws: { error in
             (error as? ProfileError)?.description
                 == "comma.json: line 1, column 62: not valid JSON: a comma must be followed by another value (remove the trailing comma)"

@@ -1,4 +1,5 @@
-import FoundationEssentials
+import TetherJSON
+import TetherLibC
 
 /// A simulated device described in a JSON file: identity, the dialect tether should use,
 /// line framing and echo, typed properties, a command table, error style and
@@ -77,18 +78,23 @@ public struct DeviceProfile: Sendable {
     /// - Parameter path: The file's path; messages name it as given.
     /// - Throws: ``ProfileError`` when the file cannot be read or has a mistake.
     public static func load(path: String) throws(ProfileError) -> DeviceProfile {
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard let kind = FileSystem.kind(atPath: path) else {
             throw ProfileError(file: path, field: "", message: "no such file")
         }
-        if isFolder {
+        if kind == .directory {
             throw ProfileError(file: path, field: "", message: "is a directory; give a profile file (docs/PROFILES.md)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = FileSystem.contents(atPath: path) else {
             throw ProfileError(file: path, field: "", message: "cannot be read (permission denied?)")
         }
-        let baseName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return try DeviceProfile(data: data, file: path, defaultName: baseName)
+        return try DeviceProfile(data: bytes, file: path, defaultName: baseName(of: path))
+    }
+
+    /// The file name of `path` without its folders and extension (`/a/b.json` → `b`).
+    private static func baseName(of path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
     }
 
     /// Reads a profile from JSON text.
@@ -97,23 +103,14 @@ public struct DeviceProfile: Sendable {
     ///   - file: The name messages use for the document.
     ///   - defaultName: The name when the document has no `name`.
     /// - Throws: ``ProfileError`` for invalid JSON or a mistake in a field.
-    public init(data: Data, file: String, defaultName: String) throws(ProfileError) {
+    public init(data: [UInt8], file: String, defaultName: String) throws(ProfileError) {
         try StrictJSON.check(data, file: file)
         do {
-            self = try JSONDecoder().decode(Document.self, from: data, configuration: defaultName).profile
+            self = try DeviceProfile(from: JSONNodeDecoder(JSONNode.parse(data)), defaultName: defaultName)
         } catch let error as ProfileFieldError {
             throw ProfileError(file: file, field: error.field, message: error.message)
         } catch {
             throw ProfileError(file: file, field: "", message: "not valid JSON: \(error)")
-        }
-    }
-
-    /// The decoding of a whole profile document, with the name to use when it has none.
-    private struct Document: DecodableWithConfiguration {
-        let profile: DeviceProfile
-
-        init(from decoder: any Decoder, configuration defaultName: String) throws {
-            profile = try DeviceProfile(from: decoder, defaultName: defaultName)
         }
     }
 

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// One row of a profile's command table: which lines it answers, and how.
 ///
 /// JSON: `{"match": "SETP?", "reply": "{setpoint}"}`,
@@ -7,7 +5,7 @@ import FoundationEssentials
 /// `{"regex": "^SETP$", "error": {"code": -109, "message": "Missing parameter"}}`,
 /// `{"match": "SYST:ERR?", "action": "popError"}`. The first row that matches a line
 /// (trimmed of spaces and tabs) handles it.
-struct ProfileCommand: Sendable, DecodableWithConfiguration {
+struct ProfileCommand: Sendable, DecodableInProfile {
     /// What the row does besides setting and replying.
     enum Action: String, CaseIterable, Sendable {
         /// Every property back to its initial value (`*RST`, `ATZ`).
@@ -83,7 +81,7 @@ struct ProfileCommand: Sendable, DecodableWithConfiguration {
                     "unknown property '\(key.stringValue)'; expected one of: \(scope.properties.map(\.name).joined(separator: ", "))",
                     at: [ProfileKey(stringValue: "set"), key])
             }
-            assignments.append((index, try set.decode(ReplyTemplate.self, forKey: key, configuration: scope)))
+            assignments.append((index, try ReplyTemplate(from: set.superDecoder(forKey: key), configuration: scope)))
         }
         self.assignments = assignments.sorted { $0.0 < $1.0 }
         reply = try object.optional(ProfileReply.self, "reply", configuration: scope)

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A key of a profile object: any text, checked against the object's known keys by
 /// ``Swift/Decoder/profileObject(keys:)``; or an array index, for a path built by hand
 /// (`commands[3].action`).
@@ -19,6 +17,14 @@ struct ProfileKey: CodingKey, ExpressibleByStringLiteral {
         stringValue = String(index)
         intValue = index
     }
+}
+
+/// A part of a profile whose decoding needs what the profile around it declares (its
+/// properties, its `ignoreCase`): a `Decodable` with that context.
+protocol DecodableInProfile {
+    /// What the part needs of the profile around it.
+    associatedtype DecodingConfiguration
+    init(from decoder: any Decoder, configuration: DecodingConfiguration) throws
 }
 
 /// A mistake found while decoding a profile: the field's coding path and what was
@@ -163,10 +169,10 @@ extension KeyedDecodingContainer<ProfileKey> {
     }
 
     /// The member `key` decoded with `configuration`; `nil` when absent or `null`.
-    func optional<T: DecodableWithConfiguration>(
+    func optional<T: DecodableInProfile>(
         _ type: T.Type, _ key: ProfileKey, configuration: T.DecodingConfiguration
     ) throws -> T? {
-        has(key) ? try decode(type, forKey: key, configuration: configuration) : nil
+        has(key) ? try T(from: superDecoder(forKey: key), configuration: configuration) : nil
     }
 
     /// `found`, or "missing; expected `what`" about the member `key`.

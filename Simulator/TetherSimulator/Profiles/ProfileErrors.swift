@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// How a profiled device reports errors: inline (an error reply in place of the answer)
 /// or, with `queue`, SCPI-style (pushed to an error queue read by a `popError` command).
 ///
@@ -9,9 +7,9 @@ import FoundationEssentials
 ///   "invalidValue": {"code": -104, "message": "Data type error"},
 ///   "outOfRange": {"code": -222, "message": "Data out of range"},
 ///   "lineTooLong": {"code": -363, "message": "Input buffer overrun"}}`
-struct ProfileErrors: Sendable, DecodableWithConfiguration {
+struct ProfileErrors: Sendable, DecodableInProfile {
     /// One error: a code and a message template (which may show `{line}`).
-    struct Entry: Sendable, Equatable, DecodableWithConfiguration {
+    struct Entry: Sendable, Equatable, DecodableInProfile {
         let code: Int
         let message: ReplyTemplate
 

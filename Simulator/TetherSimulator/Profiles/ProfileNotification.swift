@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// An unsolicited line a profiled device sends: on a schedule, right after another
 /// notification, and optionally only when a property crosses a threshold.
 ///
@@ -74,7 +72,7 @@ struct ProfileNotification: Sendable {
     }
 }
 
-extension ProfileNotification.Condition: DecodableWithConfiguration {
+extension ProfileNotification.Condition: DecodableInProfile {
     /// Reads `{"property": name, "atLeast" or "atMost": number or property name}`.
     init(from decoder: any Decoder, configuration scope: TemplateScope) throws {
         let object = try decoder.profileObject(keys: ["property", "atLeast", "atMost"])

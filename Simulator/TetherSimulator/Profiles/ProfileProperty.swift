@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// One property of a profiled device: a typed value with its unit, range, power-on value,
 /// format, and optionally drift and noise.
 ///

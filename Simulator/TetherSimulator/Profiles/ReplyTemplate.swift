@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A line of text with `{…}` fields filled in when the line is sent.
 ///
 /// Fields: `{property}` (a property's value in its own format), `{property:%.3f}` (a
@@ -7,7 +5,7 @@ import FoundationEssentials
 /// `d f F e E g G`), `{1}`…`{9}` (a command's regular-expression captures), `{identity}`,
 /// `{serial}` (the device's serial number, see ``ProfileDevice``), `{line}` (the command line received), `{errorCount}` (entries in the error queue),
 /// and in error replies `{code}` and `{message}`. `{{` and `}}` are literal braces.
-struct ReplyTemplate: Equatable, Sendable, DecodableWithConfiguration {
+struct ReplyTemplate: Equatable, Sendable, DecodableInProfile {
     /// One piece of a template.
     enum Piece: Equatable, Sendable {
         case text(String)

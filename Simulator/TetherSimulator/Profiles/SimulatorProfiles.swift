@@ -1,4 +1,4 @@
-import FoundationEssentials
+import TetherLibC
 
 /// The built-in device profiles (compiled into the binary) and the one place a profile is
 /// found by name or path.
@@ -40,7 +40,7 @@ public enum SimulatorProfiles {
                     "no built-in profile of that name; expected one of \(builtInNames.joined(separator: ", ")) or a file path"
             )
         }
-        return try DeviceProfile(data: Data(source.utf8), file: "built-in '\(nameOrPath)'", defaultName: nameOrPath)
+        return try DeviceProfile(data: Array(source.utf8), file: "built-in '\(nameOrPath)'", defaultName: nameOrPath)
     }
 
     /// A simulated device running a profile found by ``profile(named:)``: the call for
@@ -58,7 +58,7 @@ public enum SimulatorProfiles {
     /// Whether `name` is a file or folder in the current directory that is not a
     /// built-in profile's name: a path then, whatever its spelling.
     public static func isFile(_ name: String) -> Bool {
-        !builtInNames.contains(name) && FileManager.default.fileExists(atPath: name)
+        !builtInNames.contains(name) && FileSystem.kind(atPath: name) != nil
     }
 
     /// The default device (`env`), for ``Simulator``'s default argument.

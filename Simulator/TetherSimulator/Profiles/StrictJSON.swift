@@ -1,4 +1,4 @@
-import FoundationEssentials
+import TetherJSON
 
 /// The syntax check of tether's JSON files (profiles, device descriptions): RFC 8259,
 /// with no leniency (``JSONGrammar``: no comma before `]` or `}`, no leading zeros, …).
@@ -10,9 +10,9 @@ public enum StrictJSON {
     ///
     /// - Parameter file: the file's name as given, for the error.
     /// - Throws: ``ProfileError`` naming `file` and `line L, column C` of the mistake.
-    public static func check(_ data: Data, file: String) throws(ProfileError) {
+    public static func check(_ data: [UInt8], file: String) throws(ProfileError) {
         do {
-            try JSONGrammar.check([UInt8](data))
+            try JSONGrammar.check(data)
         } catch {
             let advice = error.isTrailingComma ? " (remove the trailing comma)" : ""
             throw ProfileError(
@@ -29,13 +29,12 @@ public enum StrictJSON {
     /// The offset and text of the first object member name that its object already
     /// has, outside strings; `nil` when there is none. Names are compared as written
     /// (escapes are not decoded). Runs on a document ``JSONGrammar`` has already checked.
-    static func repeatedName(in data: Data) -> (offset: Int, name: String)? {
+    static func repeatedName(in bytes: [UInt8]) -> (offset: Int, name: String)? {
         // One entry per open container: the names an object has so far, `nil` for an array.
         var open: [Set<[UInt8]>?] = []
         var expectsName = false
         var stringStart: Int?
         var escaped = false
-        let bytes = [UInt8](data)
         for (offset, byte) in bytes.enumerated() {
             if let start = stringStart {
                 if escaped {
@@ -67,7 +66,7 @@ public enum StrictJSON {
     }
 
     /// `line L, column C` (from 1) of byte `offset`.
-    static func position(of offset: Int, in data: Data) -> String {
+    static func position(of offset: Int, in data: [UInt8]) -> String {
         let prefix = data.prefix(offset)
         let line = prefix.count(where: { $0 == UInt8(ascii: "\n") }) + 1
         let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What the templates of one place in a profile may refer to: its properties, the
 /// special fields, a command's captures and, in error replies, `{code}` and `{message}`.
 /// It is the configuration templates and replies are decoded with.
@@ -33,7 +31,7 @@ struct TemplateScope {
     }
 }
 
-extension ProfileReply: DecodableWithConfiguration {
+extension ProfileReply: DecodableInProfile {
     /// Reads a reply: a template, an array of templates (one per line), or a choice
     /// `{"by": "<property>", "cases": {"<value as shown>": reply, …}, "default": reply}`.
     init(from decoder: any Decoder, configuration scope: TemplateScope) throws {

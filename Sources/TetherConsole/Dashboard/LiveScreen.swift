@@ -1,6 +1,6 @@
-import FoundationEssentials
 import Glibc
 import TetherCommandLine
+import TetherLibC
 import TetherPresenter
 import TetherViews
 
@@ -19,7 +19,7 @@ public final class LiveScreen {
     ///   terminfo cannot redraw in place (`TERM=dumb`, unknown): the dashboard cannot be
     ///   drawn there, and the event log is not what was asked for; or for a format
     ///   with no live view.
-    public init(format: OutputFormat, environment: [String: String] = ProcessInfo.processInfo.environment)
+    public init(format: OutputFormat, environment: [String: String] = Environment.variables)
         throws(UsageError)
     {
         if format != .text {

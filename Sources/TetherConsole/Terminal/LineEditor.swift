@@ -1,6 +1,6 @@
 import CEditLine
-import FoundationEssentials
 import Glibc
+import TetherLibC
 
 /// Line editing and history for `connect`'s line mode, through libedit (Debian's
 /// `libedit-dev`, editline(3)): emacs keys, Left/Right, Backspace, Up/Down through the
@@ -126,7 +126,7 @@ public final class LineEditor {
     /// The history file: `$XDG_STATE_HOME/tether/history`, or
     /// `~/.local/state/tether/history` (XDG Base Directory specification); the folder
     /// is created. `nil` when there is no home folder.
-    public static func historyPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func historyPath(environment: [String: String] = Environment.variables) -> String? {
         let state: String
         if let configured = environment["XDG_STATE_HOME"], configured.hasPrefix("/") {
             state = configured
@@ -136,7 +136,7 @@ public final class LineEditor {
             return nil
         }
         let folder = state + "/tether"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        FileSystem.createDirectories(atPath: folder)
         return folder + "/history"
     }
 }

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import TetherLibC
 
 /// A file path typed at a question of `connect` (`f`, `y`, `x`): Tab completes it as a
 /// shell does, and a leading `~` is a home folder.
@@ -16,7 +16,7 @@ enum PathCompletion {
     /// `path` with a leading `~` (alone or before `/`) as `home`, and `~user` as that
     /// user's home folder (`getpwnam`); any other path as it is.
     static func expandingTilde(
-        _ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]
+        _ path: String, home: String? = Environment.variables["HOME"]
     ) -> String {
         guard path.hasPrefix("~") else { return path }
         let user = path.dropFirst().prefix { $0 != "/" }
@@ -32,7 +32,7 @@ enum PathCompletion {
     /// Completes `typed`: the names in its folder that begin with its last component
     /// (hidden ones only when that begins with `.`). One match is added whole, with
     /// `/` for a folder; several add what they share and are listed.
-    static func complete(_ typed: String, home: String? = ProcessInfo.processInfo.environment["HOME"])
+    static func complete(_ typed: String, home: String? = Environment.variables["HOME"])
         -> Completion
     {
         let expanded = expandingTilde(typed, home: home)
@@ -42,7 +42,7 @@ enum PathCompletion {
         if typed.hasPrefix("~") && !typed.contains("/") {
             return Completion(added: expanded == typed ? "" : "/", candidates: [])  // ~ and ~user: their folder
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        let names = (FileSystem.entries(ofDirectory: folder) ?? [])
             .filter { $0.hasPrefix(stem) && (stem.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted()
         let shown = names.map { isFolder(folder + "/" + $0) ? $0 + "/" : $0 }
         guard let first = shown.first else { return Completion(added: "", candidates: []) }

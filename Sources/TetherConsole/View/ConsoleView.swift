@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import TetherLibC
 import TetherPresenter
 import TetherViews
 
@@ -54,7 +55,7 @@ public final class ConsoleView: DeviceView {
     static let tailLimit = 256
     /// Read once (for `NO_COLOR`): a text view is made per record, with the settings
     /// in force.
-    private let environment = ProcessInfo.processInfo.environment
+    private let environment = Environment.variables
     /// The session's timestamps (`24hour-delta` counts from the previous one).
     private let timestamper: Timestamper
     /// Said once, after a typed line's timeout, while nothing has been received.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The `at` dialect: Hayes / 3GPP AT commands (ITU-T V.250, 3GPP TS 27.007 and 27.005).
 ///
 /// - Commands are sent followed by CR (`AT+CSQ\r`).

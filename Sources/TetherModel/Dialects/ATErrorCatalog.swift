@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The meanings of the numeric AT error result codes: `+CME ERROR: <n>` (mobile
 /// equipment errors, 3GPP TS 27.007 § 9.2) and `+CMS ERROR: <n>` (message service
 /// errors, 3GPP TS 27.005 § 3.2.5).

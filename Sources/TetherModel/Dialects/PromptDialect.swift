@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The `prompt` dialect: a console that answers until it prints its prompt again
 /// (a bootloader such as U-Boot, `=> `; a shell).
 ///

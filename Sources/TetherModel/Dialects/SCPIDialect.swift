@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The `scpi` dialect: instruments following IEEE 488.2 and SCPI-99.
 ///
 /// - Commands are sent followed by LF (``terminator``).

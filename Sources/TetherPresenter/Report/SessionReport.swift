@@ -176,10 +176,7 @@ public struct SessionReport: Sendable {
     }
 
     /// `2026-11-29T21:04:08.098Z` (JSON's `time`: UTC, milliseconds optional).
-    static func date(_ text: String) -> Date? {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return (try? style.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
-    }
+    static func date(_ text: String) -> Date? { ISO8601Date.parse(text) }
 }
 
 extension JSONValue {

@@ -1,5 +1,4 @@
 import CLua
-import FoundationEssentials
 import TetherModel
 import TetherPresenter
 import TetherTransfer

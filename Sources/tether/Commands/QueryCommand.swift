@@ -1,6 +1,6 @@
-import FoundationEssentials
 import Synchronization
 import TetherCommandLine
+import TetherLibC
 import TetherModel
 import TetherPresenter
 
@@ -49,8 +49,7 @@ enum QueryCommand: Command {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
         }
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
-        if port == nil, let first = commands.first, first.hasPrefix("/"), FileManager.default.fileExists(atPath: first)
-        {
+        if port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
         }
         let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }

@@ -1,6 +1,7 @@
-import FoundationEssentials
 import Glibc
 import TetherCommandLine
+import TetherJSON
+import TetherLibC
 import TetherPresenter
 import TetherViews
 
@@ -44,9 +45,8 @@ enum ReportCommand: Command {
         let format = arguments[Self.format]
         let data = try Self.contents(of: path)
         var report = SessionReport()
-        let decoder = JSONDecoder()
         for line in data.split(separator: UInt8(ascii: "\n")) where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
-            if case .object(let record)? = try? decoder.decode(JSONValue.self, from: Data(line)) {
+            if case .object(let record)? = try? JSONNodeDecoder.decode(JSONValue.self, from: Array(line)) {
                 report.add(record)
             } else {
                 report.skip()
@@ -89,18 +89,11 @@ enum ReportCommand: Command {
                 "cannot read the log \(path): \(String(cString: strerror(errno)))", code: .portNotFound)
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(
-                    "cannot read the log \(path): \(String(cString: strerror(errno)))", code: .portNotFound)
-            }
-            bytes += chunk[..<count]
+        guard let bytes = FileSystem.readAll(descriptor) else {
+            throw CommandFailure(
+                "cannot read the log \(path): \(String(cString: strerror(errno)))", code: .portNotFound)
         }
+        return bytes
     }
 
     /// `bench.jsonl` → `bench.html`; standard input's report is `report.html`.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherLibC
 import TetherModel
 import TetherPresenter
 import TetherScript
@@ -233,7 +234,7 @@ enum RunCommand: Command {
         var nodes: [String: String] = [:]
         for port in ports {
             guard case .port(.device(let path)) = port.target else { continue }
-            let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let node = FileSystem.resolvingSymbolicLinks(path)
             let label = port.name ?? "the unnamed device"
             if let other = nodes.updateValue(label, forKey: node) {
                 throw UsageError("'\(other)' and '\(label)' are the same port (\(node))")

@@ -3,15 +3,15 @@
 /// zeros or a bare `.`; strings without control characters, with only the escapes
 /// `\" \\ \/ \b \f \n \r \t \uXXXX`. Nesting is followed with a stack, not recursion,
 /// so a deeply nested document cannot exhaust the stack. Values are not decoded here.
-struct JSONGrammar {
+package struct JSONGrammar {
     /// The first place where a document leaves the grammar.
-    struct Mistake: Error, Equatable {
+    package struct Mistake: Error, Equatable {
         /// The byte offset (from 0) of the mistake; for a trailing comma, of the comma.
-        let offset: Int
+        package let offset: Int
         /// Whether the mistake is a comma followed by `]` or `}`.
-        let isTrailingComma: Bool
+        package let isTrailingComma: Bool
         /// What is wrong, e.g. `unexpected 'x'; expected a value`.
-        let message: String
+        package let message: String
     }
 
     private let bytes: [UInt8]
@@ -22,7 +22,7 @@ struct JSONGrammar {
     /// Checks that `bytes` is one JSON text.
     ///
     /// - Throws: the first ``Mistake``.
-    static func check(_ bytes: [UInt8]) throws(Mistake) {
+    package static func check(_ bytes: [UInt8]) throws(Mistake) {
         var grammar = JSONGrammar(bytes: bytes)
         try grammar.document()
     }
