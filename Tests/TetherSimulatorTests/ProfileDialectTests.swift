@@ -30,7 +30,7 @@ func eachBuiltInProfileGivesOptionsItsDialectTakes(name: String) throws {
              "properties": [{"name": "t", "type": "number", "initial": 21.4, "format": "%.1f"}],
              "commands": [], "notifications": [{"name": "reading", "every": 40, "send": "T={t}C"}]}
             """
-        return try DeviceProfile(data: Data(text.utf8), file: "thermometer.json", defaultName: "thermometer")
+        return try DeviceProfile(data: Array(text.utf8), file: "thermometer.json", defaultName: "thermometer")
     }
     #expect(try profile("").tetherCommandLine() == "--dialect line --listen 150")
     let named = try profile(#""notificationPattern": "^T=","#)
