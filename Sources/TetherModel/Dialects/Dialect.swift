@@ -49,6 +49,14 @@ public protocol Dialect: Sendable {
     /// device shows that it speaks unasked.
     var listenPeriod: Duration? { get }
 
+    /// How long the session listens before the first request when nothing is known of
+    /// what the device says unasked, without settling replies from the first: `line`
+    /// told nothing (no notification pattern, no `--no-unsolicited`, no `--listen`),
+    /// whose devices often print readings or a banner unasked, so their shape is
+    /// learned before the first reply is waited for (``Session``). `nil` (the default):
+    /// no such listen — `scpi`, whose IEEE 488.2 devices answer only when asked.
+    var openingListen: Duration? { get }
+
     /// How many bytes at the start of `line` are line noise rather than text (e.g. a
     /// stray `0xFF` or NUL glued to an AT echo); the session reports them as a
     /// notification of their own and matches the rest. The default is 0.
@@ -198,6 +206,8 @@ extension Dialect {
     public var repliesAreUnmarked: Bool { false }
 
     public var listenPeriod: Duration? { nil }
+
+    public var openingListen: Duration? { nil }
 
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
 

@@ -20,16 +20,26 @@ public struct LineDialect: Dialect {
     /// How long to listen before the first request, for a device known to speak
     /// unasked (replies then settle from the first, see ``Session``), or `nil`.
     public var listenPeriod: Duration?
+    /// How long to listen before the first request when told nothing of what the
+    /// device says unasked (``Dialect/openingListen``), or `nil`.
+    public var openingListen: Duration?
+
+    /// The opening listen of a `line` device told nothing: 150 ms, so a device printing
+    /// every few tens of ms is learned before the first reply (docs/DIALECTS.md, "Stray
+    /// lines").
+    public static let defaultOpeningListen = Duration.milliseconds(150)
 
     /// Creates the dialect.
     public init(
         terminator: Terminator = .lf, notificationPattern: LinePattern? = nil,
-        errorPattern: LinePattern? = LinePattern.defaultError, listenPeriod: Duration? = nil
+        errorPattern: LinePattern? = LinePattern.defaultError, listenPeriod: Duration? = nil,
+        openingListen: Duration? = nil
     ) {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
         self.errorPattern = errorPattern
         self.listenPeriod = listenPeriod
+        self.openingListen = openingListen
     }
 
     public var name: String { Self.kind.name }
@@ -70,6 +80,8 @@ extension LineDialect {
         LineDialect(
             terminator: settings.terminator ?? .lf, notificationPattern: settings.notificationPattern,
             errorPattern: settings.errorPattern ?? LinePattern.defaultError,
-            listenPeriod: settings.sendsNothingUnsolicited ? nil : settings.listenPeriod)
+            listenPeriod: settings.sendsNothingUnsolicited ? nil : settings.listenPeriod,
+            openingListen: settings.sendsNothingUnsolicited || settings.notificationPattern != nil
+                || settings.listenPeriod != nil ? nil : defaultOpeningListen)
     }
 }

@@ -332,9 +332,10 @@ public struct Session: Sendable {
     }
 
     /// Ends ``holdRequests()``: the first queued request is sent — for a dialect with a
-    /// ``Dialect/listenPeriod`` (a device known to speak unasked), once it has listened
-    /// that long, so that what the device says unasked is learned before the first
-    /// reply is waited for.
+    /// ``Dialect/listenPeriod`` (a device known to speak unasked) or an
+    /// ``Dialect/openingListen`` (`line` told nothing), once it has listened that long,
+    /// so that what the device says unasked is learned before the first reply is waited
+    /// for.
     ///
     /// - Parameter endingWaitingText: the input waiting at open has been taken in. Text
     ///   after its last line end still there when the first request goes out (what
@@ -347,7 +348,9 @@ public struct Session: Sendable {
         -> [SessionAction]
     {
         isHoldingRequests = false
-        if dialect.repliesAreUnmarked, let listenPeriod = dialect.listenPeriod, listenPeriod > .zero, wait == nil {
+        if dialect.repliesAreUnmarked, let listenPeriod = dialect.listenPeriod ?? dialect.openingListen,
+            listenPeriod > .zero, wait == nil
+        {
             wait = Wait(
                 from: now, quiet: listenPeriod, limit: now + listenPeriod, extendsOnBytes: false, isListen: true)
         }
@@ -793,7 +796,10 @@ public struct Session: Sendable {
         settlesReplies = true
         guard dialect.repliesAreUnmarked else { return }
         unreportedEvidence = evidence
-        if evidenceListenPeriod > .zero { evidenceListenEnd = now + evidenceListenPeriod }
+        // A listen teaches only what the device says unasked: not after a repeated
+        // reply (`OK` to two set commands) or a late reply that never came.
+        let spokeUnasked = evidence.kind == .unasked || evidence.kind == .begunBeforeCommand
+        if spokeUnasked, evidenceListenPeriod > .zero { evidenceListenEnd = now + evidenceListenPeriod }
     }
 
     /// The quiet that shows a device with unaccounted replies is in step again: twice
