@@ -271,10 +271,16 @@ struct SessionProgram {
     }
 
     /// Whether a line may be taken without being shown: a blank line (part of a reply's
-    /// framing), the echo of a command, or the end of an SCPI error queue.
+    /// framing), the echo of a command, the end of an SCPI error queue, or `at`'s SMS
+    /// text prompt as a line of its own (`> ` then CR), which the text answers.
     func mayGoUnshown(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
         bytes.isEmpty || enqueued.contains { bytes == Array($0.1.utf8) || bytes == Array($0.1.uppercased().utf8) }
-            || endsErrorQueue(bytes)
+            || endsErrorQueue(bytes) || isTextPrompt(bytes)
+    }
+
+    /// `at`'s SMS text prompt (`>`, blanks around it), 3GPP TS 27.005 §3.5.1.
+    private func isTextPrompt(_ bytes: [UInt8]) -> Bool {
+        Self.dialects[dialectIndex]() is ATDialect && bytes.filter { $0 != 0x20 && $0 != 0x09 } == [0x3E]
     }
 
     /// With `--check-errors`, the error queue's last answer (`0,"No error"`) ends the
