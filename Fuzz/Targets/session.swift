@@ -278,9 +278,11 @@ struct SessionProgram {
             || endsErrorQueue(bytes) || isTextPrompt(bytes)
     }
 
-    /// `at`'s SMS text prompt (`>`, blanks around it), 3GPP TS 27.005 §3.5.1.
+    /// `at`'s SMS text prompt (`>`, blanks around it), 3GPP TS 27.005 §3.5.1, or the
+    /// blanks after it when a read ended at the `>` (the prompt was answered then).
     private func isTextPrompt(_ bytes: [UInt8]) -> Bool {
-        Self.dialects[dialectIndex]() is ATDialect && bytes.filter { $0 != 0x20 && $0 != 0x09 } == [0x3E]
+        let solid = bytes.filter { $0 != 0x20 && $0 != 0x09 }
+        return Self.dialects[dialectIndex]() is ATDialect && (solid == [0x3E] || solid.isEmpty)
     }
 
     /// With `--check-errors`, the error queue's last answer (`0,"No error"`) ends the
