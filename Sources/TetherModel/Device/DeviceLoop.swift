@@ -192,12 +192,7 @@ final class DeviceLoop: Sendable {
         guard count > 0 else { return nil }  // the transport's own traffic: poll again
         if discarding { return nil }
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        update { state in
-            let now = ContinuousClock.now
-            // A running transfer owns the byte stream: the session sees what follows it.
-            if state.transfer != nil { return state.performTransfer({ $0.receive(bytes, now: now) }, now: now) }
-            state.perform(state.session.receive(bytes, now: now), now: now, received: bytes)
-        }
+        update { $0.receive(bytes, now: .now) }
         return nil
     }
 

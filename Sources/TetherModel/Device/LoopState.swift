@@ -245,6 +245,14 @@ struct LoopState {
         return (transport, events, (wakeAt - now).pollTimeout)
     }
 
+    /// Hands `bytes`, read from the port, to the running transfer, which owns the byte
+    /// stream (the session sees what follows it), or else to the session, and performs
+    /// what it does with them.
+    mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) {
+        if transfer != nil { return performTransfer({ $0.receive(bytes, now: now) }, now: now) }
+        perform(session.receive(bytes, now: now), now: now, received: bytes)
+    }
+
     /// After the loop's `poll` and read: writes what the port now takes (`isWritable`,
     /// or pacing's time has come), gives up a write past its deadline, and performs what
     /// the session's and a transfer's deadlines that have passed bring.

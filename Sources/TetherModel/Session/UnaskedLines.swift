@@ -46,13 +46,15 @@ struct UnaskedLines: Sendable {
     /// flight.
     static func line(_ line: Line, hasShape shape: [UInt8]) -> Bool {
         guard hasShape(line), shape.count <= line.bytes.count else { return false }
-        var matched = 0
-        let isPrefix = forEachShapeByte(of: line.bytes) { byte in
-            guard matched < shape.count, shape[matched] == byte else { return false }
-            matched += 1
-            return true
+        return shape.withUnsafeBufferPointer { shape in
+            var matched = 0
+            let isPrefix = forEachShapeByte(of: line.bytes) { byte in
+                guard matched < shape.count, shape[matched] == byte else { return false }
+                matched += 1
+                return true
+            }
+            return isPrefix && matched == shape.count
         }
-        return isPrefix && matched == shape.count
     }
 
     /// Whether `line` has a shape: it is not empty, overlong or a payload line.
@@ -64,6 +66,7 @@ struct UnaskedLines: Sendable {
     /// `true`.
     ///
     /// - Returns: `false` when `body` stopped it.
+    @inline(__always)
     private static func forEachShapeByte(of bytes: [UInt8], _ body: (UInt8) -> Bool) -> Bool {
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         return bytes.withUnsafeBufferPointer { bytes in
