@@ -11,7 +11,8 @@ import TetherTransfer
 /// at once, and reopens the port after a disconnect — the shape of an event loop.
 ///
 /// Other threads and tasks share ``LoopState`` with it under one lock and wake it
-/// through the pipe only when it must change what it waits for. Blocking calls
+/// through the pipe only when it must change what it waits for; tasks that prefer its
+/// thread (``LoopExecutor``) run at the end of each turn while it serves the port. Blocking calls
 /// (`poll`, opening a port, closing one) happen on this thread only, never on Swift's
 /// cooperative pool. docs/ARCHITECTURE.md draws the byte path.
 final class DeviceLoop: Sendable {
