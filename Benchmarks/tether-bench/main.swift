@@ -1,7 +1,8 @@
 // tether-bench: tether's Model measured through its public Swift API, for
 // scripts/bench (see docs/PERFORMANCE.md). Talks to Benchmarks/c/bench-device.c.
 //
-//   tether-bench rtt PORT N      N × `query("MEAS:VOLT?")`, each reply checked
+//   tether-bench rtt PORT N      N × `query("MEAS:VOLT?")`, each reply checked, from a
+//                                task that prefers the port loop (`Device.executor`)
 //   tether-bench stream PORT MS  `send("STREAM MS")` (SCPI: a command gets no reply),
 //                                every notification's sequence number checked
 //
@@ -21,10 +22,19 @@ func microseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
 
-/// N queries, one after the other; prints the median and mean round trip.
+/// N queries, one after the other, from a task that prefers the device's loop thread
+/// (`Device.executor`: each reply's waiter runs in the loop turn that read it, as a C
+/// client's loop does); prints the median and mean round trip.
 func measureRoundTrips(port: String, count: Int) async throws {
     let device = try Device.open(port)
     await device.start()
+    try await withTaskExecutorPreference(device.executor) {
+        try await queryInTurn(device, count: count)
+    }
+}
+
+/// `count` queries on `device`, each reply checked; prints the median and mean round trip.
+func queryInTurn(_ device: Device, count: Int) async throws {
     var latencies: [Double] = []
     latencies.reserveCapacity(count)
     var good = 0

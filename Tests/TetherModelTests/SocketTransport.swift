@@ -12,6 +12,8 @@ final class SocketTransport: SerialTransport {
     let peer: Int32
     /// Every write tether made that the socket took: when, and how many bytes.
     let transmits = Mutex<[(at: ContinuousClock.Instant, count: Int)]>([])
+    /// The thread tether last read on (the port loop's).
+    let readingThread = Mutex<pthread_t?>(nil)
 
     init() throws {
         var ends: [Int32] = [-1, -1]
@@ -24,6 +26,7 @@ final class SocketTransport: SerialTransport {
     }
 
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
+        readingThread.withLock { $0 = pthread_self() }
         let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
         guard count >= 0 else {
             if errno == ECONNRESET { return 0 }

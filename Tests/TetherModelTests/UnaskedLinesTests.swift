@@ -57,6 +57,20 @@ import Testing
         #expect(shape("") == nil)
     }
 
+    /// A line is matched against a learned shape without building its own: the match
+    /// agrees with the shape built, and a shape that is only a prefix, or longer, is not it.
+    @Test func aLineMatchesOnlyItsOwnShape() {
+        let matches = { (text: String, shape: String) in UnaskedLines.line(Line(text), hasShape: Array(shape.utf8)) }
+        #expect(matches("T=21.4C", "T=9C"))
+        #expect(matches("HUM  45 %", "HUM 9 %"))
+        #expect(matches("TETHER,ENV-1,SIM0001,1.0", "TETHER,ENV9,SIM9,9"))
+        #expect(!matches("T=21.4C", "T=9"))
+        #expect(!matches("T=21.4", "T=9C"))
+        #expect(!matches("T=21.4C", "T=9C "))
+        #expect(!matches("", ""))
+        #expect(!UnaskedLines.line(Line(Array("#15hello".utf8), payloadRange: 3..<8), hasShape: Array("#9hello".utf8)))
+    }
+
     /// A reply shaped like the unasked lines: once a request times out while such a line
     /// was turned away, the shape is forgotten for good and replies are taken again (the
     /// first timed-out request still contests the line: in doubt, but the right line).

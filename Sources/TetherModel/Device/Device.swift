@@ -32,6 +32,25 @@ public final class Device: Sendable {
     public let dialect: any Dialect
     let loop: DeviceLoop
 
+    /// The device's port-loop thread as a task executor, for a caller whose queries
+    /// follow one another (a scripted test, a benchmark): in a task that prefers it —
+    /// `await withTaskExecutorPreference(device.executor) { … }` or
+    /// `Task(executorPreference: device.executor) { … }` — the nonisolated code after
+    /// each `await` runs on the loop thread, in the loop turn that read the reply, so
+    /// a round trip costs one thread wake-up fewer (the C client's two: the device's
+    /// and the reader's), and the next command is written from the loop itself. The
+    /// way SwiftNIO's event-loop executors work; `tether-bench rtt` uses it
+    /// (docs/PERFORMANCE.md).
+    ///
+    /// Jobs run between the loop's reads and writes, so code run there must not block
+    /// (no `sleep`, no blocking read: awaiting is fine) or the device is not read
+    /// meanwhile; the loop thread's stack is 512 KB. Actor-isolated code still runs on
+    /// its actor. While the loop is not serving the open port — before ``start()``
+    /// returns, while the port is away (reconnecting), after the device ended — the
+    /// jobs run on Swift's global concurrent executor instead, so such a task never
+    /// waits for a loop that is gone.
+    public var executor: any TaskExecutor { loop.executor }
+
     /// Creates a device over an open transport; call ``start()`` to begin reading.
     /// Requests made before that wait until the device has started.
     ///

@@ -11,7 +11,8 @@ import TetherTransfer
 /// at once, and reopens the port after a disconnect — the shape of an event loop.
 ///
 /// Other threads and tasks share ``LoopState`` with it under one lock and wake it
-/// through the pipe only when it must change what it waits for. Blocking calls
+/// through the pipe only when it must change what it waits for; tasks that prefer its
+/// thread (``LoopExecutor``) run at the end of each turn while it serves the port. Blocking calls
 /// (`poll`, opening a port, closing one) happen on this thread only, never on Swift's
 /// cooperative pool. docs/ARCHITECTURE.md draws the byte path.
 final class DeviceLoop: Sendable {
@@ -32,6 +33,8 @@ final class DeviceLoop: Sendable {
     let discardsWaitingInput: Bool
     let state: Mutex<LoopState>
     let wakeUp: WakeUpPipe
+    /// The loop thread as a task executor (``Device/executor``).
+    let executor: LoopExecutor
     private let blankSession: Session
 
     init(
@@ -49,6 +52,7 @@ final class DeviceLoop: Sendable {
         initial.transport = transport
         state = Mutex(initial)
         wakeUp = try WakeUpPipe(for: port)
+        executor = LoopExecutor(wakeUp: wakeUp)
     }
 
     deinit { wakeUp.close() }
@@ -56,13 +60,16 @@ final class DeviceLoop: Sendable {
     /// Wakes the loop out of `poll`.
     func wake() { wakeUp.signal() }
 
-    /// Performs `change` on the state and wakes the loop if it must see it.
+    /// Performs `change` on the state, wakes the loop if it must see it, and resumes the
+    /// callers whose requests `change` ended — after releasing the lock, which they may
+    /// need at once (a query after a query).
     func update<Result>(_ change: (inout LoopState) -> Result) -> Result {
-        let (result, wakes) = state.withLock { state in
+        let (result, (wakes, resumptions)) = state.withLock { state in
             let result = change(&state)
-            return (result, state.needsWake)
+            return (result, state.takeFollowUps())
         }
         if wakes { wake() }
+        for (waiter, outcome) in resumptions { waiter.resume(returning: outcome) }
         return result
     }
 
@@ -131,30 +138,17 @@ final class DeviceLoop: Sendable {
     /// Serves the open port until it hangs up or the device is closed.
     private func serve(_ buffer: UnsafeMutableRawBufferPointer) -> Ending {
         var descriptors = [pollfd(), pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)]
+        executor.beginServing()
+        defer { executor.endServing() }
         while true {
-            let plan = state.withLock { state -> (any SerialTransport, Int16, Int32)? in
-                guard !state.isClosing, let transport = state.transport else { return nil }
-                var events: Int16 = 0
-                let now = ContinuousClock.now
-                let isReading = !state.isHeldBack()
-                if isReading { events |= Int16(POLLIN) }
-                state.session.noteReading(isReading, now: now)
-                // Output that pacing holds back waits for its time, not for `POLLOUT`.
-                if state.output.isPending && !state.output.waitsForPacing(now: now) { events |= Int16(POLLOUT) }
-                var wakeAt = now + Self.idleHorizon
-                if let deadline = state.session.nextDeadline { wakeAt = min(wakeAt, deadline) }
-                if let deadline = state.output.deadline { wakeAt = min(wakeAt, deadline) }
-                if let writeAt = state.nextWriteAt { wakeAt = min(wakeAt, writeAt) }
-                if let deadline = state.transfer?.machine.nextDeadline { wakeAt = min(wakeAt, deadline) }
-                state.sleepsUntil = wakeAt
-                state.sleepsWithoutOutput = !state.output.isPending
-                return (transport, events, (wakeAt - now).pollTimeout)
-            }
+            let plan = state.withLock { $0.planPoll(now: .now, idleHorizon: Self.idleHorizon) }
             guard let (transport, events, timeout) = plan else { return .closing }
             descriptors[0] = pollfd(fd: transport.descriptor, events: events, revents: 0)
             descriptors[1].revents = 0
-            let count = poll(&descriptors, 2, timeout)
+            // A job waiting for the loop (``LoopExecutor``) runs this turn: poll without sleeping.
+            let count = poll(&descriptors, 2, executor.prepareToSleep() ? timeout : 0)
             let pollError = count < 0 ? errno : 0  // before the lock, whose futex call may set errno
+            executor.wokeUp()
             state.withLock { $0.sleepsUntil = nil }
             if count < 0 && pollError != EINTR {
                 return .hungUp("poll failed: \(String(cString: strerror(pollError)))")
@@ -167,17 +161,9 @@ final class DeviceLoop: Sendable {
             if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
                 if let ending = receive(from: transport, into: buffer) { return ending }
             }
-            state.withLock { state in
-                let now = ContinuousClock.now
-                if revents & POLLOUT != 0 || state.nextWriteAt.map({ $0 <= now }) == true { state.flush(now: now) }
-                state.expireOutput(now: now)
-                if let deadline = state.session.nextDeadline, deadline <= now {
-                    state.perform(state.session.expire(now: now), now: now)
-                }
-                if let deadline = state.transfer?.machine.nextDeadline, deadline <= now {
-                    state.performTransfer({ $0.expire(now: now) }, now: now)
-                }
-            }
+            update { $0.endTurn(isWritable: revents & POLLOUT != 0, now: .now) }
+            // The tasks this turn resumed that prefer the loop, where they write their next command.
+            executor.runJobs()
         }
     }
 
@@ -207,12 +193,7 @@ final class DeviceLoop: Sendable {
         guard count > 0 else { return nil }  // the transport's own traffic: poll again
         if discarding { return nil }
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        state.withLock { state in
-            let now = ContinuousClock.now
-            // A running transfer owns the byte stream: the session sees what follows it.
-            if state.transfer != nil { return state.performTransfer({ $0.receive(bytes, now: now) }, now: now) }
-            state.perform(state.session.receive(bytes, now: now), now: now, received: bytes)
-        }
+        update { $0.receive(bytes, now: .now) }
         return nil
     }
 
@@ -220,7 +201,7 @@ final class DeviceLoop: Sendable {
     /// (``WriteDeadline``); paced output (``Pacing``) is dropped instead, so a close
     /// asked for is not held back by the pacing of what is left.
     private func drainOutput() {
-        while let (transport, timeout) = state.withLock({ state -> (any SerialTransport, Int32)? in
+        while let (transport, timeout) = update({ state -> (any SerialTransport, Int32)? in
             let now = ContinuousClock.now
             state.expireOutput(now: now)
             guard state.output.isPending, let transport = state.transport else { return nil }
@@ -234,7 +215,7 @@ final class DeviceLoop: Sendable {
         }) {
             var entry = pollfd(fd: transport.descriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&entry, 1, timeout)
-            state.withLock { $0.flush(now: .now) }
+            update { $0.flush(now: .now) }
         }
     }
 
@@ -245,7 +226,7 @@ final class DeviceLoop: Sendable {
     ///
     /// - Returns: `false` when the device is being closed instead.
     private func connectionLost(reason: String) -> Bool {
-        let lost = state.withLock { state -> (any SerialTransport)?? in
+        let lost = update { state -> (any SerialTransport)?? in
             guard !state.isClosing else { return .none }
             let now = ContinuousClock.now
             state.abandonTransfer(.disconnected(reason: reason))
@@ -321,7 +302,7 @@ final class DeviceLoop: Sendable {
     /// Ends the device (see ``LoopState/end(reason:)``), closes the port and resumes
     /// the callers of ``Device/close()``.
     func finish(reason: String) {
-        let (transport, closers) = state.withLock { $0.end(reason: reason) }
+        let (transport, closers) = update { $0.end(reason: reason) }
         transport?.close()
         for closer in closers { closer.resume() }
     }

@@ -52,7 +52,8 @@ final class EventSubscriber: Sendable {
         let (isAttached, waiter) = buffer.withLock { buffer -> (Bool, UnsafeContinuation<Void, Never>?) in
             guard !buffer.isDetached else { return (false, nil) }
             if isLossless {
-                buffer.events += events
+                // An empty buffer takes the batch as it is: no copy, no retain per event.
+                if buffer.events.isEmpty { buffer.events = events } else { buffer.events += events }
             } else {
                 for event in events {
                     if buffer.events.count >= limit {

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import Glibc
+import TetherPoll
 import TetherSerial
 import TetherTransfer
 
@@ -170,6 +172,13 @@ struct LoopState {
     var transport: (any SerialTransport)?
     var session: Session
     var waiters: [RequestID: CheckedContinuation<Result<Reply, RequestFailure>, Never>] = [:]
+    /// Waiters whose requests ended, with their outcomes: resumed once the lock is
+    /// released (``DeviceLoop/update(_:)``), since a resumed task may at once need it.
+    var resumptions: [Resumption] = []
+    /// A waiter and its request's outcome.
+    typealias Resumption = (
+        waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>, outcome: Result<Reply, RequestFailure>
+    )
     var output = Output()
     var subscribers: [EventSubscriber] = []
     /// How many of ``subscribers`` asked for received bytes (``Device/events(_:includesBytes:)``).
@@ -203,6 +212,59 @@ struct LoopState {
         if let deadline = output.deadline, deadline < sleepsUntil { return true }
         if let deadline = transfer?.machine.nextDeadline, deadline < sleepsUntil { return true }
         return false
+    }
+
+    /// What a change under the lock leaves for after it: whether the loop, asleep, must
+    /// be woken to see it (``needsWake``), and the callers to resume (``resumptions``,
+    /// taken). A mutating method, so the state is not copied to read it.
+    mutating func takeFollowUps() -> (wakesLoop: Bool, resumptions: [Resumption]) {
+        defer { resumptions.removeAll() }
+        return (needsWake, resumptions)
+    }
+
+    /// Before the loop's `poll`: what to poll the port for and until when — `nil` once
+    /// the device closes or has no port. Notes whether the port is read (a lossless
+    /// observer may hold it back), and that the loop sleeps until then.
+    mutating func planPoll(
+        now: ContinuousClock.Instant, idleHorizon: Duration
+    ) -> (transport: any SerialTransport, events: Int16, timeout: Int32)? {
+        guard !isClosing, let transport else { return nil }
+        var events: Int16 = 0
+        let isReading = !isHeldBack()
+        if isReading { events |= Int16(POLLIN) }
+        session.noteReading(isReading, now: now)
+        // Output that pacing holds back waits for its time, not for `POLLOUT`.
+        if output.isPending && !output.waitsForPacing(now: now) { events |= Int16(POLLOUT) }
+        var wakeAt = now + idleHorizon
+        if let deadline = session.nextDeadline { wakeAt = min(wakeAt, deadline) }
+        if let deadline = output.deadline { wakeAt = min(wakeAt, deadline) }
+        if let writeAt = nextWriteAt { wakeAt = min(wakeAt, writeAt) }
+        if let deadline = transfer?.machine.nextDeadline { wakeAt = min(wakeAt, deadline) }
+        sleepsUntil = wakeAt
+        sleepsWithoutOutput = !output.isPending
+        return (transport, events, (wakeAt - now).pollTimeout)
+    }
+
+    /// Hands `bytes`, read from the port, to the running transfer, which owns the byte
+    /// stream (the session sees what follows it), or else to the session, and performs
+    /// what it does with them.
+    mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) {
+        if transfer != nil { return performTransfer({ $0.receive(bytes, now: now) }, now: now) }
+        perform(session.receive(bytes, now: now), now: now, received: bytes)
+    }
+
+    /// After the loop's `poll` and read: writes what the port now takes (`isWritable`,
+    /// or pacing's time has come), gives up a write past its deadline, and performs what
+    /// the session's and a transfer's deadlines that have passed bring.
+    mutating func endTurn(isWritable: Bool, now: ContinuousClock.Instant) {
+        if isWritable || nextWriteAt.map({ $0 <= now }) == true { flush(now: now) }
+        expireOutput(now: now)
+        if let deadline = session.nextDeadline, deadline <= now {
+            perform(session.expire(now: now), now: now)
+        }
+        if let deadline = transfer?.machine.nextDeadline, deadline <= now {
+            performTransfer({ $0.expire(now: now) }, now: now)
+        }
     }
 
     /// Whether a lossless observer is full, so the loop must not read.
@@ -337,9 +399,9 @@ struct LoopState {
     private mutating func resolveWaiter(for event: SessionEvent) {
         switch event {
         case .replied(let id, _, let reply, _):
-            waiters.removeValue(forKey: id)?.resume(returning: .success(reply))
+            if let waiter = waiters.removeValue(forKey: id) { resumptions.append((waiter, .success(reply))) }
         case .failed(let id, _, let failure):
-            waiters.removeValue(forKey: id)?.resume(returning: .failure(failure))
+            if let waiter = waiters.removeValue(forKey: id) { resumptions.append((waiter, .failure(failure))) }
         case .sent, .notification, .lateReply, .partialReply, .pendingText, .data, .commandMode, .settling:
             break
         }

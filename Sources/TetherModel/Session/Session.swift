@@ -390,6 +390,7 @@ public struct Session: Sendable {
         if dataMode != nil { return receiveData(bytes, now: now) + sendNext(now: now) }
         var actions: [SessionAction] = []
         let lines = framer.append(bytes)
+        actions.reserveCapacity(lines.count)
         for (index, line) in lines.enumerated() {
             actions += route(line, now: now)
             if dataMode != nil {
@@ -399,7 +400,8 @@ public struct Session: Sendable {
             }
         }
         actions += offerPartial(isQuiet: false, now: now)
-        return actions + sendNext(now: now)
+        actions += sendNext(now: now)
+        return actions
     }
 
     /// The host wrote `bytes` outside any request (``Device/writeNow(_:)``, a raw
@@ -877,7 +879,8 @@ public struct Session: Sendable {
         if dialect.isUnsolicited(line, pending: inFlight?.request.command)
             || dialect.repliesAreUnmarked && unasked.turnsAway(line)
         {
-            return report(actions + [.emit(.notification(line))])
+            actions.append(.emit(.notification(line)))
+            return report(actions)
         }
         if !line.isEmpty { lastReplyLineAt = now }
         if let (earlier, _) = contested {

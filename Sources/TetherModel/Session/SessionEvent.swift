@@ -1,4 +1,8 @@
 /// What a ``Session`` reports about the conversation, in order.
+///
+/// The cases that carry a ``Reply`` or ``SettlingEvidence`` (one per request at most)
+/// keep it boxed (`indirect`), so an event is the size of a ``Line`` and the events of
+/// a fast stream's lines move through the port loop's arrays as a few words each.
 public enum SessionEvent: Sendable, Equatable {
     /// A command was handed to the port (``SessionAction/write(_:)`` precedes it; a
     /// ``Device`` publishes it once the first of those bytes has left):
@@ -7,7 +11,7 @@ public enum SessionEvent: Sendable, Equatable {
     /// terminator followed, and no `replied` follows).
     case sent(RequestID, command: String, bytes: [UInt8], isRaw: Bool = false)
     /// A request's reply is complete; `roundTrip` runs from sending to the last byte.
-    case replied(RequestID, command: String, reply: Reply, roundTrip: Duration)
+    indirect case replied(RequestID, command: String, reply: Reply, roundTrip: Duration)
     /// Lines of a reply that did not complete (e.g. AT information lines but no final
     /// result code): at a timeout (`.failed` follows; the lines may still complete as
     /// a late reply), at a hang-up (`.failed` follows), or the lines a late reply took
@@ -20,7 +24,7 @@ public enum SessionEvent: Sendable, Equatable {
     case notification(Line)
     /// A reply that arrived after its request had timed out. It is never given to a
     /// later request.
-    case lateReply(command: String, reply: Reply)
+    indirect case lateReply(command: String, reply: Reply)
     /// The unterminated bytes after the last line (a progress bar, a prompt), once no
     /// byte has followed for ``Session/pendingTextQuietPeriod``; reported again, whole,
     /// after each further quiet period in which more bytes came. Not a line: the line
@@ -41,7 +45,7 @@ public enum SessionEvent: Sendable, Equatable {
     /// the device showed that it speaks unasked, as `evidence` says. Reported once,
     /// just before the first reply held to settle; not for a dialect told so from the
     /// start (``Dialect/listenPeriod``).
-    case settling(SettlingEvidence)
+    indirect case settling(SettlingEvidence)
 }
 
 /// What the shell around a ``Session`` must do, in order.
