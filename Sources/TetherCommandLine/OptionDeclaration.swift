@@ -63,6 +63,7 @@ public struct OptionDeclaration: Sendable {
     /// The help with its default, as `--help` shows it: `(default: …)` after the last
     /// line, or on a line of its own when that line is long.
     public var fullHelp: String {
+        let help = self.help
         guard let defaultText else { return help }
         let lastLine = help.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
         let separator = lastLine.count + defaultText.count > 70 ? "\n" : " "
