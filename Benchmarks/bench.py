@@ -410,7 +410,8 @@ def main():
     captured = {name: [] for name, _ in capture_clients}
     fleet = {name: [] for name, _ in fleet_clients}
     startup_names = ["C libserialport", "C raw fd", "pyserial"] + [n + " query" for n, _ in tethers] + [
-        n + " query --sim" for n, _ in tethers] + [n + " --version" for n, _ in tethers]
+        n + " query --dialect scpi" for n, _ in tethers] + [n + " query --sim" for n, _ in tethers] + [
+        n + " --version" for n, _ in tethers]
     startup = {name: [] for name in startup_names}
     notes = []
 
@@ -455,6 +456,9 @@ def main():
                     c("bench-client-raw") + " oneshot " + device.link,
                     options.python + " " + client_py + " oneshot " + device.link]
         commands += [os.path.join(d, "tether") + " query " + device.link + " MEAS:VOLT?" for _, d in tethers]
+        # The default line dialect listens 150 ms at open (docs/DIALECTS.md, "Stray lines"); scpi does not.
+        commands += [os.path.join(d, "tether") + " query " + device.link + " --dialect scpi MEAS:VOLT?"
+                     for _, d in tethers]
         commands += [os.path.join(d, "tether") + " query --sim *IDN?" for _, d in tethers]
         commands += [os.path.join(d, "tether") + " --version" for _, d in tethers]
         for name, milliseconds in zip(startup_names, hyperfine(commands, startup_runs, work)):

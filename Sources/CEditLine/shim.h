@@ -1,6 +1,6 @@
 #ifndef TETHER_CEDITLINE_SHIM_H
 #define TETHER_CEDITLINE_SHIM_H
-// libedit (BSD editline) from Debian's libedit-dev (`pkg-config libedit`).
+// libedit (BSD editline) from Debian's libedit-dev (its header is /usr/include/histedit.h).
 //
 // `el_set`, `el_get` and `history` are variadic, which Swift cannot call; each use
 // tether makes of them is wrapped here as a static inline function (editline(3)).

@@ -1,13 +1,13 @@
 #ifndef TETHER_CLUA_SHIM_H
 #define TETHER_CLUA_SHIM_H
-// Lua 5.4 from Debian's liblua5.4-dev (`pkg-config lua5.4`).
+// Lua 5.4 from Debian's liblua5.4-dev (its headers are in /usr/include/lua5.4).
 //
 // Function-like macros of the Lua API do not import into Swift; each one tether uses
 // is wrapped here as a static inline function with the same meaning (Lua 5.4
 // reference manual, §4 and §5).
-#include <lua.h>
-#include <lauxlib.h>
-#include <lualib.h>
+#include <lua5.4/lua.h>
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
 
 /// `lua_pcall`: calls a function in protected mode.
 static inline int tether_lua_pcall(lua_State *L, int nargs, int nresults, int msgh) {

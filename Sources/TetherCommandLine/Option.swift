@@ -24,21 +24,26 @@ public struct Option<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - names: long name first, e.g. `"--timeout", "-t"`.
     ///   - value: the value's placeholder in help and errors, e.g. `ms`.
-    ///   - help: what it does; lines broken by hand.
+    ///   - help: what it does; lines broken by hand. Evaluated only when help, a man
+    ///     page or a completion script shows it, as `defaultHelp` and `choices` are.
     ///   - defaultValue: the value when not given; `--help` shows it (a string raw
     ///     value for an enumeration) unless `defaultHelp` says it otherwise.
+    ///   - defaultHelp: evaluated only when help or a man page shows it.
     ///   - choices: the values it takes when they are a fixed few, for shell completion
-    ///     (an enumeration's raw values when not given).
+    ///     (an enumeration's raw values when not given); evaluated only when read.
     ///   - parse: the value of the text given; throws ``InvalidValue`` for a bad one.
     ///
     /// An enumeration's raw values (`CaseIterable`) are its ``OptionDeclaration/choices``.
     public init(
-        _ names: String..., value: String, help: String, default defaultValue: Value, defaultHelp: String? = nil,
-        choices: [String]? = nil, parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
+        _ names: String..., value: String, help: @autoclosure @escaping @Sendable () -> String,
+        default defaultValue: Value,
+        defaultHelp: @autoclosure @escaping @Sendable () -> String? = nil,
+        choices: @autoclosure @escaping @Sendable () -> [String]? = nil,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
     ) {
         declaration = OptionDeclaration(
-            names: names, valueName: value, help: help, defaultText: defaultHelp ?? Self.describe(defaultValue),
-            isRepeatable: false, choices: choices ?? rawValues(of: Value.self),
+            names: names, valueName: value, help: help, defaultText: { defaultHelp() ?? Self.describe(defaultValue) },
+            isRepeatable: false, choices: { choices() ?? rawValues(of: Value.self) },
             check: { text throws(InvalidValue) in _ = try parse(text) })
         self.defaultValue = defaultValue
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
@@ -49,28 +54,31 @@ public struct Option<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - defaultHelp: what happens when it is not given, for `--help`
     ///     (e.g. `lf for line and scpi, cr for at and prompt`); `nil` to say nothing.
+    ///     Evaluated only when help or a man page shows it.
     ///   - choices: the values it takes when they are a fixed few, for shell completion
-    ///     (an enumeration's raw values when not given).
+    ///     (an enumeration's raw values when not given); evaluated only when read.
     public init<Wrapped>(
-        _ names: String..., value: String, help: String, defaultHelp: String? = nil, choices: [String]? = nil,
+        _ names: String..., value: String, help: @autoclosure @escaping @Sendable () -> String,
+        defaultHelp: @autoclosure @escaping @Sendable () -> String? = nil,
+        choices: @autoclosure @escaping @Sendable () -> [String]? = nil,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
     ) where Value == Wrapped? {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: defaultHelp, isRepeatable: false,
-            choices: choices ?? rawValues(of: Wrapped.self), check: { text throws(InvalidValue) in _ = try parse(text) }
-        )
+            choices: { choices() ?? rawValues(of: Wrapped.self) },
+            check: { text throws(InvalidValue) in _ = try parse(text) })
         defaultValue = nil
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
     }
 
     /// A repeatable option: it reads every value given, in order (none: `[]`).
     public init<Element>(
-        _ names: String..., value: String, help: String,
+        _ names: String..., value: String, help: @autoclosure @escaping @Sendable () -> String,
         each parse: @escaping @Sendable (String) throws(InvalidValue) -> Element
     ) where Value == [Element] {
         declaration = OptionDeclaration(
-            names: names, valueName: value, help: help, defaultText: nil, isRepeatable: true,
-            choices: rawValues(of: Element.self), check: { text throws(InvalidValue) in _ = try parse(text) })
+            names: names, valueName: value, help: help, defaultText: { nil }, isRepeatable: true,
+            choices: { rawValues(of: Element.self) }, check: { text throws(InvalidValue) in _ = try parse(text) })
         defaultValue = []
         read = { values throws(InvalidValue) in
             var parsed: [Element] = []
@@ -107,10 +115,10 @@ public struct Flag: Sendable {
 
     /// - Parameters:
     ///   - names: long name first, e.g. `"--echo"`.
-    ///   - help: what it does; lines broken by hand.
-    public init(_ names: String..., help: String) {
+    ///   - help: what it does; lines broken by hand. Evaluated only when shown.
+    public init(_ names: String..., help: @autoclosure @escaping @Sendable () -> String) {
         declaration = OptionDeclaration(
-            names: names, valueName: nil, help: help, defaultText: nil, isRepeatable: false, check: { _ in })
+            names: names, valueName: nil, help: help, defaultText: { nil }, isRepeatable: false, check: { _ in })
     }
 }
 

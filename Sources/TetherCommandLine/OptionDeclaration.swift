@@ -7,29 +7,40 @@ public struct OptionDeclaration: Sendable {
     public let names: [String]
     /// The value's placeholder, e.g. `rate`; `nil` for a flag.
     public let valueName: String?
-    /// Help text; lines broken by hand.
-    public let help: String
+    /// Help text; lines broken by hand. Worked out each time it is read, as
+    /// ``defaultText`` is.
+    public var help: String { describe() }
     /// The default as `--help` shows it (`(default: 115200)`); `nil` for none.
-    public let defaultText: String?
+    ///
+    /// Worked out each time it is read (help, man page), not when the option is
+    /// declared: a command that runs reads no default's text, and describing one can
+    /// cost a dynamic cast or building a dialect (docs/PERFORMANCE.md, "Start-up").
+    public var defaultText: String? { describeDefault() }
     /// Whether it may be given several times (its values accumulate).
     public let isRepeatable: Bool
     /// The values it takes when they are a fixed few (`lf`, `cr`, `crlf`), for shell
-    /// completion; empty when any value of its kind goes.
-    public let choices: [String]
+    /// completion; empty when any value of its kind goes. Worked out each time it is
+    /// read, as ``defaultText`` is.
+    public var choices: [String] { listChoices() }
     /// Parses one value, to refuse a bad one as soon as the command line is read.
     let check: @Sendable (String) throws(InvalidValue) -> Void
+    private let describe: @Sendable () -> String
+    private let describeDefault: @Sendable () -> String?
+    private let listChoices: @Sendable () -> [String]
 
     init(
-        names: [String], valueName: String?, help: String, defaultText: String?, isRepeatable: Bool,
-        choices: [String] = [], check: @escaping @Sendable (String) throws(InvalidValue) -> Void
+        names: [String], valueName: String?, help: @escaping @Sendable () -> String,
+        defaultText: @escaping @Sendable () -> String?,
+        isRepeatable: Bool, choices: @escaping @Sendable () -> [String] = { [] },
+        check: @escaping @Sendable (String) throws(InvalidValue) -> Void
     ) {
         precondition(names.first?.hasPrefix("--") == true, "an option's first name is its long name")
         self.names = names
         self.valueName = valueName
-        self.help = help
-        self.defaultText = defaultText
+        describe = help
+        describeDefault = defaultText
         self.isRepeatable = isRepeatable
-        self.choices = choices
+        listChoices = choices
         self.check = check
     }
 
@@ -52,6 +63,7 @@ public struct OptionDeclaration: Sendable {
     /// The help with its default, as `--help` shows it: `(default: …)` after the last
     /// line, or on a line of its own when that line is long.
     public var fullHelp: String {
+        let help = self.help
         guard let defaultText else { return help }
         let lastLine = help.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
         let separator = lastLine.count + defaultText.count > 70 ? "\n" : " "
@@ -73,8 +85,9 @@ public struct OptionDeclaration: Sendable {
     /// narrower.
     public func withHelp(_ help: String) -> OptionDeclaration {
         OptionDeclaration(
-            names: names, valueName: valueName, help: help, defaultText: defaultText, isRepeatable: isRepeatable,
-            choices: choices, check: check)
+            names: names, valueName: valueName, help: { help }, defaultText: describeDefault,
+            isRepeatable: isRepeatable,
+            choices: listChoices, check: check)
     }
 }
 

@@ -14,10 +14,12 @@ public enum Parse {
     public static func choice<T: RawRepresentable<String> & CaseIterable & SendableMetatype>(
         _ type: T.Type
     ) -> @Sendable (String) throws(InvalidValue) -> T {
-        let advice = InvalidValue(
-            "Please provide one of \(T.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")).")
-        return { text throws(InvalidValue) in
-            guard let value = T(rawValue: text.lowercased()) else { throw advice }
+        // The advice is written when a value is refused, not when the option is declared.
+        { text throws(InvalidValue) in
+            guard let value = T(rawValue: text.lowercased()) else {
+                throw InvalidValue(
+                    "Please provide one of \(T.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")).")
+            }
             return value
         }
     }
