@@ -33,7 +33,7 @@ extension Presenter {
         while !isOver, let batch = await iterator.nextBatch() {
             view.renderBatch {
                 for event in batch {
-                    for record in handle(event) {
+                    if let record = handleEvent(event) {
                         show(record, on: view)
                         observe(record, state)
                         if isDone(state) {
@@ -55,7 +55,7 @@ extension Presenter {
     /// (`--strict-settings`, see ``DeviceEvent/opened(_:settings:as:)``).
     public mutating func present(_ events: [DeviceEvent], to view: any DeviceView) {
         for event in events {
-            for record in handle(event) { show(record, on: view) }
+            if let record = handleEvent(event) { show(record, on: view) }
         }
         view.stateDidChange(state)
     }
