@@ -66,12 +66,14 @@ def per_extra_query(command, good_replies, count):
     return {"ok": good == count and code == 0, "n": count, "good": good, "mean_us": mean}
 
 
-def cli_round_trips(tether, link, count):
-    """`tether query LINK MEAS:VOLT? ×count`: the wall time per query beyond one."""
+def cli_round_trips(tether, link, count, format="json"):
+    """`tether query LINK --format FORMAT MEAS:VOLT? ×count`: the wall time per query beyond one."""
     def good(output):
+        if format == "text":
+            return sum(1 for line in output.splitlines() if line.startswith("MEAS:VOLT? \u2192 " + VOLTAGE + "  ("))
         return sum(1 for line in output.splitlines()
                    if '"type":"reply"' in line and json.loads(line).get("lines") == [VOLTAGE])
-    return per_extra_query(lambda n: [tether, "query", link, "--format", "json"] + ["MEAS:VOLT?"] * n, good, count)
+    return per_extra_query(lambda n: [tether, "query", link, "--format", format] + ["MEAS:VOLT?"] * n, good, count)
 
 
 def script_round_trips(command, link, count):
@@ -388,6 +390,8 @@ def main():
             rtt_clients.append((name + " Model", lambda d, b=bench: run_json([b, "rtt", d.link, str(queries)])))
             stream_clients.append((name + " Model", lambda d, b=bench: run_json([b, "stream", d.link, str(stream_ms)])))
         script_clients.append((name + " CLI query", lambda d, t=cli: cli_round_trips(t, d.link, queries)))
+        script_clients.append((name + " CLI query, text",
+                               lambda d, t=cli: cli_round_trips(t, d.link, queries, "text")))
         capture_clients.append((name + " monitor > file", lambda d, t=cli: capture(
             d, work, lambda path, slave: [t, "monitor", d.link, "--no-reconnect"], True, raw_lines, signal.SIGINT)))
         capture_clients.append((name + " monitor --format json > file", lambda d, t=cli: capture(

@@ -31,23 +31,31 @@ extension Presenter {
         var iterator = events.makeAsyncIterator()
         var isOver = false
         while !isOver, let batch = await iterator.nextBatch() {
-            view.renderBatch {
-                for event in batch {
-                    for record in handle(event) {
-                        show(record, on: view)
-                        observe(record, state)
-                        if isDone(state) {
-                            view.stateDidChange(state)
-                            isOver = true
-                            return
-                        }
-                    }
-                    view.stateDidChange(state)
-                }
-            }
+            view.renderBatch { isOver = render(batch, on: view, observe: observe, until: isDone) }
         }
         view.finish(state)
         return state
+    }
+
+    /// Renders one batch of events on `view`; returns whether `isDone` ended it. (A
+    /// method of its own, so that the state is lent to the view and the observers
+    /// as it is, not copied for each event, and each event is read where it lies.)
+    private mutating func render(
+        _ batch: [DeviceEvent], on view: any DeviceView, observe: (ViewRecord, ViewState) -> Void,
+        until isDone: (ViewState) -> Bool
+    ) -> Bool {
+        for index in batch.indices {
+            if let record = handleEvent(batch[index]) {
+                show(record, on: view)
+                observe(record, state)
+                if isDone(state) {
+                    view.stateDidChange(state)
+                    return true
+                }
+            }
+            view.stateDidChange(state)
+        }
+        return false
     }
 
     /// Renders `events` on `view` as they come, without finishing it: the records of a
@@ -55,7 +63,7 @@ extension Presenter {
     /// (`--strict-settings`, see ``DeviceEvent/opened(_:settings:as:)``).
     public mutating func present(_ events: [DeviceEvent], to view: any DeviceView) {
         for event in events {
-            for record in handle(event) { show(record, on: view) }
+            if let record = handleEvent(event) { show(record, on: view) }
         }
         view.stateDidChange(state)
     }

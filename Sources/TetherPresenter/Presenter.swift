@@ -37,45 +37,50 @@ public struct Presenter: Sendable {
     /// - Returns: the records views must render for it, in order (often one, none
     ///   for events that only change state).
     public mutating func handle(_ event: DeviceEvent) -> [ViewRecord] {
+        handleEvent(event).map { [$0] } ?? []
+    }
+
+    /// Applies one device event: the record views must render for it, `nil` for an
+    /// event that only changes state. (Every event makes at most one record, so
+    /// ``present(_:to:observe:until:)`` builds no array per event.)
+    mutating func handleEvent(_ event: DeviceEvent) -> ViewRecord? {
         let time = event.time
         switch event.kind {
         case .connected(let port, let settings):
             state.connection = .connected(since: time)
             state.settings = settings
-            return [ViewRecord(time: time, event: .connected(port: port, settings: settings))]
+            return ViewRecord(time: time, event: .connected(port: port, settings: settings))
         case .disconnected(let reason):
             state.connection = .disconnected(reason: reason, since: time)
-            return [ViewRecord(time: time, event: .disconnected(port: state.port, reason: reason))]
+            return ViewRecord(time: time, event: .disconnected(port: state.port, reason: reason))
         case .reconnecting:
             if case .disconnected(let reason, let since) = state.connection {
                 state.connection = .reconnecting(reason: reason, since: since)
             }
-            return [ViewRecord(time: time, event: .reconnecting(port: state.port))]
+            return ViewRecord(time: time, event: .reconnecting(port: state.port))
         case .reconnected(let port, let settings, let attempts, let downtime):
             state.connection = .connected(since: time)
             state.settings = settings
             state.counts.reconnects += 1
-            return [
-                ViewRecord(
-                    time: time,
-                    event: .reconnected(port: port, settings: settings, attempts: attempts, downtime: downtime))
-            ]
+            return ViewRecord(
+                time: time,
+                event: .reconnected(port: port, settings: settings, attempts: attempts, downtime: downtime))
         case .missed(let count):
             state.counts.missed += count
-            return [ViewRecord(time: time, event: .missed(count: count))]
+            return ViewRecord(time: time, event: .missed(count: count))
         case .error(let message):
             alert(Alert(time: time, kind: .warning, line: ViewLine(message)))
-            return [ViewRecord(time: time, event: .warning(message))]
+            return ViewRecord(time: time, event: .warning(message))
         case .settingMismatch(let setting, let requested, let actual):
             let warning = SettingWarning(port: state.port, setting: setting, requested: requested, actual: actual)
             alert(Alert(time: time, kind: .warning, line: ViewLine(warning.description)))
-            return [ViewRecord(time: time, event: .settingNotApplied(warning))]
+            return ViewRecord(time: time, event: .settingNotApplied(warning))
         case .session(let sessionEvent):
             return handle(sessionEvent, at: time)
         case .received(let bytes):
-            return [ViewRecord(time: time, event: .received(bytes))]
+            return ViewRecord(time: time, event: .received(bytes))
         case .wroteNow(let bytes):
-            return [ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: .immediate))]
+            return ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: .immediate))
         }
     }
 
@@ -85,21 +90,22 @@ public struct Presenter: Sendable {
         undecodedCommands.isEmpty ? nil : undecodedCommands.removeValue(forKey: id)
     }
 
-    private mutating func handle(_ event: SessionEvent, at time: Date) -> [ViewRecord] {
+    private mutating func handle(_ event: SessionEvent, at time: Date) -> ViewRecord? {
         switch event {
         case .sent, .pendingText, .data, .commandMode, .settling: break
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
         case .sent(let id, _, let bytes, let isRaw):
-            if !isRaw, String(validating: bytes, as: UTF8.self) == nil { undecodedCommands[id] = bytes }
-            return [
-                ViewRecord(
-                    time: time,
-                    event: .sent(
-                        command: ViewLine(bytes: bytes, terminator: isRaw ? nil : facts.commandTerminator),
-                        kind: isRaw ? .raw : .command))
-            ]
+            // ASCII (most commands) is UTF-8 without decoding a copy.
+            if !isRaw, !bytes.allSatisfy({ $0 < 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
+                undecodedCommands[id] = bytes
+            }
+            return ViewRecord(
+                time: time,
+                event: .sent(
+                    command: ViewLine(bytes: bytes, terminator: isRaw ? nil : facts.commandTerminator),
+                    kind: isRaw ? .raw : .command))
         case .replied(let id, let command, let reply, let roundTrip):
             state.counts.replies += 1
             let lines = reply.lines.map(ViewLine.init)
@@ -118,13 +124,11 @@ public struct Presenter: Sendable {
             let outcome = Exchange.Outcome.reply(
                 lines: lines, finalResult: finalResult, isError: reply.isError,
                 roundTrip: roundTrip)
-            return [
-                record(
-                    Exchange(
-                        command: command, outcome: outcome, time: time, errorDescription: reply.errorDescription,
-                        identity: identity, isInDoubt: reply.isInDoubt,
-                        commandBytes: undecodedCommand(id)))
-            ]
+            return record(
+                Exchange(
+                    command: command, outcome: outcome, time: time, errorDescription: reply.errorDescription,
+                    identity: identity, isInDoubt: reply.isInDoubt,
+                    commandBytes: undecodedCommand(id)))
         case .failed(let id, let command, let failure):
             let outcome: Exchange.Outcome
             if case .timedOut(let timeout) = failure {
@@ -134,16 +138,14 @@ public struct Presenter: Sendable {
                 state.counts.failures += 1
                 outcome = .failed(reason: failure.description)
             }
-            return [
-                record(Exchange(command: command, outcome: outcome, time: time, commandBytes: undecodedCommand(id)))
-            ]
+            return record(Exchange(command: command, outcome: outcome, time: time, commandBytes: undecodedCommand(id)))
         case .notification(let line):
             let readings: [Reading]
             switch dialect?.fields(of: line) {
             case .invalid(let reason)?:
                 state.counts.invalidLines += 1
                 alert(Alert(time: time, kind: .invalidLine, line: ViewLine(line)))
-                return [ViewRecord(time: time, event: .invalidLine(ViewLine(line), reason: reason))]
+                return ViewRecord(time: time, event: .invalidLine(ViewLine(line), reason: reason))
             case .values(let fields)?:
                 readings = fields.map {
                     Reading(name: $0.name, value: $0.value, time: time, describedUnit: $0.unit ?? facts.units[$0.name])
@@ -165,25 +167,23 @@ public struct Presenter: Sendable {
                 }
             }
             if Alert.isAlarm(bytes: line.bytes) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
-            return [ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))]
+            return ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))
         case .partialReply(_, let command, let lines):
-            return [ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))]
+            return ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))
         case .lateReply(let command, let reply):
             state.counts.lateReplies += 1
             let lines = (reply.lines + [reply.finalResult].compactMap { $0 }).map(ViewLine.init)
-            return [
-                ViewRecord(time: time, event: .lateReply(command: command, lines: lines, isInDoubt: reply.isInDoubt))
-            ]
+            return ViewRecord(time: time, event: .lateReply(command: command, lines: lines, isInDoubt: reply.isInDoubt))
         case .settling(let evidence):
-            return [ViewRecord(time: time, event: .settling(SettlingNote(evidence)))]
+            return ViewRecord(time: time, event: .settling(SettlingNote(evidence)))
         case .data(let bytes):
             state.counts.dataBytes += bytes.count
-            return [ViewRecord(time: time, event: .data(bytes))]
+            return ViewRecord(time: time, event: .data(bytes))
         case .commandMode(let line):
-            return [ViewRecord(time: time, event: .commandMode(ViewLine(line)))]
+            return ViewRecord(time: time, event: .commandMode(ViewLine(line)))
         case .pendingText(let line, _):
             state.pendingText = ViewLine(line)
-            return showsPendingText ? [ViewRecord(time: time, event: .pendingText(ViewLine(line)))] : []
+            return showsPendingText ? ViewRecord(time: time, event: .pendingText(ViewLine(line))) : nil
         }
     }
 
@@ -200,9 +200,10 @@ public struct Presenter: Sendable {
         if state.alerts.count > ViewState.maximumAlerts { state.alerts.removeFirst() }
     }
 
-    /// `*IDN?` (IEEE 488.2) in any letter case.
+    /// `*IDN?` (IEEE 488.2) in any letter case. A command without `*` is told apart
+    /// by one scan of its bytes, without trimming and upper-casing a copy per reply.
     static func isIdentityQuery(_ command: String) -> Bool {
-        command.trimmingWhitespace().uppercased() == "*IDN?"
+        command.utf8.contains(UInt8(ascii: "*")) && command.trimmingWhitespace().uppercased() == "*IDN?"
     }
 }
 

@@ -24,12 +24,16 @@ public struct JSONView: DeviceView {
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
-        if case .notification(let line, let readings) = record.event, Self.isPlainNotification(line, readings: readings)
-        {
-            return output.write { bytes in
-                Self.appendPlainNotification(
-                    line, time: record.time, port: state.port, device: state.device, to: &bytes)
-            }
+        let (time, port, device) = (record.time, state.port, state.device)
+        switch record.event {
+        case .notification(let line, let readings) where Self.isPlainNotification(line, readings: readings):
+            return output.write { Self.appendPlainNotification(line, time: time, port: port, device: device, to: &$0) }
+        case .sent(let command, let kind) where Self.isPlainSent(command, kind: kind):
+            return output.write { Self.appendPlainSent(command, time: time, port: port, device: device, to: &$0) }
+        case .exchanged(let exchange) where Self.isPlainReply(exchange):
+            return output.write { Self.appendPlainReply(exchange, time: time, port: port, device: device, to: &$0) }
+        default:
+            break
         }
         var object = Self.fields(for: record.event)
         object["v"] = .int(Self.schemaVersion)

@@ -20,6 +20,9 @@ final class PendingTextLine: Sendable {
     /// The pending text shown (escaped, without its stamp), `nil` when there is none.
     private let shown = Mutex<String?>(nil)
 
+    /// Whether no pending text is shown.
+    var isEmpty: Bool { shown.withLock { $0 == nil } }
+
     /// Clears the pending text from a terminal `output` if one is drawn.
     func clear(on output: any OutputSink) {
         if take() != nil { output.write(Self.eraseLine) }

@@ -50,6 +50,9 @@ public struct TextView: DeviceView {
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {
+        if case .notification(let line, _) = record.event, isPlainNotification(line, state: state) {
+            return output.write { appendPlainNotification(line, to: &$0) }
+        }
         let time = timestamps.map { style.dim($0.stamp(record.time)) + " " } ?? ""
         let device = state.device.map(Self.plain)
         let stamp = time + (device.map { style.dim("[\($0)]") + " " } ?? "")

@@ -83,14 +83,49 @@ import Testing
         }
     }
 
-    /// What the view renders for each record — a notification of a plain line is
-    /// written straight into bytes, not through a dictionary — is `JSONEncoder`'s text
+    /// What the view renders for each record — a notification, a sent command or a
+    /// reply of plain lines is written straight into bytes, not through a dictionary — is `JSONEncoder`'s text
     /// of the record's fields and the common ones, for a device of a run and without.
     @Test func renderedRecordsAreWrittenAsJSONEncoderWritesThem() throws {
         let plain: [ViewEvent] = [
             .notification(ViewLine("0000000001 the quick brown fox jumps..."), readings: []),
             .notification(Self.line(Array("tab\there \"q\" \\ /".utf8) + [0x00, 0x1B, 0x7F], .overlong), readings: []),
             .notification(Self.line([], .unterminated), readings: []),
+            .sent(command: ViewLine("MEAS:VOLT?")),
+            .sent(command: ViewLine("")),
+            .sent(command: ViewLine("AT\u{1B}"), kind: .command),
+            .sent(command: ViewLine("+++"), kind: .raw),
+            .sent(command: Self.line([0x03]), kind: .immediate),
+            .exchanged(
+                Self.exchange(
+                    .reply(lines: [ViewLine("+1.23456789E+00")], finalResult: nil, isError: false, roundTrip: .zero))),
+            .exchanged(
+                Self.exchange(
+                    .reply(
+                        lines: [ViewLine("+CPIN: READY"), Self.line(Array("a\tb\"\\".utf8) + [0x7F])],
+                        finalResult: ViewLine("OK"), isError: false, roundTrip: .milliseconds(2_500)))),
+            .exchanged(
+                Self.exchange(
+                    .reply(
+                        lines: [], finalResult: Self.line(Array("ERROR".utf8), .unterminated), isError: true,
+                        roundTrip: .milliseconds(7)))),
+            .exchanged(
+                Exchange(
+                    command: "*IDN?",
+                    outcome: .reply(
+                        lines: [ViewLine("TETHER,ENV-1,SIM0001,1.0")], finalResult: nil, isError: false,
+                        roundTrip: .milliseconds(1)),
+                    time: Self.time, identity: DeviceIdentity(parsing: "TETHER,ENV-1,SIM0001,1.0"))),
+            .exchanged(
+                Exchange(
+                    command: "TEMP?",
+                    outcome: .reply(lines: [ViewLine("22.5")], finalResult: nil, isError: false, roundTrip: .zero),
+                    time: Self.time, isInDoubt: true)),
+            .exchanged(
+                Exchange(
+                    command: "\u{FFFD}",
+                    outcome: .reply(lines: [ViewLine("x")], finalResult: nil, isError: false, roundTrip: .zero),
+                    time: Self.time, commandBytes: [0xFF])),
         ]
         for event in Self.deviceEvents + plain {
             for device in [nil, "psu \"1\""] {
@@ -132,6 +167,13 @@ import Testing
             try expectSameAsFoundation(JSONView.fields(for: .notification(viewLine, readings: readings)))
             try expectSameAsFoundation(JSONView.fields(for: .lateReply(command: viewLine.text, lines: [viewLine])))
             try expectRenderedAsFoundation(.notification(viewLine, readings: readings), state: ViewState(port: "p"))
+            try expectRenderedAsFoundation(.sent(command: viewLine), state: ViewState(port: "p"))
+            let reply = Exchange.Outcome.reply(
+                lines: [viewLine, ViewLine("OK")], finalResult: next() % 2 == 0 ? viewLine : nil,
+                isError: next() % 2 == 0, roundTrip: .milliseconds(Int(next() % 5_000)))
+            try expectRenderedAsFoundation(
+                .exchanged(Exchange(command: viewLine.text, outcome: reply, time: Self.time)),
+                state: ViewState(port: "p", device: next() % 2 == 0 ? "psu" : nil))
         }
     }
 

@@ -127,13 +127,15 @@ enum MonitorCommand: Command {
                 return nil
             }
         }
+        // Without --count and --until no record ends the session: nothing to ask per line.
+        let endsByRecord = until != nil || count != nil
         return try await connection.runUntilStopped(
             observe: { record, _, stop in
-                guard let end = ending(record.event) else { return }
+                guard endsByRecord, let end = ending(record.event) else { return }
                 isDone.withLock { $0 = true }
                 stop.yield(end)
             },
-            until: { _ in isDone.withLock { $0 } },
+            until: { _ in endsByRecord && isDone.withLock { $0 } },
             work: { stop in
                 guard let duration else { return }
                 try? await Task.sleep(for: duration)

@@ -58,16 +58,18 @@ enum QueryCommand: Command {
         // Every command's outcome arrives as an `exchanged` record, in order: replies,
         // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
         // flight and each one not sent, so the output accounts for every command.
-        let (outcomes, outcome) = AsyncStream.makeStream(of: ExitCode.self)
+        let outcomes = QueryOutcomes(expecting: commands.count)
         let lastRecord = LastRecord()
         // Text without a line end is part of a reply on its way: query shows replies.
         let presenting = connection.startPresenting(showsPendingText: false) { record, _ in
-            lastRecord.touch()
-            if case .exchanged(let exchange) = record.event { outcome.yield(Self.exitCode(for: exchange.outcome)) }
+            if linger > .zero { lastRecord.touch() }
+            if case .exchanged(let exchange) = record.event { outcomes.record(Self.exitCode(for: exchange.outcome)) }
         }
         let ended = Task {
             _ = await presenting.value
-            outcome.finish()
+            // The device ended before every command had an outcome (it hung up while
+            // tether took in what was waiting at open): a disconnect, not success.
+            outcomes.viewEnded()
         }
         let device = connection.device
         let trap = SignalTrap()
@@ -82,17 +84,7 @@ enum QueryCommand: Command {
         }
         await device.start()
         for bytes in encoded { device.send(bytes: bytes, timeout: options.timeout) }
-        var code = ExitCode.success
-        var results = outcomes.makeAsyncIterator()
-        for _ in commands {
-            // The device ended before every command had an outcome (it hung up while
-            // tether took in what was waiting at open): a disconnect, not success.
-            guard let result = await results.next() else {
-                code = max(code, .ioError)
-                break
-            }
-            code = max(code, result)
-        }
+        let code = await outcomes.all()
         if linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
         interruption.cancel()
         let interrupted = await interruption.value
