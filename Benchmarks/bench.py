@@ -74,14 +74,16 @@ def cli_round_trips(tether, link, count):
     return per_extra_query(lambda n: [tether, "query", link, "--format", "json"] + ["MEAS:VOLT?"] * n, good, count)
 
 
-def pyserial_script(python, client, link, count):
-    """Benchmarks/python/pyserial_client.py's write + readline loop as a process of its own."""
+def script_round_trips(command, link, count):
+    """A client's `rtt LINK N` loop as a process of its own (the C client's or
+    Benchmarks/python/pyserial_client.py's write + readline loop): the wall time per
+    query beyond one."""
     def good(output):
         try:
             return json.loads(output.strip().splitlines()[-1])["good"]
         except (IndexError, KeyError, json.JSONDecodeError):
             return 0
-    return per_extra_query(lambda n: [python, client, "rtt", link, str(n)], good, count)
+    return per_extra_query(lambda n: command + ["rtt", link, str(n)], good, count)
 
 
 def has_open(pid, path):
@@ -366,7 +368,9 @@ def main():
         ("C libserialport", lambda d: run_json([c("bench-client-sp"), "stream", d.link, str(stream_ms)])),
         ("pyserial readline", lambda d: run_json([options.python, client_py, "readline", d.link, str(stream_ms)])),
         ("pyserial chunked", lambda d: run_json([options.python, client_py, "chunked", d.link, str(stream_ms)]))]
-    script_clients = [("pyserial script", lambda d: pyserial_script(options.python, client_py, d.link, queries))]
+    script_clients = [
+        ("C libserialport script", lambda d: script_round_trips([c("bench-client-sp")], d.link, queries)),
+        ("pyserial script", lambda d: script_round_trips([options.python, client_py], d.link, queries))]
     capture_peers = [
         ("picocom --logfile", lambda d: capture(
             d, work, lambda path, slave: ["picocom", "--quiet", "--logfile", path, slave], False, raw_lines)),
@@ -464,7 +468,7 @@ def main():
     best = max(throughput, key=lambda name: median([v for v, ok in throughput[name] if ok] or [0]))
     table("Stream throughput (k lines/s, 40-byte lines)", "k/s", throughput, best, False, rounds)
     table("Scripted queries: %d in one process, wall time per query beyond one (µs)" % queries, "µs", scripted,
-          "pyserial script", True, rounds)
+          "C libserialport script", True, rounds)
     # socat copies raw bytes (the floor); the ratios are against the faster line tool.
     best_peer = max((name for name, _ in capture_peers if not name.startswith("socat")),
                     key=lambda name: median([v for v, ok in captured[name] if ok] or [0]))

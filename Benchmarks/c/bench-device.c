@@ -28,34 +28,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-pty.h"
+
 enum { LINE_LENGTH = 40, CHUNK_LINES = 100 };
 
 static const char voltage_reply[] = "+1.23456789E+00\n";
 static const char line_tail[] = " the quick brown fox jumps...\n"; /* 30 bytes */
 
 static volatile sig_atomic_t stream_requested;
-static volatile sig_atomic_t stopping;
 
 static void on_stream_signal(int signal_number) { (void)signal_number; stream_requested = 1; }
-static void on_stop_signal(int signal_number) { (void)signal_number; stopping = 1; }
 
 static double now_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int write_all(int fd, const char *bytes, size_t count) {
-    while (count > 0) {
-        ssize_t written = write(fd, bytes, count);
-        if (written < 0) {
-            if (errno == EINTR && !stopping) continue;
-            return -1;
-        }
-        bytes += written;
-        count -= (size_t)written;
-    }
-    return 0;
 }
 
 static void stream(int master, long milliseconds) {
@@ -91,25 +78,12 @@ int main(int argc, char **argv) {
         return 64;
     }
     long signal_stream_ms = argc > 2 ? atol(argv[2]) : 1000;
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+    int master = open_device(argv[1]);
+    if (master < 0) {
         perror("bench-device: pty");
         return 71;
     }
     const char *slave_path = ptsname(master);
-    int slave = open(slave_path, O_RDWR | O_NOCTTY);
-    struct termios settings;
-    if (slave < 0 || tcgetattr(slave, &settings) != 0) {
-        perror("bench-device: slave");
-        return 71;
-    }
-    cfmakeraw(&settings);
-    tcsetattr(slave, TCSANOW, &settings);
-    unlink(argv[1]);
-    if (symlink(slave_path, argv[1]) != 0) {
-        perror("bench-device: symlink");
-        return 73;
-    }
 
     struct sigaction action = {0};
     action.sa_handler = on_stream_signal; /* no SA_RESTART: read() returns EINTR */
@@ -147,7 +121,6 @@ int main(int argc, char **argv) {
         if (used == sizeof pending) used = 0; /* an overlong line: dropped */
     }
     unlink(argv[1]);
-    close(slave);
     close(master);
     return 0;
 }

@@ -26,43 +26,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-pty.h"
+
 enum { LINE_LENGTH = 40, MAXIMUM_DEVICES = 1024 };
 
 static const char line_tail[] = " the quick brown fox jumps...\n"; /* 30 bytes */
 
 static volatile sig_atomic_t streaming;
 static volatile sig_atomic_t ending;
-static volatile sig_atomic_t stopping;
 
 static void on_start_signal(int signal_number) { (void)signal_number; streaming = 1; }
 static void on_end_signal(int signal_number) { (void)signal_number; ending = 1; }
-static void on_stop_signal(int signal_number) { (void)signal_number; stopping = 1; }
-
-static int write_all(int fd, const char *bytes, size_t count) {
-    while (count > 0) {
-        ssize_t written = write(fd, bytes, count);
-        if (written < 0) {
-            if (errno == EINTR && !stopping) continue;
-            return -1;
-        }
-        bytes += written;
-        count -= (size_t)written;
-    }
-    return 0;
-}
-
-static int open_device(const char *link) {
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) return -1;
-    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-    struct termios settings;
-    if (slave < 0 || tcgetattr(slave, &settings) != 0) return -1;
-    cfmakeraw(&settings);
-    tcsetattr(slave, TCSANOW, &settings);
-    unlink(link);
-    if (symlink(ptsname(master), link) != 0) return -1;
-    return master; /* the slave stays open until exit */
-}
 
 int main(int argc, char **argv) {
     if (argc != 4 || atoi(argv[2]) < 1 || atoi(argv[2]) > MAXIMUM_DEVICES || atoi(argv[3]) < 1) {
