@@ -72,7 +72,8 @@ struct LoopState {
         /// chunk's deadline, once it has started.
         var deadline: ContinuousClock.Instant? {
             guard isPending else { return nil }
-            return written < immediateEnd ? immediateDeadline?.at : chunks.first?.deadline
+            if written < immediateEnd { return immediateDeadline?.at }
+            return chunks.isEmpty ? nil : chunks[0].deadline
         }
 
         /// Adds a chunk after the rest and returns its serial number.
@@ -86,8 +87,8 @@ struct LoopState {
 
         /// Whether some byte of chunk `serial` has left (or all of it: it is gone).
         func hasBegun(_ serial: Int) -> Bool {
-            guard let chunk = chunks.first(where: { $0.serial == serial }) else { return true }
-            return written > chunk.start
+            guard let index = chunks.firstIndex(where: { $0.serial == serial }) else { return true }
+            return written > chunks[index].start
         }
 
         /// Puts `chunk` ahead of every byte not yet written (after earlier immediate ones).
@@ -113,10 +114,10 @@ struct LoopState {
                     let allowed = budget(immediateEnd - written, nil)
                     immediateDeadline = (allowed, now + allowed)
                 }
-            } else if let first = chunks.first, first.deadline == nil {
-                chunks[0].budget = budget(first.end - first.start, first.owner?.timeout)
+            } else if !chunks.isEmpty, chunks[0].deadline == nil {
+                chunks[0].budget = budget(chunks[0].end - chunks[0].start, chunks[0].owner?.timeout)
                 chunks[0].deadline = now + chunks[0].budget
-                chunks[0].reachesDeviceAt = now + wireTime(first.end - first.start)
+                chunks[0].reachesDeviceAt = now + wireTime(chunks[0].end - chunks[0].start)
             }
         }
 
@@ -143,9 +144,9 @@ struct LoopState {
             let wasImmediate = written < immediateEnd
             written += count
             if written >= immediateEnd { immediateDeadline = nil }
-            let endsChunk = chunks.first?.end == written
+            let endsChunk = !chunks.isEmpty && chunks[0].end == written
             var completed: [Chunk] = []
-            while let first = chunks.first, first.end <= written { completed.append(chunks.removeFirst()) }
+            while !chunks.isEmpty, chunks[0].end <= written { completed.append(chunks.removeFirst()) }
             guard !wasImmediate, pacing.isPaced else { return completed }
             let delay = endsChunk ? max(pacing.characterDelay, pacing.commandDelay) : pacing.characterDelay
             if delay > .zero { nextWriteAt = now + delay }
@@ -154,9 +155,9 @@ struct LoopState {
 
         /// Takes the held events of the first chunk, once some of its bytes have left.
         mutating func takeBegunEvents() -> [DeviceEvent] {
-            guard let first = chunks.first, written > first.start, !first.held.isEmpty else { return [] }
+            guard !chunks.isEmpty, written > chunks[0].start, !chunks[0].held.isEmpty else { return [] }
             defer { chunks[0].held = [] }
-            return first.held
+            return chunks[0].held
         }
 
         /// Forgets what was written; keeps ``nextWriteAt`` and the chunk numbering.
