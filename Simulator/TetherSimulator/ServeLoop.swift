@@ -8,7 +8,9 @@ import TetherPoll
 /// open, the master reports `POLLHUP` continuously, so the loop does not poll the master
 /// then but looks every ``connectPollInterval`` ms whether `POLLHUP` has cleared (Simulator/
 /// README.md, "How the pseudo-terminal behaves"). Nothing is written while no client is connected: the
-/// kernel would queue the bytes for the next client, who opens the port in cooked mode.
+/// kernel would queue the bytes for the next client, who opens the port in cooked mode. A
+/// client counts as connected once it has turned `ECHO` off, or ``rawModeGrace`` after it
+/// opened the slave.
 ///
 /// Outputs go: device → ``FaultInjector/replies(_:at:)`` (replies only) → the schedule →
 /// when due, ``FaultInjector/prepare(_:isNotification:lineLimit:)`` → ``OutputShaper`` →
@@ -16,6 +18,10 @@ import TetherPoll
 struct ServeLoop {
     /// How often, in ms, the loop looks for a client opening the slave.
     static let connectPollInterval: Int32 = 10
+    /// How long a client that has opened the slave may keep `ECHO` on before it counts as
+    /// connected: a client sets raw mode just after its `open`, and a device that spoke in
+    /// between would have its own bytes echoed back to it by the slave's line discipline.
+    static let rawModeGrace = Duration.milliseconds(200)
 
     private struct PendingOutput {
         let due: ContinuousClock.Instant
@@ -52,6 +58,8 @@ struct ServeLoop {
     private var burst: NotificationBurst?
     private var isConnected = false
     private var connectedAt = ContinuousClock.now
+    /// When the slave was first seen open with `ECHO` still on (``rawModeGrace``).
+    private var echoingSince: ContinuousClock.Instant?
     /// Lines handed to the writer since the client connected.
     private var linesThisConnection = 0
     /// Outputs not yet due, ordered by due instant (ties keep insertion order).
@@ -116,7 +124,17 @@ struct ServeLoop {
 
     /// Takes a client that has opened the slave, or waits one interval for one.
     private mutating func lookForClient(on terminal: PseudoTerminal) {
-        if terminal.isSlaveOpen {
+        let isOpen = terminal.isSlaveOpen
+        if isOpen, let attributes = terminal.clientAttributes, attributes.c_lflag & tcflag_t(ECHO) != 0 {
+            let since = echoingSince ?? clock.now
+            echoingSince = since
+            if clock.now - since < Self.rawModeGrace {
+                if wakeUp.wait(milliseconds: 1) { wakeUp.drain() }
+                return
+            }
+        }
+        echoingSince = nil
+        if isOpen {
             isConnected = true
             state.withLock { $0.isClientConnected = true }
             let now = clock.now

@@ -111,4 +111,29 @@ import Testing
         #expect(elapsed >= .milliseconds(300))
         #expect(eventually { !simulator.isRunning })
     }
+
+    /// A client that sets raw mode 60 ms after its `open` (more than the simulator's
+    /// 10 ms look for clients): a banner written in between went into the cooked slave and
+    /// its `ECHO` sent it back to the device, which answered its own banner.
+    @Test func theOpeningChunksWaitForTheClientsRawMode() throws {
+        let simulator = try Simulator(
+            device: ScriptedDevice(
+                onOpen: [.init("U-Boot 2024.01\r\n")], rules: [.init(on: "U-Boot", send: [.init("echoed\r\n")])]))
+        let fd = open(simulator.devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        usleep(60_000)
+        var attributes = termios()
+        tcgetattr(fd, &attributes)
+        cfmakeraw(&attributes)
+        tcsetattr(fd, TCSANOW, &attributes)
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + .milliseconds(800)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while ContinuousClock.now < deadline {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 { received += buffer[0..<count] } else { usleep(5_000) }
+        }
+        #expect(String(decoding: received, as: UTF8.self) == "U-Boot 2024.01\r\n")
+    }
 }
