@@ -21,7 +21,7 @@ struct ServeLoop {
     /// How long a client that has opened the slave may keep `ECHO` on before it counts as
     /// connected: a client sets raw mode just after its `open`, and a device that spoke in
     /// between would have its own bytes echoed back to it by the slave's line discipline.
-    static let rawModeGrace = Duration.milliseconds(200)
+    static let rawModeGrace = Duration.milliseconds(500)
 
     private struct PendingOutput {
         let due: ContinuousClock.Instant

@@ -171,8 +171,16 @@ struct RFC2217PortTests {
         let events = device.events(.lossless)
         await device.start()
         let query = Task { try await device.query("PING", timeout: .seconds(10)) }
-        #expect(server.read(5) == Array("PING\n".utf8))
-        server.write(Array("PONG\r\n".utf8))
+        // The server's blocking read runs on a thread of its own: on Swift's pool it could
+        // take the last free thread that the query's task needs to send PING.
+        let received = await withCheckedContinuation { (read: CheckedContinuation<[UInt8], Never>) in
+            Thread.detachNewThread {
+                let bytes = server.read(5)
+                server.write(Array("PONG\r\n".utf8))
+                read.resume(returning: bytes)
+            }
+        }
+        #expect(received == Array("PING\n".utf8))
         #expect(try await query.value.lines.map(\.text) == ["PONG"])
         #expect(port.descriptor == port.connection.descriptor)
         await device.close()

@@ -156,7 +156,8 @@ import TetherSerial
         #expect(answer.lines.first?.bytes.count == 478)
         // 480 bytes × 10 bits at 9600 baud = 500 ms on the wire.
         #expect(elapsed >= .milliseconds(450), "480 bytes at 9600 baud took \(elapsed)")
-        #expect(elapsed < .seconds(5))
+        // Only that pacing does not stall: a loaded CI machine took 5.6 s.
+        #expect(elapsed < .seconds(9))
     }
 }
 

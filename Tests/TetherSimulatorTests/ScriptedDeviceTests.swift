@@ -113,7 +113,7 @@ import Testing
     }
 
     /// A client that sets raw mode 60 ms after its `open` (more than the simulator's
-    /// 10 ms look for clients): a banner written in between went into the cooked slave and
+    /// 10 ms look for clients, less than its ``ServeLoop/rawModeGrace``): a banner written in between went into the cooked slave and
     /// its `ECHO` sent it back to the device, which answered its own banner.
     @Test func theOpeningChunksWaitForTheClientsRawMode() throws {
         let simulator = try Simulator(
@@ -122,11 +122,15 @@ import Testing
         let fd = open(simulator.devicePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
         try #require(fd >= 0)
         defer { close(fd) }
+        let opened = ContinuousClock.now
         usleep(60_000)
         var attributes = termios()
         tcgetattr(fd, &attributes)
         cfmakeraw(&attributes)
         tcsetattr(fd, TCSANOW, &attributes)
+        // A loaded machine may keep this thread from running past the grace: then the
+        // simulator rightly took the client as it is, and only the banner is checked.
+        let keptWithinGrace = ContinuousClock.now - opened < ServeLoop.rawModeGrace - .milliseconds(50)
         var received: [UInt8] = []
         let deadline = ContinuousClock.now + .milliseconds(800)
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -134,6 +138,8 @@ import Testing
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 { received += buffer[0..<count] } else { usleep(5_000) }
         }
-        #expect(String(decoding: received, as: UTF8.self) == "U-Boot 2024.01\r\n")
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.hasPrefix("U-Boot 2024.01\r\n"))
+        if keptWithinGrace { #expect(text == "U-Boot 2024.01\r\n") }
     }
 }
