@@ -274,8 +274,15 @@ struct SessionProgram {
     /// framing), the echo of a command, the end of an SCPI error queue, or `at`'s SMS
     /// text prompt as a line of its own (`> ` then CR), which the text answers.
     func mayGoUnshown(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
-        bytes.isEmpty || enqueued.contains { bytes == Array($0.1.utf8) || bytes == Array($0.1.uppercased().utf8) }
-            || endsErrorQueue(bytes) || isTextPrompt(bytes)
+        bytes.isEmpty || isEcho(bytes, enqueued: enqueued) || endsErrorQueue(bytes) || isTextPrompt(bytes)
+    }
+
+    /// Whether `bytes` are a command's echo as a dialect tells it: by the line's text,
+    /// decoded as UTF-8, so that invalid bytes compare as U+FFFD (the echo of `n\xEA\xEA`
+    /// may come back as `N\xEA\xEA`).
+    private func isEcho(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return enqueued.contains { text == $0.1 || text == $0.1.uppercased() }
     }
 
     /// `at`'s SMS text prompt (`>`, blanks around it), 3GPP TS 27.005 §3.5.1, or the
