@@ -81,8 +81,15 @@ enum SimCommandLine {
     static let profile = Option<String?>(
         "--profile", value: "name|file",
         help: "The device: a built-in profile's name or a profile\nfile's path. A profile with a mistake exits 65.",
-        defaultHelp: SimulatorProfiles.defaultName, choices: SimulatorProfiles.builtInNames,
-        parse: Parse.nonEmpty(.expected("a profile's name or a file's path")))
+        defaultHelp: SimulatorProfiles.defaultName, choices: SimulatorProfiles.builtInNames
+    ) { text throws(InvalidValue) in
+        // An unknown name is a usage error (64), as for `tether --sim --profile`.
+        guard !text.isEmpty, SimulatorProfiles.canName(text) else {
+            let names = SimulatorProfiles.builtInNames.joined(separator: ", ")
+            throw .expected("a built-in profile's name (\(names)) or a file's path")
+        }
+        return text
+    }
     static let listProfilesFlag = Flag("--list-profiles", help: "List the built-in profiles and exit.")
     static let link = Option<[String]>(
         "--link", value: "path",

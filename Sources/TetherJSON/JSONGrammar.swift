@@ -179,7 +179,7 @@ package struct JSONGrammar {
     private func mistake(_ expected: String) -> Mistake {
         let found: String
         switch current {
-        case nil: found = "the end of the document"
+        case nil: found = "end of the document"
         case let byte? where byte >= 0x20 && byte < 0x7F: found = "'\(Character(Unicode.Scalar(byte)))'"
         case let byte?: found = "the byte 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
         }

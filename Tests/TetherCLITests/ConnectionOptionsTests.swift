@@ -203,6 +203,14 @@ import TetherSimulator
         }
     }
 
+    /// `--profile`'s help listed four of the five built-in profiles (not `gps`): it
+    /// now lists ``SimulatorProfiles/builtInNames``.
+    @Test func profileHelpNamesEveryBuiltInProfile() {
+        let help = ConnectionOptions.profile.declaration.help
+        #expect(help.contains("(" + SimulatorProfiles.builtInNames.joined(separator: ", ") + ")"))
+        #expect(help.contains("gps"))
+    }
+
     /// `tether query --sim -- -h` sends `-h`: `--` ends options.
     @Test func aDoubleDashEndsOptionsSoADashCommandIsSent() throws {
         #expect(!ParsedArguments.asksForHelp(["--sim", "--", "-h"]))

@@ -53,9 +53,9 @@ import TetherSimulator
         (#"{"a": 1 "b": 2}"#, "f: line 1, column 9: not valid JSON: unexpected '\"'; expected ',' or '}'"),
         (#"{1: 2}"#, "f: line 1, column 2: not valid JSON: unexpected '1'; expected a member name"),
         ("{\"a\": tru}", "f: line 1, column 10: not valid JSON: unexpected '}'; expected 'true'"),
-        ("[\"a", "f: line 1, column 4: not valid JSON: unexpected the end of the document; the string is not closed"),
+        ("[\"a", "f: line 1, column 4: not valid JSON: unexpected end of the document; the string is not closed"),
         ("{} x", "f: line 1, column 4: not valid JSON: unexpected 'x'; expected the end of the document"),
-        ("", "f: line 1, column 1: not valid JSON: unexpected the end of the document; expected a value"),
+        ("", "f: line 1, column 1: not valid JSON: unexpected end of the document; expected a value"),
         ("{\n  \"dialect\": \"line\",\n  \"commands\": [x]\n}", "f: line 3, column 16: not valid JSON: unexpected 'x'"),
     ])
     func grammarMistakesArePlaced(text: String, message: String) {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TetherSimulator
 
 /// The built `tether-sim`, next to the test binary (`.build/<triple>/debug/`), run as a
 /// child process.
@@ -117,6 +118,19 @@ struct TetherSimProcess {
         let sim = try TetherSimProcess(arguments)
         #expect(sim.waitForExit() == 64)
         #expect(sim.drain().errors.hasPrefix("Error: "))
+    }
+
+    /// An unknown profile name exited 65, a profile mistake, where `tether --sim
+    /// --profile nope` exits 64: it is a usage error in both.
+    @Test func rejectsAnUnknownProfileNameWithExit64() throws {
+        let sim = try TetherSimProcess(["--profile", "nope"])
+        #expect(sim.waitForExit() == 64)
+        let (output, errors) = sim.drain()
+        #expect(output.isEmpty)
+        #expect(
+            errors == "Error: The value 'nope' is invalid for '--profile <name|file>': expected a built-in profile's "
+                + "name (\(SimulatorProfiles.builtInNames.joined(separator: ", "))) or a file's path "
+                + "(see 'tether-sim --help')\n")
     }
 
     @Test func printsHelpInArgumentParserSections() throws {

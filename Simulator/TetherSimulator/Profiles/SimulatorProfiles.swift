@@ -55,6 +55,13 @@ public enum SimulatorProfiles {
         ProfileDevice(profile: try profile(named: nameOrPath), seed: seed, serialNumber: serialNumber)
     }
 
+    /// Whether `name` can name a profile: a built-in name, or a file path (containing `/`,
+    /// ending in `.json` or naming an existing file; its content is checked when it is
+    /// loaded). Anything else is a usage error for `--profile`, not a profile mistake.
+    public static func canName(_ name: String) -> Bool {
+        builtInNames.contains(name) || name.contains("/") || name.hasSuffix(".json") || isFile(name)
+    }
+
     /// Whether `name` is a file or folder in the current directory that is not a
     /// built-in profile's name: a path then, whatever its spelling.
     public static func isFile(_ name: String) -> Bool {

@@ -12,9 +12,10 @@ struct ConnectionOptions {
     static let profile = Option<String?>(
         "--profile", value: "name|file",
         help: """
-            With --sim: the simulated device, a built-in profile (env, at-modem,
-            scpi-psu, prompt-console) or a profile file (docs/PROFILES.md); it also
-            sets the default --dialect.
+            With --sim: the simulated device, a built-in profile
+            (\(SimulatorProfile.names.joined(separator: ", ")))
+            or a profile file (docs/PROFILES.md); it also sets the
+            default --dialect.
             """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names, parse: Parse.text)
     static let device = Option<String?>(
         "--device", value: "file",

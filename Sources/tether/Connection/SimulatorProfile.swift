@@ -10,11 +10,8 @@ enum SimulatorProfile {
     /// Every built-in profile name, for messages.
     static var names: [String] { SimulatorProfiles.builtInNames }
 
-    /// Whether `name` can name a profile: a built-in name, or a file path (containing `/`,
-    /// ending in `.json` or naming an existing file; checked when it is loaded).
-    static func isValid(_ name: String) -> Bool {
-        names.contains(name) || name.contains("/") || name.hasSuffix(".json") || SimulatorProfiles.isFile(name)
-    }
+    /// Whether `name` can name a profile (``SimulatorProfiles/canName(_:)``).
+    static func isValid(_ name: String) -> Bool { SimulatorProfiles.canName(name) }
 
     /// Loads the profile `name` — the one place profiles are looked up.
     ///
