@@ -57,6 +57,24 @@ import Testing
         #expect(shape("") == nil)
     }
 
+    /// Signs, points and blanks at the edges of a run: a sign or point begins a number
+    /// only before a digit, a point or a sign before a digit goes on with one, and a run
+    /// of blanks and tabs is one space; a line matches the shape built from it.
+    @Test func runsEndWhereTheirBytesStop() {
+        let cases = [
+            ("-.5", "-9"), ("5-3", "9"), ("5-", "9-"), ("5.", "9"), ("1.2.3", "9"), ("a - b", "a - b"),
+            ("x+", "x+"), ("\t 5\t", " 9 "), ("+7 C", "9 C"),
+            (
+                "0000000001 the quick brown fox jumps...",
+                "9 the quick brown fox jumps..."
+            ),
+        ]
+        for (text, expected) in cases {
+            #expect(UnaskedLines.shape(of: Line(text)).map { String(decoding: $0, as: UTF8.self) } == expected)
+            #expect(UnaskedLines.line(Line(text), hasShape: Array(expected.utf8)))
+        }
+    }
+
     /// A line is matched against a learned shape without building its own: the match
     /// agrees with the shape built, and a shape that is only a prefix, or longer, is not it.
     @Test func aLineMatchesOnlyItsOwnShape() {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Removes terminal control sequences (ECMA-48 / ISO 6429, as xterm and VT100 emit
 /// them) from a received line, so shells that colour their output or wrap it in
 /// bracketed-paste mode read as plain text.
@@ -16,7 +18,7 @@ public enum ControlSequences {
     /// are kept in ``Line/exactBytes`` when anything was removed. A line with a payload
     /// (``Line/payloadRange``) is returned as it is: its bytes are data, not text.
     public static func cleaned(_ line: Line) -> Line {
-        guard line.payloadRange == nil, line.bytes.contains(escape) else { return line }
+        guard line.payloadRange == nil, containsEscape(line.bytes) else { return line }
         var cleaned = Line(removed(from: line.bytes), ending: line.ending, terminator: line.terminator)
         cleaned.exactBytes = line.receivedBytes
         return cleaned
@@ -24,7 +26,7 @@ public enum ControlSequences {
 
     /// `bytes` without the control sequences in them.
     public static func removed(from bytes: [UInt8]) -> [UInt8] {
-        guard bytes.contains(escape) else { return bytes }
+        guard containsEscape(bytes) else { return bytes }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -37,6 +39,15 @@ public enum ControlSequences {
             index = end(ofSequenceAt: index, in: bytes)
         }
         return result
+    }
+
+    /// Whether `bytes` hold an ESC: a line without one is returned as it is, and a fast
+    /// stream's every line is looked at.
+    private static func containsEscape(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { bytes in
+            guard let start = bytes.baseAddress else { return false }
+            return memchr(start, Int32(escape), bytes.count) != nil
+        }
     }
 
     /// How many bytes of `bytes` hold the first `count` bytes of

@@ -137,6 +137,8 @@ public struct Session: Sendable {
 
     /// The dialect in use.
     public let dialect: any Dialect
+    /// The dialect's ``Dialect/repliesAreUnmarked``, read once: every line asks it.
+    private let repliesAreUnmarked: Bool
     private var framer: LineFramer
     private var nextID = 1
     private var queue: [Request] = []
@@ -252,6 +254,7 @@ public struct Session: Sendable {
     /// - Parameter maximumLineLength: the longest line kept whole, in bytes.
     public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         self.dialect = dialect
+        self.repliesAreUnmarked = dialect.repliesAreUnmarked
         self.framer = LineFramer(maximumLineLength: maximumLineLength, payloadFraming: dialect.payloadFraming)
         self.settlesReplies = dialect.repliesAreUnmarked && dialect.listenPeriod != nil
     }
@@ -348,7 +351,7 @@ public struct Session: Sendable {
         -> [SessionAction]
     {
         isHoldingRequests = false
-        if dialect.repliesAreUnmarked, let listenPeriod = dialect.listenPeriod ?? dialect.openingListen,
+        if repliesAreUnmarked, let listenPeriod = dialect.listenPeriod ?? dialect.openingListen,
             listenPeriod > .zero, wait == nil
         {
             wait = Wait(
@@ -392,7 +395,7 @@ public struct Session: Sendable {
         let lines = framer.append(bytes)
         actions.reserveCapacity(lines.count)
         for (index, line) in lines.enumerated() {
-            actions += route(line, now: now)
+            route(line, now: now, into: &actions)
             if dataMode != nil {
                 // The bytes after the reply that entered data mode are data, not lines.
                 let rest = lines[(index + 1)...].flatMap { $0.receivedBytes + ($0.terminator?.bytes ?? []) }
@@ -422,7 +425,7 @@ public struct Session: Sendable {
         let code = end.prefix { $0 != 0x0D && $0 != 0x0A }
         actions.append(.emit(.commandMode(Line(Array(code)))))
         endOfDataMode = Array(code)
-        for line in framer.append(end) { actions += route(line, now: now) }
+        for line in framer.append(end) { route(line, now: now, into: &actions) }
         return report(actions)
     }
 
@@ -440,7 +443,7 @@ public struct Session: Sendable {
             actions.append(.emit(.data(data)))
         }
         if let blockEnd = indefiniteBlockEndAt, blockEnd <= now, let block = framer.endIndefiniteBlock() {
-            actions += route(block, now: now)
+            route(block, now: now, into: &actions)
         }
         if let quietAt = quietPartialAt, quietAt <= now {
             offeredQuietPartial = true
@@ -687,7 +690,7 @@ public struct Session: Sendable {
             actions.append(.write(request.isRaw ? request.bytes : dialect.encode(request.bytes)))
             actions.append(.emit(sent))
             if request.isRaw { continue }
-            partialPrecedesRequest = dialect.repliesAreUnmarked && !framer.partial.isEmpty
+            partialPrecedesRequest = repliesAreUnmarked && !framer.partial.isEmpty
             unasked.requestSent()
             forgetUnaccountedIfQuiet(now: now)
             if dialect.expectsReply(to: request.command) {
@@ -760,13 +763,13 @@ public struct Session: Sendable {
         var reply = reply
         // A late reply that never came may be this one: in doubt, and held until the
         // line has been quiet long enough to show that the device is in step.
-        let resyncs = dialect.repliesAreUnmarked && unaccountedReplies > 0
+        let resyncs = repliesAreUnmarked && unaccountedReplies > 0
         if resyncs { reply.isInDoubt = true }
         longestAnswer = max(longestAnswer, roundTrip)
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
         if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
-        if dialect.repliesAreUnmarked {
+        if repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not.
             let command = flight.request.command
@@ -775,7 +778,7 @@ public struct Session: Sendable {
             }
             lastReply = (command, reply.lines)
         }
-        guard dialect.repliesAreUnmarked, settlesReplies else {
+        guard repliesAreUnmarked, settlesReplies else {
             let event = SessionEvent.replied(
                 flight.request.id, command: flight.request.command, reply: reply, roundTrip: roundTrip)
             return [.emit(event)] + actions
@@ -796,7 +799,7 @@ public struct Session: Sendable {
     private mutating func startSettling(_ evidence: SettlingEvidence, now: ContinuousClock.Instant) {
         guard !settlesReplies else { return }
         settlesReplies = true
-        guard dialect.repliesAreUnmarked else { return }
+        guard repliesAreUnmarked else { return }
         unreportedEvidence = evidence
         // A listen teaches only what the device says unasked: not after a repeated
         // reply (`OK` to two set commands) or a late reply that never came.
@@ -839,58 +842,72 @@ public struct Session: Sendable {
     private mutating func report(_ actions: [SessionAction]) -> [SessionAction] {
         guard held != nil else { return actions }
         var writes: [SessionAction] = []
-        for action in actions {
+        report(actions, into: &writes)
+        return writes
+    }
+
+    /// Appends `more` to `actions`, keeping their events for after a settling reply
+    /// instead while one is held.
+    private mutating func report(_ more: [SessionAction], into actions: inout [SessionAction]) {
+        guard held != nil else { return actions += more }
+        for action in more {
             switch action {
             case .emit(let event): held!.events.append(event)
-            case .write: writes.append(action)
+            case .write: actions.append(action)
             }
         }
-        return writes
+    }
+
+    /// Emits `event` now (appended to `actions`), or keeps it for after a settling reply.
+    private mutating func report(_ event: SessionEvent, into actions: inout [SessionAction]) {
+        if held != nil { held!.events.append(event) } else { actions.append(.emit(event)) }
     }
 
     // MARK: - Routing lines
 
-    private mutating func route(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
-        if let (waiting, rest) = splitWaitingText(from: line) {
+    /// Routes `line` (``Session``'s rules), appending what to do to `actions`: a line
+    /// that is a notification whatever is in flight (unsolicited, of a learned shape,
+    /// not terminated) costs no list of its own.
+    private mutating func route(_ line: Line, now: ContinuousClock.Instant, into actions: inout [SessionAction]) {
+        if waitingPrefix != nil, let (waiting, rest) = splitWaitingText(from: line) {
             partialPrecedesRequest = false
-            return report([.emit(.notification(waiting))]) + route(rest, now: now)
+            report(.notification(waiting), into: &actions)
+            return route(rest, now: now, into: &actions)
         }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
         // A line that came while the port had not taken the whole command yet (a paced
         // or slow write) cannot be its reply either.
         let begunBeforeRequest =
-            partialPrecedesRequest || dialect.repliesAreUnmarked && inFlight?.awaitsWrite == true
+            partialPrecedesRequest || repliesAreUnmarked && inFlight?.awaitsWrite == true
         partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
-            return report([.emit(.notification(line))])
+            return report(.notification(line), into: &actions)
         }
         var line = ControlSequences.cleaned(line)
         if let code = endOfDataMode {
             endOfDataMode = nil
-            if line.bytes == code { return [] }
+            if line.bytes == code { return }
         }
-        var actions: [SessionAction] = []
+        var taken: [SessionAction] = []
         let noise = line.payloadRange == nil ? dialect.leadingNoiseLength(in: line) : 0
         if noise > 0 {
-            actions.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
+            taken.append(.emit(.notification(Line(Array(line.bytes.prefix(noise))))))
             line = Line(Array(line.bytes.dropFirst(noise)), terminator: line.terminator)
         }
         if dialect.isUnsolicited(line, pending: inFlight?.request.command)
-            || dialect.repliesAreUnmarked && unasked.turnsAway(line)
+            || repliesAreUnmarked && unasked.turnsAway(line)
         {
-            actions.append(.emit(.notification(line)))
-            return report(actions)
+            report(taken, into: &actions)
+            return report(.notification(line), into: &actions)
         }
         if !line.isEmpty { lastReplyLineAt = now }
         if let (earlier, _) = contested {
             contested = nil
-            actions += offerContested(earlier)
+            taken += offerContested(earlier)
         }
-        if begunBeforeRequest {
-            return report(actions + offerStray(line, now: now))
-        }
-        return report(actions + offerTaken(line, now: now))
+        taken += begunBeforeRequest ? offerStray(line, now: now) : offerTaken(line, now: now)
+        report(taken, into: &actions)
     }
 
     /// The text that was waiting at open and the rest of `line`, when `line` is the first
@@ -960,7 +977,7 @@ public struct Session: Sendable {
         startSettling(SettlingEvidence(.unasked, line: line), now: now)
         accountForStray(now: now)
         if held != nil { held!.reply.isInDoubt = true }
-        if inFlight == nil, held == nil, dialect.repliesAreUnmarked { unasked.saw(line) }
+        if inFlight == nil, held == nil, repliesAreUnmarked { unasked.saw(line) }
         return [.emit(.notification(line))]
     }
 
@@ -1073,7 +1090,7 @@ public struct Session: Sendable {
             let closed = owed.remove(at: index)
             if let lastByteAt { longestAnswer = max(longestAnswer, lastByteAt - closed.sentAt) }
             // An earlier late reply that never came may be this one.
-            if dialect.repliesAreUnmarked && unaccountedReplies > 0 { reply.isInDoubt = true }
+            if repliesAreUnmarked && unaccountedReplies > 0 { reply.isInDoubt = true }
             return [.emit(.lateReply(command: closed.command, reply: reply))]
         }
     }
@@ -1083,7 +1100,7 @@ public struct Session: Sendable {
     /// is unaccounted for: the device may still send it (``unaccountedReplies``).
     private mutating func close(owedAt index: Int, now: ContinuousClock.Instant) -> [SessionAction] {
         let closed = owed.remove(at: index)
-        if dialect.repliesAreUnmarked, closedReason == nil {
+        if repliesAreUnmarked, closedReason == nil {
             unaccountedReplies += 1
             unaccountedSince = now
             startSettling(SettlingEvidence(.noLateReply, command: closed.command), now: now)

@@ -32,66 +32,38 @@ struct UnaskedLines: Sendable {
     /// The shape of `line` (UTF-8 bytes), or `nil` for an empty, overlong or payload line.
     static func shape(of line: Line) -> [UInt8]? {
         guard hasShape(line) else { return nil }
-        var shape: [UInt8] = []
-        shape.reserveCapacity(line.bytes.count)
-        _ = forEachShapeByte(of: line.bytes) { byte in
-            shape.append(byte)
-            return true
+        return line.bytes.withUnsafeBufferPointer { bytes in
+            var shape: [UInt8] = []
+            shape.reserveCapacity(bytes.count)
+            var reader = ShapeReader(bytes)
+            while let byte = reader.next() { shape.append(byte) }
+            return shape
         }
-        return shape
     }
 
     /// Whether the shape of `line` is `shape`, found without building it: a fast
     /// device's every line is matched against the learned shapes while a request is in
     /// flight.
     static func line(_ line: Line, hasShape shape: [UInt8]) -> Bool {
-        guard hasShape(line), shape.count <= line.bytes.count else { return false }
+        guard hasShape(line) else { return false }
+        return line.bytes.withUnsafeBufferPointer { bytes in matches(bytes, shape) }
+    }
+
+    /// Whether the shape of `bytes` is `shape`.
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ shape: [UInt8]) -> Bool {
+        guard shape.count <= bytes.count else { return false }
         return shape.withUnsafeBufferPointer { shape in
-            var matched = 0
-            let isPrefix = forEachShapeByte(of: line.bytes) { byte in
-                guard matched < shape.count, shape[matched] == byte else { return false }
-                matched += 1
-                return true
+            var reader = ShapeReader(bytes)
+            for expected in shape {
+                guard reader.next() == expected else { return false }
             }
-            return isPrefix && matched == shape.count
+            return reader.next() == nil
         }
     }
 
     /// Whether `line` has a shape: it is not empty, overlong or a payload line.
     private static func hasShape(_ line: Line) -> Bool {
         !line.bytes.isEmpty && line.bytes.count <= maximumLength && line.payloadRange == nil
-    }
-
-    /// Hands each byte of the shape of `bytes` to `body`, in order, while it returns
-    /// `true`.
-    ///
-    /// - Returns: `false` when `body` stopped it.
-    @inline(__always)
-    private static func forEachShapeByte(of bytes: [UInt8], _ body: (UInt8) -> Bool) -> Bool {
-        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        return bytes.withUnsafeBufferPointer { bytes in
-            var inNumber = false
-            var inBlank = false
-            for index in bytes.indices {
-                let byte = bytes[index]
-                let next = index + 1 < bytes.count ? bytes[index + 1] : 0x20
-                let startsNumber = (byte == 0x2D || byte == 0x2B || byte == 0x2E) && isDigit(next)
-                if isDigit(byte) || startsNumber || (inNumber && byte == 0x2E) {
-                    if !inNumber, !body(0x39) { return false }
-                    inNumber = true
-                    inBlank = false
-                } else if byte == 0x20 || byte == 0x09 {
-                    if !inBlank, !body(0x20) { return false }
-                    inNumber = false
-                    inBlank = true
-                } else {
-                    if !body(byte) { return false }
-                    inNumber = false
-                    inBlank = false
-                }
-            }
-            return true
-        }
     }
 
     /// `line` came unasked.
@@ -105,9 +77,11 @@ struct UnaskedLines: Sendable {
     /// Whether `line` has a learned shape: it is then turned away (a notification),
     /// and remembered until the request in flight ends.
     mutating func turnsAway(_ line: Line) -> Bool {
-        guard !learned.isEmpty, let index = learned.firstIndex(where: { Self.line(line, hasShape: $0) }) else {
-            return false
+        guard !learned.isEmpty, Self.hasShape(line) else { return false }
+        let index = line.bytes.withUnsafeBufferPointer { bytes in
+            learned.firstIndex { Self.matches(bytes, $0) }
         }
+        guard let index else { return false }
         turnedAway |= 1 << index
         return true
     }
@@ -127,4 +101,44 @@ struct UnaskedLines: Sendable {
         }
         turnedAway = 0
     }
+}
+
+/// Reads the shape of a line's bytes (``UnaskedLines``) one byte at a time: a run of
+/// digits (with a sign or decimal point in it) is one `9`, a run of blanks one space;
+/// each run is skipped whole.
+private struct ShapeReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The next byte of the shape, or `nil` at its end.
+    @inline(__always)
+    mutating func next() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        let byte = bytes[index]
+        if startsNumber(at: index) {
+            index += 1
+            while index < bytes.count, bytes[index] == 0x2E || startsNumber(at: index) { index += 1 }
+            return 0x39
+        }
+        index += 1
+        guard byte == 0x20 || byte == 0x09 else { return byte }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return 0x20
+    }
+
+    /// Whether a number starts at `index`: a digit, or a sign or decimal point before one.
+    @inline(__always)
+    private func startsNumber(at index: Int) -> Bool {
+        let byte = bytes[index]
+        if Self.isDigit(byte) { return true }
+        guard byte == 0x2D || byte == 0x2B || byte == 0x2E, index + 1 < bytes.count else { return false }
+        return Self.isDigit(bytes[index + 1])
+    }
+
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 }
