@@ -154,6 +154,17 @@ import TetherSimulator
         Case("run", usage, "Missing expected argument '<script>'"),
     ]
 
+    /// A test that gives input to a command refused before it reads any (exit 64) writes
+    /// to a pipe without a reader: the write fails and the test process goes on (it was
+    /// killed by SIGPIPE, with every test running beside it).
+    @Test func inputForACommandRefusedAtOnceDoesNotEndTheTests() throws {
+        let process = try Subprocess("tether", ["query", "--no-such-option", "X"])
+        let result = process.wait(timeout: 30)
+        #expect(result.status == 64, "\(result.stderr)")
+        process.write(String(repeating: "X\n", count: 1000))
+        process.closeInput()
+    }
+
     @Test(arguments: options + paths + scripts)
     func aBadInputGivesOneErrorLineItsCodeAndWritesNothing(_ badInput: Case) throws {
         let folder = try TemporaryFolder()

@@ -36,8 +36,16 @@ final class Subprocess: @unchecked Sendable {
             path: Self.productsDirectory.appendingPathComponent(product).path, arguments, environment: environment)
     }
 
+    /// Broken pipes are errors in the test process, not a signal that ends it: a child
+    /// that exits before reading its standard input (a bad option, exit 64) leaves the
+    /// pipe without a reader, and writing to it raised SIGPIPE, which killed every test
+    /// running at the time. Children still start with SIGPIPE at its default action
+    /// (``spawn(path:_:environment:)``).
+    private static let brokenPipesAreErrors: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     /// Starts the executable at `path` with `arguments`.
     init(path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        Self.brokenPipesAreErrors
         (pid, stdinPipe, stdoutPipe, stderrPipe) = try Self.spawnLock.withLock { _ in
             try Self.spawn(path: path, arguments, environment: environment)
         }
