@@ -61,7 +61,8 @@ enum QueryCommand: Command {
         let outcomes = QueryOutcomes(expecting: commands.count)
         let lastRecord = LastRecord()
         // Text without a line end is part of a reply on its way: query shows replies.
-        let presenting = connection.startPresenting(showsPendingText: false) { record, _ in
+        // Each reply is rendered on the device's loop thread, in the turn that read it.
+        let presenting = connection.startPresenting(showsPendingText: false, onDeviceLoop: true) { record, _ in
             if linger > .zero { lastRecord.touch() }
             if case .exchanged(let exchange) = record.event { outcomes.record(Self.exitCode(for: exchange.outcome)) }
         }

@@ -86,8 +86,12 @@ final class Connection {
     /// closes or `isDone` says so; `observe` sees each record after it is rendered.
     /// With `includesBytes` the view also gets every chunk read from the port
     /// (``DeviceView/renderReceived(_:bytes:state:)``: `connect`'s terminal).
+    /// With `onDeviceLoop` the task runs on the device's loop thread
+    /// (``Device/executor``): a batch of events is rendered in the loop turn that read
+    /// it, without waking a thread of Swift's pool (`query`, whose output is a reply per
+    /// command; a view that blocks on its output holds up the port meanwhile).
     func startPresenting(
-        showsPendingText: Bool = true, includesBytes: Bool = false,
+        showsPendingText: Bool = true, includesBytes: Bool = false, onDeviceLoop: Bool = false,
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false }
     ) -> Task<ViewState, Never> {
@@ -96,7 +100,7 @@ final class Connection {
         let name = displayName
         let facts = opened.facts
         let dialect = opened.dialect
-        return Task {
+        return Task(executorPreference: onDeviceLoop ? device.executor : nil) {
             var presenter = Presenter(port: name, facts: facts, dialect: dialect)
             presenter.showsPendingText = showsPendingText
             return await presenter.present(events, to: view, observe: observe, until: isDone)
