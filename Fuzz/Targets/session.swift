@@ -279,10 +279,19 @@ struct SessionProgram {
 
     /// Whether `bytes` are a command's echo as a dialect tells it: by the line's text,
     /// decoded as UTF-8, so that invalid bytes compare as U+FFFD (the echo of `n\xEA\xEA`
-    /// may come back as `N\xEA\xEA`).
+    /// may come back as `N\xEA\xEA`). An `at` command is sent up to its first CR (the
+    /// rest is text for the prompt), so its echo is that command line, blanks trimmed, in
+    /// any letter case (the echo of `n\xEA\xEA\0\xFF\xEA\xEA\r…` is its part before the CR).
     private func isEcho(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)
-        return enqueued.contains { text == $0.1 || text == $0.1.uppercased() }
+        let isAT = Self.dialects[dialectIndex]() is ATDialect
+        return enqueued.contains { _, command in
+            guard !isAT else {
+                let commandLine = String(decoding: ATDialect.split(Array(command.utf8)).line, as: UTF8.self)
+                return text.trimmingWhitespace().uppercased() == commandLine.trimmingWhitespace().uppercased()
+            }
+            return text == command || text == command.uppercased()
+        }
     }
 
     /// `at`'s SMS text prompt (`>`, blanks around it), 3GPP TS 27.005 §3.5.1, or the
