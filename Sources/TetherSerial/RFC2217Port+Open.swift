@@ -92,13 +92,34 @@ extension RFC2217Port {
 
         /// The server closed the connection during the open: a disconnect, with what it
         /// said first, if anything (ser2net: `Port already in use`).
-        private func closedFailure() -> SerialError {
+        ///
+        /// What the socket still holds is read first: a write that finds the connection
+        /// reset fails before any read took the words the server sent ahead of its close.
+        private mutating func closedFailure() -> SerialError {
+            takeWhatIsLeft()
             let words = state.early.prefix(120).split(whereSeparator: { $0 < 0x20 || $0 == 0x7F })
             let said = words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
             guard !said.isEmpty else {
                 return .disconnected(path: name)
             }
             return .io(path: name, function: "open", errno: 0, message: "the server closed the connection: \(said)")
+        }
+
+        /// Reads, without waiting, the data the socket still holds into ``Receiving/early``.
+        private mutating func takeWhatIsLeft() {
+            while state.early.count < RFC2217Port.maximumEarlyData,
+                connection.waits(for: POLLIN, until: Deadline(milliseconds: 0))
+            {
+                let received = try? buffer.withMutableBytes { (bytes) throws(SerialError) in
+                    try connection.receive(into: bytes)
+                }
+                guard let count = received, count > 0 else { return }
+                state.commands.removeAll(keepingCapacity: true)
+                let data = buffer.withUnsafeMutableBytes { bytes in
+                    state.decoder.decode(bytes, count: count, commands: &state.commands)
+                }
+                state.early += buffer[..<data]
+            }
         }
 
         /// The values of every answer with `code` so far, in order.
