@@ -108,18 +108,26 @@ extension RFC2217Port {
         /// Reads, without waiting, the data the socket still holds into ``Receiving/early``.
         private mutating func takeWhatIsLeft() {
             while state.early.count < RFC2217Port.maximumEarlyData,
-                connection.waits(for: POLLIN, until: Deadline(milliseconds: 0))
-            {
-                let received = try? buffer.withMutableBytes { (bytes) throws(SerialError) in
-                    try connection.receive(into: bytes)
-                }
-                guard let count = received, count > 0 else { return }
-                state.commands.removeAll(keepingCapacity: true)
-                let data = buffer.withUnsafeMutableBytes { bytes in
-                    state.decoder.decode(bytes, count: count, commands: &state.commands)
-                }
-                state.early += buffer[..<data]
+                connection.waits(for: POLLIN, until: Deadline(milliseconds: 0)),
+                let count = try? receive(), count > 0
+            {}
+        }
+
+        /// Reads once from the socket, answers nothing yet, and keeps the data in
+        /// ``Receiving/early`` (its telnet commands in ``Receiving/commands``).
+        ///
+        /// - Returns: what `recv` gave: 0 when the server closed, less when nothing came.
+        private mutating func receive() throws(SerialError) -> Int {
+            let count = try buffer.withMutableBytes { (bytes) throws(SerialError) in
+                try connection.receive(into: bytes)
             }
+            guard count > 0 else { return count }
+            state.commands.removeAll(keepingCapacity: true)
+            let data = buffer.withUnsafeMutableBytes { bytes in
+                state.decoder.decode(bytes, count: count, commands: &state.commands)
+            }
+            state.early += buffer[..<data]
+            return count
         }
 
         /// The values of every answer with `code` so far, in order.
@@ -272,16 +280,9 @@ extension RFC2217Port {
         private mutating func readOnce(until deadline: Deadline) throws(SerialError) -> [UInt8]? {
             guard state.early.count < RFC2217Port.maximumEarlyData, connection.waits(for: POLLIN, until: deadline)
             else { return nil }
-            let count = try buffer.withMutableBytes { (bytes) throws(SerialError) in
-                try connection.receive(into: bytes)
-            }
+            let count = try receive()
             if count == 0 { throw closedFailure() }
             guard count > 0 else { return [] }
-            state.commands.removeAll(keepingCapacity: true)
-            let data = buffer.withUnsafeMutableBytes { bytes in
-                state.decoder.decode(bytes, count: count, commands: &state.commands)
-            }
-            state.early += buffer[..<data]
             let (replies, received) = state.handleCommands(name: name)
             if let failure = state.failure { throw failure }
             if !replies.isEmpty { try send(replies) }
