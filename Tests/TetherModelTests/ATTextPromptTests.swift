@@ -83,6 +83,31 @@ import Testing
         }
     }
 
+    /// `> ` read as `>` and then ` `: the text goes out at the `>`, and the space that
+    /// follows is the rest of the prompt, not the start of the next line (found by
+    /// fuzzing, `Fuzz/Targets/session.swift`: the space began the notification
+    /// `  ERROR:` where whole reads showed ` ERROR:`).
+    @Test func aPromptReadInTwoPiecesLeavesNoSpaceBehind() {
+        let rest = " +CMGS: 7\r\n\r\nOK\r\n"
+        for pieces in [["\r\n> ", rest], ["\r\n>", " ", rest], ["\r\n>", " " + rest]] {
+            var harness = SessionHarness(ATDialect())
+            harness.enqueue("AT+CMGS=1\rHi\u{1A}", timeout: 5000)
+            for (index, piece) in pieces.enumerated() { harness.receive(piece, at: 10 + index) }
+            #expect(harness.writtenText == "AT+CMGS=1\rHi\u{1A}", "pieces: \(pieces)")
+            #expect(harness.replyLines == [[" +CMGS: 7"]], "pieces: \(pieces)")
+            #expect(harness.notifications.isEmpty, "pieces: \(pieces)")
+        }
+    }
+
+    /// A space that is not the prompt's own stays: the `>` already had its space.
+    @Test func aSpaceAfterAWholePromptIsKept() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("AT+CMGS=1\rHi\u{1A}", timeout: 5000)
+        harness.receive("\r\n> ", at: 10)
+        harness.receive(" +CMGS: 7\r\n\r\nOK\r\n", at: 20)
+        #expect(harness.replyLines == [[" +CMGS: 7"]])
+    }
+
     /// The command line's checks: a command line, CR and a text ending in Ctrl-Z or ESC
     /// is one command; other line breaks are still refused.
     @Test func aTextAfterACRIsNoLineBreak() {

@@ -255,6 +255,11 @@ public struct ATDialect: Dialect {
             return String(form)
         }
 
+        /// The space of `> ` when the prompt taken was `>` alone (blanks before it apart).
+        func restOfPrompt(after prompt: [UInt8]) -> [UInt8] {
+            prompt.last == UInt8(ascii: ">") ? [UInt8(ascii: " ")] : []
+        }
+
         mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? {
             guard let text, !sentText, Self.isPrompt(bytes) else { return nil }
             sentText = true

@@ -126,6 +126,13 @@ public protocol ReplyMatcher: Sendable {
     /// cut as overlong. Otherwise a prompt begins a line (`at`'s `> `), and the piece
     /// after an overlong cut is never offered. The default is `false`.
     var findsPromptAfterText: Bool { get }
+
+    /// The bytes still due after a prompt taken from the unterminated bytes `prompt`
+    /// (by ``offerPartial(_:isQuiet:)`` or ``answer(toPrompt:)``): when the next bytes
+    /// read begin with them, they are part of that prompt and dropped. `at`'s `> ` may
+    /// arrive as `>` then ` ` (3GPP TS 27.005 §3.5.1: the prompt is `>` and a space).
+    /// The default is none.
+    func restOfPrompt(after prompt: [UInt8]) -> [UInt8]
 }
 
 extension ReplyMatcher {
@@ -134,6 +141,8 @@ extension ReplyMatcher {
     public mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? { nil }
 
     public var findsPromptAfterText: Bool { false }
+
+    public func restOfPrompt(after prompt: [UInt8]) -> [UInt8] { [] }
 
     public mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? { nil }
 }

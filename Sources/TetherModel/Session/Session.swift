@@ -186,6 +186,9 @@ public struct Session: Sendable {
     private var isHoldingRequests = false
     /// Whether the last line was an overlong piece, so the next one is its tail.
     private var continuesOverlongLine = false
+    /// What is still due of the prompt last taken from the unterminated bytes
+    /// (``ReplyMatcher/restOfPrompt(after:)``): dropped where the next bytes begin with it.
+    private var restOfPrompt: [UInt8] = []
     /// What the device says unasked (unmarked dialects): lines of those shapes are no
     /// replies.
     private var unasked = UnaskedLines()
@@ -381,15 +384,24 @@ public struct Session: Sendable {
         return report(giveUp(flight, failure: .cancelled, now: now)) + sendNext(now: now)
     }
 
+    /// `bytes` without the part of ``restOfPrompt`` they begin with; what is due of it
+    /// after them stays due (nothing, once a byte differs).
+    private mutating func dropRestOfPrompt(from bytes: [UInt8]) -> [UInt8] {
+        let common = zip(restOfPrompt, bytes).prefix { $0 == $1 }.count
+        restOfPrompt = common == bytes.count ? Array(restOfPrompt.dropFirst(common)) : []
+        return Array(bytes.dropFirst(common))
+    }
+
     /// Consumes bytes read from the port.
-    public mutating func receive(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
+    public mutating func receive(_ received: [UInt8], now: ContinuousClock.Instant) -> [SessionAction] {
         guard closedReason == nil else { return [] }
-        if !bytes.isEmpty {
+        if !received.isEmpty {
             lastByteAt = now
             offeredQuietPartial = false
             reportedPendingText = false
-            receivedCount += bytes.count
+            receivedCount += received.count
         }
+        let bytes = restOfPrompt.isEmpty || received.isEmpty ? received : dropRestOfPrompt(from: received)
         if dataMode != nil { return receiveData(bytes, now: now) + sendNext(now: now) }
         var actions: [SessionAction] = []
         let lines = framer.append(bytes)
@@ -1052,6 +1064,7 @@ public struct Session: Sendable {
         for index in owed.indices where owed[index].matcher.hasStarted {
             guard !continuesOverlong || owed[index].matcher.findsPromptAfterText else { continue }
             if let reply = owed[index].matcher.offerPartial(partial, isQuiet: isQuiet) {
+                restOfPrompt = owed[index].matcher.restOfPrompt(after: partial)
                 _ = framer.takePartial()
                 answersLate = true
                 if wait?.endsAtPrompt == true { wait = nil }
@@ -1062,12 +1075,14 @@ public struct Session: Sendable {
         guard var flight = inFlight, !continuesOverlong || flight.matcher.findsPromptAfterText else { return [] }
         if let bytes = flight.matcher.answer(toPrompt: partial) {
             inFlight = flight
+            restOfPrompt = flight.matcher.restOfPrompt(after: partial)
             _ = framer.takePartial()
             return report(answer(flight, with: bytes))
         }
         let reply = flight.matcher.offerPartial(partial, isQuiet: isQuiet)
         inFlight = flight
         guard let reply else { return [] }
+        restOfPrompt = flight.matcher.restOfPrompt(after: partial)
         _ = framer.takePartial()
         return report(complete(flight, with: reply, now: now))
     }
