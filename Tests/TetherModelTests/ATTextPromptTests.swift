@@ -8,13 +8,15 @@ import Testing
 @Suite struct ATTextPromptTests {
     static let command = "AT+CMGW=\"+15551230000\"\rHello\u{1A}"
 
-    /// `\r\n> ` unterminated: the text is written then, its echo dropped, and
-    /// `+CMGW: 5` / `OK` are the reply.
+    /// `\r\n> ` unterminated: the text is written once the line is quiet, its echo
+    /// dropped, and `+CMGW: 5` / `OK` are the reply.
     @Test func textGoesOutAtThePromptAndTheFinalLinesAreTheReply() {
         var harness = SessionHarness(ATDialect())
         harness.enqueue(Self.command, timeout: 5000)
         #expect(harness.writtenText == "AT+CMGW=\"+15551230000\"\r")
         harness.receive("AT+CMGW=\"+15551230000\"\r\r\n> ", at: 10)
+        #expect(harness.writtenText == "AT+CMGW=\"+15551230000\"\r")
+        harness.expire(at: 60)
         #expect(harness.writtenText == "AT+CMGW=\"+15551230000\"\rHello\u{1A}")
         harness.receive("Hello\u{1A}", at: 20)
         harness.receive("\r\n+CMGW: 5\r\n\r\nOK\r\n", at: 300)
@@ -40,7 +42,8 @@ import Testing
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CMGS=\"+1555\"\rOK\u{1A}", timeout: 5000)
         harness.receive("AT+CMGS=\"+1555\"\r\r\n> ", at: 10)
-        harness.receive("OK\u{1A}\r\n", at: 20)
+        harness.expire(at: 60)
+        harness.receive("OK\u{1A}\r\n", at: 70)
         #expect(harness.replies.isEmpty)
         harness.receive("\r\n+CMGS: 8\r\n\r\nOK\r\n", at: 200)
         #expect(harness.replyLines == [["+CMGS: 8"]])
@@ -51,7 +54,8 @@ import Testing
         var harness = SessionHarness(ATDialect())
         harness.enqueue(Self.command, timeout: 5000)
         harness.receive("\r\n> ", at: 10)
-        harness.receive("\r\n+CMS ERROR: 304\r\n", at: 50)
+        harness.expire(at: 60)
+        harness.receive("\r\n+CMS ERROR: 304\r\n", at: 70)
         #expect(harness.replies.first?.reply.isError == true)
         #expect(harness.replies.first?.reply.finalResult == Line("+CMS ERROR: 304"))
     }
@@ -61,6 +65,8 @@ import Testing
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CMGS=\"+1555\"", timeout: 5000)
         harness.receive("\r\n> ", at: 10)
+        #expect(harness.replies.isEmpty)
+        harness.expire(at: 60)
         #expect(harness.replies.first?.reply.prompt?.text == "> ")
         #expect(harness.writtenText == "AT+CMGS=\"+1555\"\r")
     }
@@ -83,19 +89,21 @@ import Testing
         }
     }
 
-    /// `> ` read as `>` and then ` `: the text goes out at the `>`, and the space that
-    /// follows is the rest of the prompt, not the start of the next line (found by
-    /// fuzzing, `Fuzz/Targets/session.swift`: the space began the notification
+    /// `> ` read as `>`, a quiet line, and then ` `: the text goes out at the `>`, and
+    /// the space that follows is the rest of the prompt, not the start of the next line
+    /// (found by fuzzing, `Fuzz/Targets/session.swift`: the space began the notification
     /// `  ERROR:` where whole reads showed ` ERROR:`).
     @Test func aPromptReadInTwoPiecesLeavesNoSpaceBehind() {
         let rest = " +CMGS: 7\r\n\r\nOK\r\n"
-        for pieces in [["\r\n> ", rest], ["\r\n>", " ", rest], ["\r\n>", " " + rest]] {
+        for (prompt, after) in [("\r\n> ", [rest]), ("\r\n>", [" ", rest]), ("\r\n>", [" " + rest])] {
             var harness = SessionHarness(ATDialect())
             harness.enqueue("AT+CMGS=1\rHi\u{1A}", timeout: 5000)
-            for (index, piece) in pieces.enumerated() { harness.receive(piece, at: 10 + index) }
-            #expect(harness.writtenText == "AT+CMGS=1\rHi\u{1A}", "pieces: \(pieces)")
-            #expect(harness.replyLines == [[" +CMGS: 7"]], "pieces: \(pieces)")
-            #expect(harness.notifications.isEmpty, "pieces: \(pieces)")
+            harness.receive(prompt, at: 10)
+            harness.expire(at: 60)
+            #expect(harness.writtenText == "AT+CMGS=1\rHi\u{1A}", "after: \(after)")
+            for (index, piece) in after.enumerated() { harness.receive(piece, at: 70 + index) }
+            #expect(harness.replyLines == [[" +CMGS: 7"]], "after: \(after)")
+            #expect(harness.notifications.isEmpty, "after: \(after)")
         }
     }
 
@@ -104,8 +112,25 @@ import Testing
         var harness = SessionHarness(ATDialect())
         harness.enqueue("AT+CMGS=1\rHi\u{1A}", timeout: 5000)
         harness.receive("\r\n> ", at: 10)
-        harness.receive(" +CMGS: 7\r\n\r\nOK\r\n", at: 20)
+        harness.expire(at: 60)
+        harness.receive(" +CMGS: 7\r\n\r\nOK\r\n", at: 70)
         #expect(harness.replyLines == [[" +CMGS: 7"]])
+    }
+
+    /// A `>` that a read ends at, inside a line that goes on, is no prompt: read
+    /// whole or byte by byte, `>n` is a line of the reply and no text is written (found
+    /// by fuzzing, `Fuzz/Targets/session.swift`: read byte by byte, the text went out
+    /// at the `>` and `n` was taken as its echo).
+    @Test func aGreaterThanInsideALineIsNoPromptWhereverTheReadEnds() {
+        for split in [false, true] {
+            var harness = SessionHarness(ATDialect())
+            harness.enqueue("AT+CMGS=1\rHi\u{1A}", timeout: 5000)
+            let bytes = "\r\n>n\r\n\r\nERROR\r\n"
+            if split { harness.receiveBytewise(bytes, at: 10) } else { harness.receive(bytes, at: 10) }
+            #expect(harness.writtenText == "AT+CMGS=1\r", "split: \(split)")
+            #expect(harness.replyLines == [[">n"]], "split: \(split)")
+            #expect(harness.replies.first?.reply.isError == true, "split: \(split)")
+        }
     }
 
     /// The command line's checks: a command line, CR and a text ending in Ctrl-Z or ESC

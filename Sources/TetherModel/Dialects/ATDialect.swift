@@ -38,11 +38,12 @@
 ///   that CR are the message text, ended by Ctrl-Z (0x1A; ESC, 0x1B, cancels), which
 ///   the user gives (`AT+CMGW="+15551230000"\rHello\x1a`). The command line goes out
 ///   with the terminator; the text is written as it is once the module shows its prompt
-///   — `> ` unterminated after CR LF, or a line that is `>` alone — and the reply goes
-///   on to `+CMGS: <mr>`/`+CMGW: <index>` and the final result code. The text's own echo
-///   (each of its lines, Ctrl-Z and ESC removed) is dropped. `AT+CMGS=…`/`AT+CMGW=…`
-///   without a text ends at the prompt (``Reply/prompt``): the module then waits for the
-///   text. A prompt that comes after the command timed out gets no text.
+///   — `> ` unterminated after CR LF once the line is quiet, or a line that is `>`
+///   alone — and the reply goes on to `+CMGS: <mr>`/`+CMGW: <index>` and the final
+///   result code. The text's own echo (each of its lines, Ctrl-Z and ESC removed) is
+///   dropped. `AT+CMGS=…`/`AT+CMGW=…` without a text ends at the prompt
+///   (``Reply/prompt``): the module then waits for the text. A prompt that comes after
+///   the command timed out gets no text.
 /// - Message bodies: in a `+CMGR:`/`+CMGL:` answer the line after each header is the
 ///   message's text (or PDU), information whatever it says — `OK`, `ERROR`, `+CMTI: 1`
 ///   or an empty line end nothing — unless it is unsolicited for every command
@@ -260,6 +261,14 @@ public struct ATDialect: Dialect {
             prompt.last == UInt8(ascii: ">") ? [UInt8(ascii: " ")] : []
         }
 
+        /// Unterminated, the prompt is the last the module sends before it waits for
+        /// the text: taken once the line has gone quiet, so a `>` that a read happens to
+        /// end at, inside a line that goes on (`>n…`), is no prompt.
+        mutating func answer(toPrompt bytes: [UInt8], isQuiet: Bool) -> [UInt8]? {
+            guard isQuiet else { return nil }
+            return answer(toPrompt: bytes)
+        }
+
         mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? {
             guard let text, !sentText, Self.isPrompt(bytes) else { return nil }
             sentText = true
@@ -269,7 +278,7 @@ public struct ATDialect: Dialect {
         }
 
         mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply? {
-            guard text == nil, opensPrompt, Self.isPrompt(bytes) else { return nil }
+            guard isQuiet, text == nil, opensPrompt, Self.isPrompt(bytes) else { return nil }
             return Reply(lines: lines, prompt: Line(bytes, ending: .unterminated))
         }
 

@@ -119,7 +119,9 @@ public protocol ReplyMatcher: Sendable {
     /// (no terminator) in answer to a prompt the reply goes through — `at`'s SMS text
     /// at `> ` — and the prompt is consumed; the reply goes on. Asked of the request
     /// in flight only. The default returns `nil`.
-    mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]?
+    ///
+    /// - Parameter isQuiet: as for ``offerPartial(_:isQuiet:)``.
+    mutating func answer(toPrompt bytes: [UInt8], isQuiet: Bool) -> [UInt8]?
 
     /// Whether a prompt may end any text (`PromptDialect`: `=> ` after output with no
     /// line end), so the unterminated bytes are offered even when they go on with a line
@@ -128,7 +130,7 @@ public protocol ReplyMatcher: Sendable {
     var findsPromptAfterText: Bool { get }
 
     /// The bytes still due after a prompt taken from the unterminated bytes `prompt`
-    /// (by ``offerPartial(_:isQuiet:)`` or ``answer(toPrompt:)``): when the next bytes
+    /// (by ``offerPartial(_:isQuiet:)`` or ``answer(toPrompt:isQuiet:)``): when the next bytes
     /// read begin with them, they are part of that prompt and dropped. `at`'s `> ` may
     /// arrive as `>` then ` ` (3GPP TS 27.005 §3.5.1: the prompt is `>` and a space).
     /// The default is none.
@@ -138,7 +140,7 @@ public protocol ReplyMatcher: Sendable {
 extension ReplyMatcher {
     public var linesSoFar: [Line] { [] }
 
-    public mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? { nil }
+    public mutating func answer(toPrompt bytes: [UInt8], isQuiet: Bool) -> [UInt8]? { nil }
 
     public var findsPromptAfterText: Bool { false }
 

@@ -94,7 +94,7 @@
 /// - A matcher may ask for a follow-up command (``MatchStep/ask(_:soFar:)``, e.g. SCPI
 ///   `SYST:ERR?`): it is written at once, within the same request and timeout. It may
 ///   answer a prompt with bytes written as they are (``MatchStep/write(_:)``,
-///   ``ReplyMatcher/answer(toPrompt:)``: `at`'s SMS text at `> `), within the same
+///   ``ReplyMatcher/answer(toPrompt:isQuiet:)``: `at`'s SMS text at `> `), within the same
 ///   request and timeout; a timed-out request writes nothing.
 /// - Overlong pieces, the terminated tail of an overlong line and the unterminated
 ///   tail at hang-up are notifications, never replies.
@@ -1073,7 +1073,7 @@ public struct Session: Sendable {
             }
         }
         guard var flight = inFlight, !continuesOverlong || flight.matcher.findsPromptAfterText else { return [] }
-        if let bytes = flight.matcher.answer(toPrompt: partial) {
+        if let bytes = flight.matcher.answer(toPrompt: partial, isQuiet: isQuiet) {
             inFlight = flight
             restOfPrompt = flight.matcher.restOfPrompt(after: partial)
             _ = framer.takePartial()
