@@ -14,7 +14,9 @@ import Foundation
 /// - no line is invented or duplicated: every line shown is one the framer produced
 ///   (as the session routes it: control sequences removed, AT's leading noise apart),
 ///   and (except for `prompt`, whose prompt is taken out of the stream) every
-///   non-empty line is shown, or is the echo of a command;
+///   non-empty line is shown (or, for `at`, what follows an SMS text prompt taken at
+///   its start), or is the echo of a command, or was passed on as data (`at`'s data
+///   mode after `CONNECT`);
 /// - re-splitting the received bytes (one byte per read) shows the same lines, echoes
 ///   and SCPI error-queue ends apart (which
 ///   request a line answers may change: a command queued behind a reply is written
@@ -169,6 +171,8 @@ struct SessionProgram {
         var shown: [[UInt8]: Int] = [:]
         var partial: [[UInt8]: Int] = [:]
         var sentInOrder: [RequestID] = []
+        // What data mode passed on, in order: lines framed there are data, not lines.
+        var data: [UInt8] = []
         func show(_ lines: [Line]) {
             for line in lines where line.ending == .terminated { shown[line.bytes, default: 0] += 1 }
         }
@@ -190,8 +194,10 @@ struct SessionProgram {
                 if case .timedOut = failure { timedOut[command, default: 0] += 1 }
             case .notification(let line):
                 show([line])
-            case .data, .commandMode:
+            case .data(let bytes):
                 // Data mode (`at`'s CONNECT): bytes that are not lines.
+                data += bytes
+            case .commandMode:
                 break
             case .settling(let evidence):
                 // Why replies settle: its line is shown as a reply or notification too.
@@ -220,6 +226,8 @@ struct SessionProgram {
         // ended once the line was quiet for the partial quiet period, or at hang-up.
         var framer = LineFramer(maximumLineLength: maximumLineLength, payloadFraming: dialect.payloadFraming)
         var framed: [[UInt8]: Int] = [:]
+        // What a framed line leaves after an SMS text prompt taken from its start.
+        var afterPrompt: [[UInt8]: Int] = [:]
         var continuesOverlong = false
         func count(_ line: Line) {
             defer { continuesOverlong = line.ending == .overlong }
@@ -233,6 +241,7 @@ struct SessionProgram {
             let routed = continuesOverlong ? [line.bytes] : split.count > 1 ? split.filter { !$0.isEmpty } : split
             for piece in routed {
                 framed[piece, default: 0] += 1
+                for rest in restsAfterTextPrompt(piece) { afterPrompt[rest, default: 0] += 1 }
             }
         }
         var quiet = Duration.zero
@@ -252,13 +261,42 @@ struct SessionProgram {
         }
         if let tail = framer.finish() { count(tail) }
         for (bytes, count) in shown {
-            require(count <= framed[bytes] ?? 0, "a line was shown \(count) times, framed \(framed[bytes] ?? 0)")
+            require(
+                count <= (framed[bytes] ?? 0) + (afterPrompt[bytes] ?? 0),
+                "a line was shown \(count) times, framed \(framed[bytes] ?? 0)")
         }
         for (bytes, count) in framed where count > (shown[bytes] ?? 0) + (partial[bytes] ?? 0) {
             require(
-                mayGoUnshown(bytes, enqueued: outcome.enqueued),
+                mayGoUnshown(bytes, enqueued: outcome.enqueued) || Self.isInOrder(bytes, within: data)
+                    || restsAfterTextPrompt(bytes).contains {
+                        shown[$0] != nil || partial[$0] != nil || mayGoUnshown($0, enqueued: outcome.enqueued)
+                    },
                 "line \(bytes) framed \(count) times, shown \(shown[bytes] ?? 0)")
         }
+    }
+
+    /// The lines `line` may have been once an `at` SMS text prompt at its start was
+    /// taken while it was unterminated (the line quiet at `>` and the blanks around
+    /// it): what follows the `>`, without none, some or all of its leading blanks.
+    private func restsAfterTextPrompt(_ line: [UInt8]) -> [[UInt8]] {
+        guard Self.dialects[dialectIndex]() is ATDialect else { return [] }
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let start = line.drop(while: isBlank)
+        guard start.first == 0x3E else { return [] }
+        let rest = start.dropFirst()
+        let blanks = rest.prefix(while: isBlank).count
+        return (0...blanks).map { Array(rest.dropFirst($0)) }
+    }
+
+    /// Whether every byte of `line` is in `data`, in the same order (a line framed
+    /// in data mode, its control sequences removed, is passed on as data).
+    static func isInOrder(_ line: [UInt8], within data: [UInt8]) -> Bool {
+        var rest = data[...]
+        for byte in line {
+            guard let index = rest.firstIndex(of: byte) else { return false }
+            rest = rest[(index + 1)...]
+        }
+        return true
     }
 
     /// A framed line as the session routes it: control sequences removed, and leading
@@ -281,21 +319,24 @@ struct SessionProgram {
     /// decoded as UTF-8, so that invalid bytes compare as U+FFFD (the echo of `n\xEA\xEA`
     /// may come back as `N\xEA\xEA`). An `at` command is sent up to its first CR (the
     /// rest is text for the prompt), so its echo is that command line, blanks trimmed, in
-    /// any letter case (the echo of `n\xEA\xEA\0\xFF\xEA\xEA\r…` is its part before the CR).
+    /// any letter case (the echo of `n\xEA\xEA\0\xFF\xEA\xEA\r…` is its part before the CR);
+    /// the lines of the text after the CR are echoed once written at the prompt.
     private func isEcho(_ bytes: [UInt8], enqueued: [(RequestID, String)]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)
         let isAT = Self.dialects[dialectIndex]() is ATDialect
         return enqueued.contains { _, command in
             guard !isAT else {
-                let commandLine = String(decoding: ATDialect.split(Array(command.utf8)).line, as: UTF8.self)
+                let (line, smsText) = ATDialect.split(Array(command.utf8))
+                let commandLine = String(decoding: line, as: UTF8.self)
                 return text.trimmingWhitespace().uppercased() == commandLine.trimmingWhitespace().uppercased()
+                    || ATDialect.echo(ofText: smsText ?? []).contains(ATDialect.echoForm(text))
             }
             return text == command || text == command.uppercased()
         }
     }
 
     /// `at`'s SMS text prompt (`>`, blanks around it), 3GPP TS 27.005 §3.5.1, or the
-    /// blanks after it when a read ended at the `>` (the prompt was answered then).
+    /// blanks after it when the line was quiet at the `>` (the prompt was answered then).
     private func isTextPrompt(_ bytes: [UInt8]) -> Bool {
         let solid = bytes.filter { $0 != 0x20 && $0 != 0x09 }
         return Self.dialects[dialectIndex]() is ATDialect && (solid == [0x3E] || solid.isEmpty)

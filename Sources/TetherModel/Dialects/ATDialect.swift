@@ -132,6 +132,21 @@ public struct ATDialect: Dialect {
         return (Array(command[..<cr]), Array(command[(cr + 1)...]))
     }
 
+    /// The lines of the echo an SMS text gets once written at the prompt, each in
+    /// ``echoForm(_:)``, blank ones left out.
+    static func echo(ofText text: [UInt8]) -> [String] {
+        String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { echoForm(String($0)) }.filter { !$0.isEmpty }
+    }
+
+    /// A line of an SMS text as its echo reads: Ctrl-Z and ESC removed, a `> ` prompt
+    /// before it removed, blanks trimmed.
+    static func echoForm(_ text: String) -> String {
+        var form = Substring(text.filter { $0 != "\u{1A}" && $0 != "\u{1B}" }.trimmingWhitespace())
+        if form.hasPrefix(">") { form = Substring(form.dropFirst().trimmingWhitespace()) }
+        return String(form)
+    }
+
     /// The command line up to its first CR, then the terminator: the text after that CR
     /// waits for the module's prompt (the matcher writes it).
     public func encode(_ command: [UInt8]) -> [UInt8] {
@@ -248,14 +263,6 @@ public struct ATDialect: Dialect {
             String(decoding: bytes, as: UTF8.self).trimmingWhitespace() == ">"
         }
 
-        /// A line of the text as its echo reads: Ctrl-Z and ESC removed, a `> ` prompt
-        /// before it removed, blanks trimmed.
-        static func echoForm(_ text: String) -> String {
-            var form = Substring(text.filter { $0 != "\u{1A}" && $0 != "\u{1B}" }.trimmingWhitespace())
-            if form.hasPrefix(">") { form = Substring(form.dropFirst().trimmingWhitespace()) }
-            return String(form)
-        }
-
         /// The space of `> ` when the prompt taken was `>` alone (blanks before it apart).
         func restOfPrompt(after prompt: [UInt8]) -> [UInt8] {
             prompt.last == UInt8(ascii: ">") ? [UInt8(ascii: " ")] : []
@@ -272,8 +279,7 @@ public struct ATDialect: Dialect {
         mutating func answer(toPrompt bytes: [UInt8]) -> [UInt8]? {
             guard let text, !sentText, Self.isPrompt(bytes) else { return nil }
             sentText = true
-            textEcho = String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline)
-                .map { Self.echoForm(String($0)) }.filter { !$0.isEmpty }
+            textEcho = ATDialect.echo(ofText: text)
             return text
         }
 
@@ -305,7 +311,7 @@ public struct ATDialect: Dialect {
                 if let bytes = answer(toPrompt: line.bytes) { return .write(bytes) }
                 if opensPrompt { return .complete(Reply(lines: lines, prompt: line)) }
             }
-            if let expected = textEcho.first, Self.echoForm(text) == expected {
+            if let expected = textEcho.first, ATDialect.echoForm(text) == expected {
                 textEcho.removeFirst()
                 return .echo
             }
