@@ -58,7 +58,8 @@
 ///   ``SessionEvent/settling(_:)``): a line nobody took (a stray: a line with nothing
 ///   in flight, before the first request too, a notification the patterns do not
 ///   know), a line begun before the request in flight was sent, a reply equal to the
-///   one before it for another command, or a timed-out request whose late reply never
+///   one before it for another command (not an error reply: the same error answers
+///   every command the device rejects), or a timed-out request whose late reply never
 ///   came — each complete reply is held for 1.5 times the longest of the last 32 round
 ///   trips (within ``settleMinimum`` and ``settleMaximum``) before it is reported and
 ///   the next request is sent. A line nobody takes during that time marks
@@ -795,9 +796,11 @@ public struct Session: Sendable {
         if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
         if repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
-            // same command (a steady reading) is not.
+            // same command (a steady reading) is not, nor the same error to two
+            // commands (a device answers each command it rejects with its error:
+            // `ERR -113` to two unknown ones).
             let command = flight.request.command
-            if !reply.lines.isEmpty && reply.lines == lastReply.lines && command != lastReply.command {
+            if !reply.isError, !reply.lines.isEmpty, reply.lines == lastReply.lines, command != lastReply.command {
                 startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command), now: now)
             }
             lastReply = (command, reply.lines)
