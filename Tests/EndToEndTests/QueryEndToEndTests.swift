@@ -68,6 +68,26 @@ import TetherSimulator
         #expect(!records.contains { ["reply", "settling"].contains($0["type"] as? String) }, "\(json.stdout)")
     }
 
+    /// `tether query --sim "$(python3 -c 'print("A"*120000)')"`: the device answers
+    /// `ERR -363` (input buffer overrun) before the write is done. That answer was
+    /// shown as a notification, then `no reply within 1000 ms`; it is the reply (exit 1).
+    @Test(arguments: ["text", "json"])
+    func anAnswerDuringALongWriteIsTheReply(format: String) throws {
+        let command = String(repeating: "A", count: 120_000)
+        let result = try Subprocess.run("tether", ["query", "--sim", "--format", format, command])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stdout.contains("no reply within"))
+        if format == "text" {
+            let reply = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("!READING") }
+            #expect(reply.count == 1 && reply[0].hasPrefix(command + " ✗ ERR -363,\"Input buffer overrun\"  ("))
+        } else {
+            let records = try JSONLines.parse(result.stdout).filter { $0["type"] as? String != "notification" }
+            #expect(records.map { $0["type"] as? String } == ["connected", "sent", "reply"])
+            #expect(records.last?["lines"] as? [String] == ["ERR -363,\"Input buffer overrun\""])
+            #expect(records.last?["error"] as? Bool == true)
+        }
+    }
+
     /// A device that never answers: exit 75 at the documented default timeout.
     @Test func silentDeviceTimesOutWithItsOwnCode() throws {
         let device = try Simulator(device: ScriptedDevice())

@@ -76,10 +76,12 @@
 ///   ``resyncQuietMaximum``); a line nobody takes accounts for one (it was probably
 ///   that answer) and the quiet starts again. That quiet, held or before a request is
 ///   sent, accounts for all: the device is in step, and replies are its own again.
-///   A line whose first bytes arrived before the request in flight was sent, or that
-///   came while the port had not taken its whole command yet (``awaitWrite(of:)``),
-///   cannot be its reply (`line`, `scpi`): it is offered to timed-out requests only,
-///   else it is a stray.
+///   A line whose first bytes arrived before the request in flight was sent cannot be
+///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
+///   stray. One that came while the port had not taken the whole command yet
+///   (``awaitWrite(of:)``) and that the request would take is held: a line after it
+///   makes it a stray, the deadline (which runs from the end of the write) passing
+///   first makes it the reply — a device may answer before the write is done.
 /// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
 ///   in flight or settling, and of lines begun before the request in flight, are
 ///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
@@ -228,11 +230,15 @@ public struct Session: Sendable {
     }
 
     /// A line the request in flight and the oldest timed-out request would both take,
-    /// held until the next line decides whose it is.
+    /// or one that came while the port had not taken the command in flight whole, held
+    /// until the next line decides whose it is.
     private struct Contested {
         var line: Line
         /// When it came.
         var at: ContinuousClock.Instant
+        /// It came during the write (``Session/offerDuringWrite(_:now:)``): the next line
+        /// decides it was a stray, the deadline that it was the reply.
+        var cameDuringWrite = false
         /// Set once the request in flight timed out too, the device looking as late as
         /// the line says (``Session/nextAnswerDue(after:)``): when the next line, due by
         /// then, has not come, and the line is the oldest timed-out request's, in doubt.
@@ -289,7 +295,7 @@ public struct Session: Sendable {
     /// expiry; `nil` when there is nothing to time.
     public var nextDeadline: ContinuousClock.Instant? {
         // A timed-out request waits for the contested line's decision before it expires.
-        var candidates = contested == nil ? owed.map(\.expiresAt) : []
+        var candidates = contested?.decidesAt == nil ? owed.map(\.expiresAt) : []
         if let decidesAt = contested?.decidesAt { candidates.append(decidesAt) }
         if let deadline = inFlight?.deadline { candidates.append(deadline) }
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
@@ -478,7 +484,7 @@ public struct Session: Sendable {
             contested = nil
             actions += offerContested(line, isInDoubt: true)
         }
-        for index in owed.indices.reversed() where contested == nil && owed[index].expiresAt <= now {
+        for index in owed.indices.reversed() where contested?.decidesAt == nil && owed[index].expiresAt <= now {
             actions += close(owedAt: index, now: now)
         }
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
@@ -560,10 +566,11 @@ public struct Session: Sendable {
         closedReason = reason
         var actions = release(now: now)
         if let data = dataMode?.flush(), !data.isEmpty { actions.append(.emit(.data(data))) }
-        if let line = contested?.line {
+        if let held = contested {
             // No line after it decides: by order, the oldest timed-out request's, in doubt.
             contested = nil
-            actions += offerContested(line, isInDoubt: true)
+            actions +=
+                held.cameDuringWrite ? [.emit(.notification(held.line))] : offerContested(held.line, isInDoubt: true)
         }
         for index in owed.indices.reversed() { actions += close(owedAt: index, now: now) }
         if let flight = inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {
@@ -903,10 +910,8 @@ public struct Session: Sendable {
         }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
-        // A line that came while the port had not taken the whole command yet (a paced
-        // or slow write) cannot be its reply either.
-        let begunBeforeRequest =
-            partialPrecedesRequest || repliesAreUnmarked && inFlight?.awaitsWrite == true
+        let begunBeforeRequest = partialPrecedesRequest
+        let cameDuringWrite = repliesAreUnmarked && inFlight?.awaitsWrite == true
         partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
             return report(.notification(line), into: &actions)
@@ -929,11 +934,17 @@ public struct Session: Sendable {
             return report(.notification(line), into: &actions)
         }
         if !line.isEmpty { lastReplyLineAt = now }
-        if let earlier = contested?.line {
+        if let earlier = contested {
             contested = nil
-            taken += offerContested(earlier)
+            taken += earlier.cameDuringWrite ? offerStray(earlier.line, now: now) : offerContested(earlier.line)
         }
-        taken += begunBeforeRequest ? offerStray(line, now: now) : offerTaken(line, now: now)
+        if begunBeforeRequest {
+            taken += offerStray(line, now: now)
+        } else if cameDuringWrite {
+            taken += offerDuringWrite(line, now: now)
+        } else {
+            taken += offerTaken(line, now: now)
+        }
         report(taken, into: &actions)
     }
 
@@ -1037,6 +1048,32 @@ public struct Session: Sendable {
         return [.emit(.notification(line))]
     }
 
+    /// A line that came while the port had not taken the command in flight whole (a
+    /// paced or slow write): a timed-out request's late reply, else — when the command
+    /// in flight would take it whole — held (``Contested``): a line after it decides it
+    /// was a stray (a `!READING` during a paced `PRINT 2+2`); the deadline, running once
+    /// the write is done, passing first decides that the device answered before the
+    /// write was done (`ERR -363` to a command longer than its buffer): the reply.
+    /// Otherwise a stray.
+    private mutating func offerDuringWrite(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        func takes(_ matcher: any ReplyMatcher) -> Bool {
+            var trial = matcher
+            if case .complete = trial.offer(line) { return true }
+            return false
+        }
+        func isLateReply(_ owed: Owed) -> Bool {
+            var trial = owed.matcher
+            return trial.offer(line) != .notMine
+        }
+        if let flight = inFlight, !line.isEmpty, !flight.matcher.hasStarted, takes(flight.matcher),
+            !owed.contains(where: isLateReply)
+        {
+            contested = Contested(line: line, at: now, cameDuringWrite: true)
+            return []
+        }
+        return offerStray(line, now: now)
+    }
+
     /// A line came after a contested one (or none came when due, `isInDoubt`): the
     /// contested line was the oldest timed-out request's late reply (or its beginning),
     /// as the device answers in order.
@@ -1069,11 +1106,15 @@ public struct Session: Sendable {
     /// own. Otherwise the earlier answer was lost: the line is the in-flight reply, in
     /// doubt, and the timed-out requests are closed.
     private mutating func giveContested(_ held: Contested, now: ContinuousClock.Instant) -> [SessionAction] {
-        answersLate = true
         guard var flight = inFlight else {
             contested = nil
             return [.emit(.notification(held.line))]
         }
+        if held.cameDuringWrite, case .complete(let reply) = flight.matcher.offer(held.line) {
+            contested = nil
+            return complete(flight, with: reply, now: now, answeredAt: held.at)
+        }
+        answersLate = true
         let timedOut = RequestFailure.timedOut(flight.request.timeout ?? .zero)
         if let due = nextAnswerDue(after: held), due > now {
             contested?.decidesAt = due
