@@ -16,12 +16,12 @@ import Testing
     /// and prints `!READING temp=21.53 hum=41.4` at 992 ms and every second after
     /// (named by `^!`), as in the trial that showed `TEMP? → TETHER,ENV-1,…  [in doubt]`
     /// and then `41.5` and `21.49` unlabelled.
-    private static func run(latency: Int, commands: [String]) throws -> SessionHarness {
+    private static func run(latency: Int, commands: [String], closingAt end: Int = 20_000) throws -> SessionHarness {
         var harness = SessionHarness(LineDialect(notificationPattern: try LinePattern("^!")))
         for command in commands { harness.enqueue(command, timeout: 1000, at: 0) }
         var due: [(at: Int, text: String)] = []
         var written = 0
-        for time in 0..<20_000 {
+        for time in 0..<end {
             if time % 1000 == 992 { harness.receive("!READING temp=21.53 hum=41.4\r\n", at: time) }
             while let answer = due.first, answer.at == time {
                 due.removeFirst()
@@ -34,6 +34,7 @@ import Testing
                 due.append((time + latency, answers[command] ?? "ERR -113"))
             }
         }
+        harness.close(at: end)
         return harness
     }
 
@@ -47,6 +48,18 @@ import Testing
         #expect(harness.lateReplies.allSatisfy { !$0.reply.isInDoubt })
         #expect(harness.notificationTexts.allSatisfy { $0.hasPrefix("!READING") })
         #expect(!harness.events.contains { if case .settling = $0 { true } else { false } })
+    }
+
+    /// `query` without `--linger` closes the device once `TEMP?` timed out (3.25 s), with
+    /// `*IDN?`'s identity held and no line after it yet: by order it is `*IDN?`'s late
+    /// reply, in doubt, never a bare line.
+    @Test func closedBeforeTheNextAnswerTheHeldLineIsTheOldestsLateReplyInDoubt() throws {
+        let harness = try Self.run(latency: 3000, commands: ["*IDN?", "HUM?", "TEMP?"], closingAt: 3300)
+        #expect(harness.timedOut == ["*IDN?", "HUM?", "TEMP?"])
+        #expect(harness.lateReplies.map(\.command) == ["*IDN?"])
+        #expect(harness.lateReplies.first?.reply.lines == [Line("TETHER,ENV-1,SIM0001,1.0")])
+        #expect(harness.lateReplies.first?.reply.isInDoubt == true)
+        #expect(harness.notificationTexts.allSatisfy { $0.hasPrefix("!READING") })
     }
 
     /// Whatever the latency past the timeout, every reply and late reply shown is its

@@ -399,7 +399,7 @@ public struct Session: Sendable {
             return [.emit(.failed(id, command: request.command, failure: .cancelled))]
         }
         guard let flight = inFlight, flight.request.id == id else { return [] }
-        if let line = contested?.line {
+        if let line = contestedByInFlight {
             contested = nil
             return report([.emit(.notification(line))] + giveUp(flight, failure: .cancelled, now: now))
                 + sendNext(now: now)
@@ -643,7 +643,7 @@ public struct Session: Sendable {
             return report([.emit(.failed(id, command: command, failure: failure))]) + sendNext(now: now)
         }
         var actions: [SessionAction] = []
-        if let line = contested?.line {
+        if let line = contestedByInFlight {
             contested = nil
             actions.append(.emit(.notification(line)))
         }
@@ -1046,6 +1046,14 @@ public struct Session: Sendable {
         accountForStray(now: now)
         unasked.saw(line)
         return [.emit(.notification(line))]
+    }
+
+    /// The contested line while the request in flight is one of its claimants (not once
+    /// that request timed out too, ``Contested/decidesAt``): a request that ends otherwise
+    /// leaves it a notification.
+    private var contestedByInFlight: Line? {
+        guard let contested, contested.decidesAt == nil else { return nil }
+        return contested.line
     }
 
     /// A line that came while the port had not taken the command in flight whole (a
