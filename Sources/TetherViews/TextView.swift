@@ -92,7 +92,7 @@ public struct TextView: DeviceView {
             output.write(stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
         case .lateReply(let command, let lines, let isInDoubt):
             let text = lines.map(show).joined(separator: " | ")
-            let doubt = isInDoubt ? "  " + style.error("[in doubt: may be an earlier command's reply]") : ""
+            let doubt = isInDoubt ? "  " + style.error("[in doubt: may not be this command's reply]") : ""
             output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + doubt + "\n")
         case .settling(let note):
             diagnose(time + "\(Self.who(state))note: replies settle from now on: \(settlingCause(note))\n")
@@ -148,7 +148,7 @@ public struct TextView: DeviceView {
             case .unasked: "\(shown) came unasked"
             case .begunBeforeCommand: "\(shown) began before its command was sent"
             case .repeatedReply: "\(shown) came again, to \(command)"
-            case .noLateReply: "the late reply to \(command) never came"
+            case .noLateReply: "tether stopped waiting for the late reply to \(command)"
             }
         return cause + " (docs/DIALECTS.md, \"Stray lines\")"
     }

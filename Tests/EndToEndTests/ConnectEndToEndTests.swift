@@ -124,6 +124,32 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 
+    /// Two unknown commands typed in line mode, both answered with the same error:
+    /// connect noted `replies settle from now on: '-113,"Undefined header"' came again,
+    /// to BAR`, a repeat the device never made (docs/DIALECTS.md, "Stray lines").
+    @Test func theSameErrorToTwoTypedCommandsIsNoRepeat() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Self.simulator("scpi-psu", in: folder)
+        defer { simulator.stop() }
+        let terminal = try Self.connect(folder, ["--mode", "line", "--dialect", "scpi", "--check-errors"])
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("FOO")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "FOO ✗ -113,\"Undefined header\""), "\(terminal.screen)")
+        terminal.type("BAR")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "BAR ✗ -113,\"Undefined header\""), "\(terminal.screen)")
+        #expect(!terminal.screen.contains("note:"), "\(terminal.screen)")
+        #expect(terminal.quitsCleanly())
+
+        let piped = try Subprocess.run("tether", ["connect", "--sim", "--format", "json"], stdin: "FOO\nBAR\n")
+        let records = try JSONLines.parse(piped.stdout).filter { $0["type"] as? String != "notification" }
+        let replies = records.filter { $0["type"] as? String == "reply" }
+        let error = ["ERR -113,\"Undefined header\""]
+        #expect(replies.map { $0["lines"] as? [String] } == [error, error], "\(piped.stdout)")
+        #expect(!records.contains { $0["type"] as? String == "settling" }, "\(piped.stdout)")
+    }
+
     @Test(arguments: ["line", "raw"])
     func aPasteOf10000BytesArrivesWhole(mode: String) throws {
         let folder = try TemporaryFolder()

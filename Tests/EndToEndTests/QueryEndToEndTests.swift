@@ -40,6 +40,54 @@ import TetherSimulator
         #expect(result.stdout.contains("SETP? → 22.0"))
     }
 
+    /// A device answering 3 s late, past the 1 s timeout: each answer is the late reply
+    /// of its own command, in order, in both views. Printed before: `TEMP? →
+    /// TETHER,ENV-1,…  [in doubt]`, then `41.5` and `21.49` as bare lines, and a note
+    /// that the late reply to `HUM?` never came (docs/DIALECTS.md, "After a timeout").
+    @Test func lateRepliesAreEachTheirOwnCommands() throws {
+        let arguments = ["query", "--sim", "--latency", "3000", "--linger", "1500", "*IDN?", "HUM?", "TEMP?"]
+        let text = try Subprocess.run("tether", arguments)
+        #expect(text.status == 75, "\(text.stderr)")
+        let shown = text.stdout.split(separator: "\n").filter { !$0.hasPrefix("!READING") }.map(String.init)
+        #expect(shown.count == 6, "\(text.stdout)")
+        #expect(
+            shown.prefix(3) == [
+                "*IDN? ✗ no reply within 1000 ms", "HUM? ✗ no reply within 1000 ms", "TEMP? ✗ no reply within 1000 ms",
+            ])
+        #expect(shown.dropFirst(3).first == "late reply to *IDN?: TETHER,ENV-1,SIM0001,1.0")
+        #expect(shown.dropFirst(4).first?.hasPrefix("late reply to HUM?: 4") == true)
+        #expect(shown.dropFirst(5).first?.hasPrefix("late reply to TEMP?: 2") == true)
+        #expect(!text.stderr.contains("note:"), "\(text.stderr)")
+
+        let json = try Subprocess.run("tether", arguments + ["--format", "json"])
+        let records = try JSONLines.parse(json.stdout).filter { $0["type"] as? String != "notification" }
+        let late = records.filter { $0["type"] as? String == "late_reply" }
+        #expect(late.map { $0["command"] as? String } == ["*IDN?", "HUM?", "TEMP?"], "\(json.stdout)")
+        #expect(late.first?["lines"] as? [String] == ["TETHER,ENV-1,SIM0001,1.0"])
+        #expect(late.allSatisfy { $0["in_doubt"] == nil })
+        #expect(!records.contains { ["reply", "settling"].contains($0["type"] as? String) }, "\(json.stdout)")
+    }
+
+    /// `tether query --sim "$(python3 -c 'print("A"*120000)')"`: the device answers
+    /// `ERR -363` (input buffer overrun) before the write is done. That answer was
+    /// shown as a notification, then `no reply within 1000 ms`; it is the reply (exit 1).
+    @Test(arguments: ["text", "json"])
+    func anAnswerDuringALongWriteIsTheReply(format: String) throws {
+        let command = String(repeating: "A", count: 120_000)
+        let result = try Subprocess.run("tether", ["query", "--sim", "--format", format, command])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stdout.contains("no reply within"))
+        if format == "text" {
+            let reply = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("!READING") }
+            #expect(reply.count == 1 && reply[0].hasPrefix(command + " ✗ ERR -363,\"Input buffer overrun\"  ("))
+        } else {
+            let records = try JSONLines.parse(result.stdout).filter { $0["type"] as? String != "notification" }
+            #expect(records.map { $0["type"] as? String } == ["connected", "sent", "reply"])
+            #expect(records.last?["lines"] as? [String] == ["ERR -363,\"Input buffer overrun\""])
+            #expect(records.last?["error"] as? Bool == true)
+        }
+    }
+
     /// A device that never answers: exit 75 at the documented default timeout.
     @Test func silentDeviceTimesOutWithItsOwnCode() throws {
         let device = try Simulator(device: ScriptedDevice())

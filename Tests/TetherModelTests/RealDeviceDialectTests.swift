@@ -201,4 +201,30 @@ import Testing
         #expect(replies(harness) == ["A → R"])
         #expect(harness.session.nextDeadline != nil, "B's reply settles")
     }
+
+    /// `tether connect --sim` (`env`), then `FOO` and `BAR` typed: both answered
+    /// `ERR -113,"Undefined header"\r\n`, which started settling with the note
+    /// `'ERR -113,"Undefined header"' came again, to BAR`. The same error to two
+    /// commands is no repeat: no settling, each reply at once. Also `scpi` with
+    /// `--check-errors` (`scpi-psu`), where the error is the `SYST:ERR?` answer.
+    @Test func theSameErrorToTwoCommandsIsNoRepeat() throws {
+        var line = SessionHarness(LineDialect(notificationPattern: try LinePattern("^!")))
+        line.enqueue("FOO", at: 0)
+        line.receive("ERR -113,\"Undefined header\"\r\n", at: 1)
+        line.enqueue("BAR", at: 1000)
+        line.receive("ERR -113,\"Undefined header\"\r\n", at: 1003)
+        var scpi = SessionHarness(SCPIDialect(checksErrors: true))
+        scpi.enqueue("FOO", at: 0)
+        scpi.receive("-113,\"Undefined header\"\n", at: 8)
+        scpi.receive("0,\"No error\"\n", at: 9)
+        scpi.enqueue("BAR", at: 1000)
+        scpi.receive("-113,\"Undefined header\"\n", at: 1005)
+        scpi.receive("0,\"No error\"\n", at: 1006)
+        for harness in [line, scpi] {
+            #expect(harness.replies.map(\.command) == ["FOO", "BAR"])
+            #expect(harness.replies.allSatisfy { $0.reply.isError && !$0.reply.isInDoubt })
+            #expect(!harness.events.contains { if case .settling = $0 { true } else { false } })
+            #expect(harness.session.nextDeadline == nil, "no reply is held to settle")
+        }
+    }
 }

@@ -32,6 +32,9 @@ struct SessionHarness {
 
     mutating func expire(at time: Int) { record(session.expire(now: at(time))) }
 
+    /// The device is closed (``Session/hangUp(reason:isAskedFor:now:)``, asked for).
+    mutating func close(at time: Int) { record(session.hangUp(reason: "closed", isAskedFor: true, now: at(time))) }
+
     /// Ends ``Session/holdRequests()`` (``Session/releaseRequests(now:)``).
     mutating func release(at time: Int) { record(session.releaseRequests(now: at(time))) }
 

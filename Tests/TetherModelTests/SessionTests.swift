@@ -302,4 +302,31 @@ import Testing
                 == .settling(
                     SettlingEvidence(.begunBeforeCommand, line: Line("!READING t=1"))))
     }
+
+    /// `tether query --sim "$(python3 -c 'print("A"*120000)')"`: the `env` device
+    /// answers `ERR -363,"Input buffer overrun"\r\n` 22 ms into the write, which
+    /// reaches it after 10.4 s at 115200 baud. That line was shown as a notification,
+    /// then `no reply within 1000 ms`. It is the reply: no other line came by the
+    /// deadline, which runs from when the write reached the device, not from the send.
+    @Test func aReplyBeforeTheWriteIsDoneIsTheReply() {
+        var harness = SessionHarness(LineDialect(notificationPattern: try! LinePattern("^!")))
+        let command = String(repeating: "A", count: 120_000)
+        let id = harness.enqueue(command, timeout: 1000, at: 0)
+        harness.session.awaitWrite(of: id)
+        harness.receive("ERR -363,\"Input buffer overrun\"\r\n", at: 22)
+        harness.receive("!READING temp=21.52 hum=40.7\r\n", at: 1000)
+        harness.expire(at: 5000)
+        harness.session.writeCompleted(of: id, reachedAt: harness.at(10_417))
+        harness.expire(at: 11_416)
+        #expect(harness.replies.isEmpty && harness.timedOut.isEmpty, "the deadline runs from 10.417 s")
+        harness.expire(at: 11_417)
+        #expect(harness.timedOut.isEmpty)
+        #expect(harness.replies.map(\.command) == [command])
+        #expect(harness.replyLines == [["ERR -363,\"Input buffer overrun\""]])
+        #expect(harness.replies.first?.reply.isError == true)
+        #expect(harness.replies.first?.reply.isInDoubt == false)
+        #expect(harness.notificationTexts == ["!READING temp=21.52 hum=40.7"])
+        let roundTrip = harness.events.compactMap { if case .replied(_, _, _, let time) = $0 { time } else { nil } }
+        #expect(roundTrip == [.milliseconds(22)])
+    }
 }

@@ -29,7 +29,12 @@
 ///   oldest timed-out request would take the line too, the line is held: the next line
 ///   decides that it was the timed-out request's late reply; the in-flight request's
 ///   deadline passing first decides that it was the in-flight reply, which is then
-///   marked in doubt (``Reply/isInDoubt``).
+///   marked in doubt (``Reply/isInDoubt``) — unless the device, as late as the line
+///   says, cannot have answered the command after the timed-out one yet: the request
+///   in flight then times out too, and the line waits for that answer, due that much
+///   after the command was sent (plus ``resyncQuietPeriod``). It came: the line was the
+///   late reply (the device answers in order); it did not, or the device hung up: the
+///   line is still that late reply, in doubt.
 /// - **After a timeout** the next request is sent once the line has been quiet for
 ///   ``resyncQuietPeriod`` (counted from the last byte received, or from when the
 ///   timed-out request was sent) — so a silent device costs one timeout per request —
@@ -53,7 +58,8 @@
 ///   ``SessionEvent/settling(_:)``): a line nobody took (a stray: a line with nothing
 ///   in flight, before the first request too, a notification the patterns do not
 ///   know), a line begun before the request in flight was sent, a reply equal to the
-///   one before it for another command, or a timed-out request whose late reply never
+///   one before it for another command (not an error reply: the same error answers
+///   every command the device rejects), or a timed-out request whose late reply never
 ///   came — each complete reply is held for 1.5 times the longest of the last 32 round
 ///   trips (within ``settleMinimum`` and ``settleMaximum``) before it is reported and
 ///   the next request is sent. A line nobody takes during that time marks
@@ -70,10 +76,12 @@
 ///   ``resyncQuietMaximum``); a line nobody takes accounts for one (it was probably
 ///   that answer) and the quiet starts again. That quiet, held or before a request is
 ///   sent, accounts for all: the device is in step, and replies are its own again.
-///   A line whose first bytes arrived before the request in flight was sent, or that
-///   came while the port had not taken its whole command yet (``awaitWrite(of:)``),
-///   cannot be its reply (`line`, `scpi`): it is offered to timed-out requests only,
-///   else it is a stray.
+///   A line whose first bytes arrived before the request in flight was sent cannot be
+///   its reply (`line`, `scpi`): it is offered to timed-out requests only, else it is a
+///   stray. One that came while the port had not taken the whole command yet
+///   (``awaitWrite(of:)``) and that the request would take is held: a line after it
+///   makes it a stray, the deadline (which runs from the end of the write) passing
+///   first makes it the reply — a device may answer before the write is done.
 /// - **Unasked lines** (`line`, `scpi`): the shapes of strays seen while no request was
 ///   in flight or settling, and of lines begun before the request in flight, are
 ///   learned (``UnaskedLines``); a line of a learned shape is a notification, never a
@@ -144,7 +152,7 @@ public struct Session: Sendable {
     private var queue: [Request] = []
     private var inFlight: InFlight?
     private var owed: [Owed] = []
-    private var contested: (line: Line, at: ContinuousClock.Instant)?
+    private var contested: Contested?
     private var wait: Wait?
     private var held: Held?
     private var answersLate = false
@@ -224,6 +232,22 @@ public struct Session: Sendable {
         var sentAt: ContinuousClock.Instant
     }
 
+    /// A line the request in flight and the oldest timed-out request would both take,
+    /// or one that came while the port had not taken the command in flight whole, held
+    /// until the next line decides whose it is.
+    private struct Contested {
+        var line: Line
+        /// When it came.
+        var at: ContinuousClock.Instant
+        /// It came during the write (``Session/offerDuringWrite(_:now:)``): the next line
+        /// decides it was a stray, the deadline that it was the reply.
+        var cameDuringWrite = false
+        /// Set once the request in flight timed out too, the device looking as late as
+        /// the line says (``Session/nextAnswerDue(after:)``): when the next line, due by
+        /// then, has not come, and the line is the oldest timed-out request's, in doubt.
+        var decidesAt: ContinuousClock.Instant?
+    }
+
     /// A pause before the next request is sent.
     private struct Wait {
         /// Counted from the later of this and the last byte (after a timeout), or from
@@ -273,7 +297,9 @@ public struct Session: Sendable {
     /// a wait before the next request or of a settling reply, or a timed-out request's
     /// expiry; `nil` when there is nothing to time.
     public var nextDeadline: ContinuousClock.Instant? {
-        var candidates = owed.map(\.expiresAt)
+        // A timed-out request waits for the contested line's decision before it expires.
+        var candidates = contested?.decidesAt == nil ? owed.map(\.expiresAt) : []
+        if let decidesAt = contested?.decidesAt { candidates.append(decidesAt) }
         if let deadline = inFlight?.deadline { candidates.append(deadline) }
         if let quietAt = quietPartialAt { candidates.append(quietAt) }
         if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
@@ -376,7 +402,7 @@ public struct Session: Sendable {
             return [.emit(.failed(id, command: request.command, failure: .cancelled))]
         }
         guard let flight = inFlight, flight.request.id == id else { return [] }
-        if let (line, _) = contested {
+        if let line = contestedByInFlight {
             contested = nil
             return report([.emit(.notification(line))] + giveUp(flight, failure: .cancelled, now: now))
                 + sendNext(now: now)
@@ -466,12 +492,16 @@ public struct Session: Sendable {
             let line = ControlSequences.cleaned(Line(framer.partial, ending: .unterminated))
             actions.append(.emit(.pendingText(line, start: pendingStart)))
         }
-        for index in owed.indices.reversed() where owed[index].expiresAt <= now {
+        if let decidesAt = contested?.decidesAt, decidesAt <= now, let line = contested?.line {
+            contested = nil
+            actions += offerContested(line, isInDoubt: true)
+        }
+        for index in owed.indices.reversed() where contested?.decidesAt == nil && owed[index].expiresAt <= now {
             actions += close(owedAt: index, now: now)
         }
         if let flight = inFlight, let deadline = flight.deadline, deadline <= now {
-            if let (line, at) = contested {
-                actions += giveContested(line, receivedAt: at, now: now)
+            if let held = contested, held.decidesAt == nil {
+                actions += giveContested(held, now: now)
             } else {
                 actions += giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
             }
@@ -548,9 +578,11 @@ public struct Session: Sendable {
         closedReason = reason
         var actions = release(now: now)
         if let data = dataMode?.flush(), !data.isEmpty { actions.append(.emit(.data(data))) }
-        if let (line, _) = contested {
+        if let held = contested {
+            // No line after it decides: by order, the oldest timed-out request's, in doubt.
             contested = nil
-            actions.append(.emit(.notification(line)))
+            actions +=
+                held.cameDuringWrite ? [.emit(.notification(held.line))] : offerContested(held.line, isInDoubt: true)
         }
         for index in owed.indices.reversed() { actions += close(owedAt: index, now: now) }
         if let flight = inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {
@@ -623,7 +655,7 @@ public struct Session: Sendable {
             return report([.emit(.failed(id, command: command, failure: failure))]) + sendNext(now: now)
         }
         var actions: [SessionAction] = []
-        if let (line, _) = contested {
+        if let line = contestedByInFlight {
             contested = nil
             actions.append(.emit(.notification(line)))
         }
@@ -783,9 +815,11 @@ public struct Session: Sendable {
         if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
         if repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
-            // same command (a steady reading) is not.
+            // same command (a steady reading) is not, nor the same error to two
+            // commands (a device answers each command it rejects with its error:
+            // `ERR -113` to two unknown ones).
             let command = flight.request.command
-            if !reply.lines.isEmpty && reply.lines == lastReply.lines && command != lastReply.command {
+            if !reply.isError, !reply.lines.isEmpty, reply.lines == lastReply.lines, command != lastReply.command {
                 startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command), now: now)
             }
             lastReply = (command, reply.lines)
@@ -888,10 +922,8 @@ public struct Session: Sendable {
         }
         let isTailOfOverlongLine = continuesOverlongLine
         continuesOverlongLine = line.ending == .overlong
-        // A line that came while the port had not taken the whole command yet (a paced
-        // or slow write) cannot be its reply either.
-        let begunBeforeRequest =
-            partialPrecedesRequest || repliesAreUnmarked && inFlight?.awaitsWrite == true
+        let begunBeforeRequest = partialPrecedesRequest
+        let cameDuringWrite = repliesAreUnmarked && inFlight?.awaitsWrite == true
         partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
             return report(.notification(line), into: &actions)
@@ -914,11 +946,17 @@ public struct Session: Sendable {
             return report(.notification(line), into: &actions)
         }
         if !line.isEmpty { lastReplyLineAt = now }
-        if let (earlier, _) = contested {
+        if let earlier = contested {
             contested = nil
-            taken += offerContested(earlier)
+            taken += earlier.cameDuringWrite ? offerStray(earlier.line, now: now) : offerContested(earlier.line)
         }
-        taken += begunBeforeRequest ? offerStray(line, now: now) : offerTaken(line, now: now)
+        if begunBeforeRequest {
+            taken += offerStray(line, now: now)
+        } else if cameDuringWrite {
+            taken += offerDuringWrite(line, now: now)
+        } else {
+            taken += offerTaken(line, now: now)
+        }
         report(taken, into: &actions)
     }
 
@@ -963,7 +1001,7 @@ public struct Session: Sendable {
                 if trial.offer(line) != .notMine {
                     var inFlightTrial = flight.matcher
                     if case .complete = inFlightTrial.offer(line) {
-                        contested = (line, now)
+                        contested = Contested(line: line, at: now)
                         return []
                     }
                 }
@@ -1022,35 +1060,97 @@ public struct Session: Sendable {
         return [.emit(.notification(line))]
     }
 
-    /// A line came after a contested one: the contested line was the oldest timed-out
-    /// request's late reply (or its beginning).
-    private mutating func offerContested(_ line: Line) -> [SessionAction] {
+    /// The contested line while the request in flight is one of its claimants (not once
+    /// that request timed out too, ``Contested/decidesAt``): a request that ends otherwise
+    /// leaves it a notification.
+    private var contestedByInFlight: Line? {
+        guard let contested, contested.decidesAt == nil else { return nil }
+        return contested.line
+    }
+
+    /// A line that came while the port had not taken the command in flight whole (a
+    /// paced or slow write): a timed-out request's late reply, else — when the command
+    /// in flight would take it whole — held (``Contested``): a line after it decides it
+    /// was a stray (a `!READING` during a paced `PRINT 2+2`); the deadline, running once
+    /// the write is done, passing first decides that the device answered before the
+    /// write was done (`ERR -363` to a command longer than its buffer): the reply.
+    /// Otherwise a stray.
+    private mutating func offerDuringWrite(_ line: Line, now: ContinuousClock.Instant) -> [SessionAction] {
+        func takes(_ matcher: any ReplyMatcher) -> Bool {
+            var trial = matcher
+            if case .complete = trial.offer(line) { return true }
+            return false
+        }
+        func isLateReply(_ owed: Owed) -> Bool {
+            var trial = owed.matcher
+            return trial.offer(line) != .notMine
+        }
+        if let flight = inFlight, !line.isEmpty, !flight.matcher.hasStarted, takes(flight.matcher),
+            !owed.contains(where: isLateReply)
+        {
+            contested = Contested(line: line, at: now, cameDuringWrite: true)
+            return []
+        }
+        return offerStray(line, now: now)
+    }
+
+    /// A line came after a contested one (or none came when due, `isInDoubt`): the
+    /// contested line was the oldest timed-out request's late reply (or its beginning),
+    /// as the device answers in order.
+    private mutating func offerContested(_ line: Line, isInDoubt: Bool = false) -> [SessionAction] {
         answersLate = true
         guard let oldest = owed.firstIndex(where: { !$0.matcher.hasStarted }) else {
             return [.emit(.notification(line))]
         }
-        return offer(line, toOwed: oldest) ?? [.emit(.notification(line))]
+        return offer(line, toOwed: oldest, isInDoubt: isInDoubt) ?? [.emit(.notification(line))]
     }
 
-    /// The in-flight request's deadline passed with a contested line held: it was the
-    /// in-flight reply after all, in doubt, and the timed-out requests are closed.
-    private mutating func giveContested(
-        _ line: Line, receivedAt: ContinuousClock.Instant, now: ContinuousClock.Instant
-    ) -> [SessionAction] {
-        contested = nil
+    /// When the answer after the contested line is due if that line is the oldest
+    /// timed-out request's late reply: the device answering in order, each command as
+    /// late as that one, answers the command sent after it that much after it was sent
+    /// (plus ``resyncQuietPeriod``); `nil` when no request is owed.
+    private func nextAnswerDue(after held: Contested) -> ContinuousClock.Instant? {
+        guard let oldest = owed.firstIndex(where: { !$0.matcher.hasStarted }), let flight = inFlight else {
+            return nil
+        }
+        let lateness = held.at - owed[oldest].sentAt
+        let nextSentAt = oldest + 1 < owed.count ? owed[oldest + 1].sentAt : flight.sentAt
+        return nextSentAt + lateness + resyncQuietPeriod
+    }
+
+    /// The in-flight request's deadline passed with a contested line held. When the
+    /// device, as late as the line says, cannot have answered the next command yet
+    /// (``nextAnswerDue(after:)``), the request in flight times out too and the line
+    /// waits for that answer (``offerContested(_:isInDoubt:)``): three commands to a
+    /// device answering 3 s late with a 1 s timeout get three late replies, each its
+    /// own. Otherwise the earlier answer was lost: the line is the in-flight reply, in
+    /// doubt, and the timed-out requests are closed.
+    private mutating func giveContested(_ held: Contested, now: ContinuousClock.Instant) -> [SessionAction] {
+        guard var flight = inFlight else {
+            contested = nil
+            return [.emit(.notification(held.line))]
+        }
+        if held.cameDuringWrite, case .complete(let reply) = flight.matcher.offer(held.line) {
+            contested = nil
+            return complete(flight, with: reply, now: now, answeredAt: held.at)
+        }
         answersLate = true
-        guard var flight = inFlight else { return [.emit(.notification(line))] }
+        let timedOut = RequestFailure.timedOut(flight.request.timeout ?? .zero)
+        if let due = nextAnswerDue(after: held), due > now {
+            contested?.decidesAt = due
+            return giveUp(flight, failure: timedOut, now: now)
+        }
+        contested = nil
         inFlight = nil
         var actions: [SessionAction] = []
         for index in owed.indices.reversed() where !owed[index].matcher.hasStarted {
             actions += close(owedAt: index, now: now)
         }
-        guard case .complete(var reply) = flight.matcher.offer(line) else {
-            return actions + [.emit(.notification(line))]
-                + giveUp(flight, failure: .timedOut(flight.request.timeout ?? .zero), now: now)
+        guard case .complete(var reply) = flight.matcher.offer(held.line) else {
+            return actions + [.emit(.notification(held.line))] + giveUp(flight, failure: timedOut, now: now)
         }
         reply.isInDoubt = true
-        actions += complete(flight, with: reply, now: receivedAt)
+        actions += complete(flight, with: reply, now: held.at)
         wait = lateWait(after: flight.request.timeout ?? .zero, now: now)
         return actions
     }
@@ -1096,7 +1196,8 @@ public struct Session: Sendable {
 
     /// Offers `line` to a timed-out request's matcher; `nil` when it is not taken.
     /// A timed-out request cannot ask the device for more: what it has is its late reply.
-    private mutating func offer(_ line: Line, toOwed index: Int) -> [SessionAction]? {
+    /// `isInDoubt`: a late reply it completes is in doubt (no line after it confirmed the order).
+    private mutating func offer(_ line: Line, toOwed index: Int, isInDoubt: Bool = false) -> [SessionAction]? {
         switch owed[index].matcher.offer(line) {
         case .notMine: return nil
         case .echo, .consumed, .write: return []
@@ -1105,7 +1206,7 @@ public struct Session: Sendable {
             let closed = owed.remove(at: index)
             if let lastByteAt { longestAnswer = max(longestAnswer, lastByteAt - closed.sentAt) }
             // An earlier late reply that never came may be this one.
-            if repliesAreUnmarked && unaccountedReplies > 0 { reply.isInDoubt = true }
+            if isInDoubt || repliesAreUnmarked && unaccountedReplies > 0 { reply.isInDoubt = true }
             return [.emit(.lateReply(command: closed.command, reply: reply))]
         }
     }
