@@ -241,7 +241,9 @@ struct SessionProgram {
             let routed = continuesOverlong ? [line.bytes] : split.count > 1 ? split.filter { !$0.isEmpty } : split
             for piece in routed {
                 framed[piece, default: 0] += 1
-                for rest in restsAfterTextPrompt(piece) { afterPrompt[rest, default: 0] += 1 }
+                for rest in piecesAfterTextPrompt(piece, dialect) {
+                    for restPiece in rest { afterPrompt[restPiece, default: 0] += 1 }
+                }
             }
         }
         var quiet = Duration.zero
@@ -268,8 +270,10 @@ struct SessionProgram {
         for (bytes, count) in framed where count > (shown[bytes] ?? 0) + (partial[bytes] ?? 0) {
             require(
                 mayGoUnshown(bytes, enqueued: outcome.enqueued) || Self.isInOrder(bytes, within: data)
-                    || restsAfterTextPrompt(bytes).contains {
-                        shown[$0] != nil || partial[$0] != nil || mayGoUnshown($0, enqueued: outcome.enqueued)
+                    || piecesAfterTextPrompt(bytes, dialect).contains { rest in
+                        rest.allSatisfy {
+                            shown[$0] != nil || partial[$0] != nil || mayGoUnshown($0, enqueued: outcome.enqueued)
+                        }
                     },
                 "line \(bytes) framed \(count) times, shown \(shown[bytes] ?? 0)")
         }
@@ -277,15 +281,16 @@ struct SessionProgram {
 
     /// The lines `line` may have been once an `at` SMS text prompt at its start was
     /// taken while it was unterminated (the line quiet at `>` and the blanks around
-    /// it): what follows the `>`, without none, some or all of its leading blanks.
-    private func restsAfterTextPrompt(_ line: [UInt8]) -> [[UInt8]] {
-        guard Self.dialects[dialectIndex]() is ATDialect else { return [] }
+    /// it): what follows the `>`, without none, some or all of its leading blanks, each
+    /// as the session routes it (its leading noise apart).
+    private func piecesAfterTextPrompt(_ line: [UInt8], _ dialect: any Dialect) -> [[[UInt8]]] {
+        guard dialect is ATDialect else { return [] }
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         let start = line.drop(while: isBlank)
         guard start.first == 0x3E else { return [] }
         let rest = start.dropFirst()
         let blanks = rest.prefix(while: isBlank).count
-        return (0...blanks).map { Array(rest.dropFirst($0)) }
+        return (0...blanks).map { pieces(of: Line(Array(rest.dropFirst($0))), dialect).filter { !$0.isEmpty } }
     }
 
     /// Whether every byte of `line` is in `data`, in the same order (a line framed
