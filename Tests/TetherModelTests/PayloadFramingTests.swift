@@ -72,6 +72,19 @@ import Testing
         #expect(lines[1].text == "+1.0")
     }
 
+    /// A header that, with the text before it, is longer than a line is text: no piece
+    /// is longer than the maximum (found by fuzzing, `Fuzz/Targets/session.swift`: with
+    /// a 1-byte maximum line, `#0#` gave the 2-byte piece `#0`).
+    @Test func aHeaderLongerThanALineIsText() {
+        for text in ["#0#", "#15abcde", "x#0ab"] {
+            let lines = Self.verified([Array(text.utf8)], maximumLineLength: 1, framing: ArbitraryBlockFraming())
+            #expect(lines.map(\.bytes) == text.utf8.map { [$0] }, "\(text)")
+            #expect(lines.allSatisfy { $0.payloadRange == nil }, "\(text)")
+        }
+        let fits = Self.verified([Array("#15abcde".utf8)], maximumLineLength: 3, framing: ArbitraryBlockFraming())
+        #expect(fits.first?.payloadRange == 3..<3)
+    }
+
     @Test func espATPayloadEndsItsLine() {
         let stream = Array("\r\n+IPD,1,11:OK\r\nHELLO\r\n\r\nOK\r\n+IPD,3:a\rb+CSQ: 1,2\r\n+IPD,x\r\n".utf8)
         let lines = Self.verified([stream], framing: TemplatePayloadFraming(ATDialect.builtInPayloadHeaders))

@@ -232,7 +232,14 @@ public struct LineFramer: Sendable {
         let chunkFrom = start + max(0, at - buffer.count)
         let chunkTo = min(bytes.count, chunkFrom + (Self.maximumHeaderLength - candidate.count))
         candidate += bytes[chunkFrom..<chunkTo]
-        let header = payloadFraming?.header(in: candidate[...]) ?? .notAHeader
+        var header = payloadFraming?.header(in: candidate[...]) ?? .notAHeader
+        // A header with the text before it longer than a line is none: no piece is
+        // longer than the maximum (`#0` with a 1-byte maximum line).
+        switch header {
+        case .block(let headerLength, _, _) where at + headerLength > maximumLineLength: header = .notAHeader
+        case .indefinite(let headerLength) where at + headerLength > maximumLineLength: header = .notAHeader
+        default: break
+        }
         /// The chunk index of line offset `offset` (at or after the buffered bytes).
         func position(_ offset: Int) -> Int { start + (offset - buffer.count) }
         switch header {
