@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherSimulator
 
 /// The `tether-sim` command line: what the user asked for, parsed and validated by the
@@ -169,7 +170,7 @@ enum SimCommandLine {
         if arguments.count == 2, arguments[0] == "--generate-completion" {
             guard let shell = Shell(rawValue: arguments[1]) else {
                 throw UsageError(
-                    "Unknown shell '\(arguments[1])'; expected one of \(Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))"
+                    "Unknown shell \(Quoted(arguments[1])); expected one of \(Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))"
                 )
             }
             return .generate(.completion(shell))
@@ -178,7 +179,7 @@ enum SimCommandLine {
         let parsed = try ParsedArguments(arguments, spec: spec)
         if parsed[versionFlag] { return .version }
         if parsed[listProfilesFlag] { return .listProfiles }
-        if let extra = parsed.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
+        if let extra = parsed.positionals.first { throw UsageError("Unexpected argument \(Quoted(extra))") }
         let request = ServeRequest(
             links: parsed[link], count: parsed[count], seed: parsed[seed], logPath: parsed[log],
             profile: parsed[profile], faults: try FaultOptions.plan(parsed, seed: 0))

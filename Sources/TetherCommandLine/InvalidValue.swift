@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// Why an option's parser refused a value; ``ParsedArguments`` turns it into a
 /// ``UsageError`` naming the value and the option.
 public struct InvalidValue: Error, Equatable, Sendable {
@@ -25,7 +27,7 @@ public struct InvalidValue: Error, Equatable, Sendable {
 
     /// The usage error for `value` given to `option`.
     func usageError(_ value: String, for option: OptionDeclaration) -> UsageError {
-        let start = "The value '\(value)' is invalid for '\(option.display)'"
+        let start = "The value \(Quoted(value)) is invalid for '\(option.display)'"
         switch wording {
         case .pleaseProvide(let advice): return UsageError("\(start). \(advice)")
         case .expected(let what): return UsageError("\(start): expected \(what)")

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherModel
 import TetherSimulator
 
@@ -184,7 +185,7 @@ public struct DialectOptions {
             do {
                 return try LinePattern(source)
             } catch {
-                throw UsageError("The profile '\(profile.name)' has an invalid \(field) '\(source)'")
+                throw UsageError("The profile \(Quoted(profile.name)) has an invalid \(field) \(Quoted(source))")
             }
         }
         let promptGiven = settings.prompt != nil || settings.promptPattern != nil

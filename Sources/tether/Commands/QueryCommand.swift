@@ -50,7 +50,7 @@ enum QueryCommand: Command {
         }
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
         if port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil {
-            throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
+            throw UsageError("Give either <port> or '--sim'/'--match', not both (got \(Quoted(first)))")
         }
         let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }
         let linger = Duration.milliseconds(arguments[Self.linger])

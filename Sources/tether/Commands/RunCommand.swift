@@ -93,7 +93,7 @@ enum RunCommand: Command {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
         if arguments.positionals.count > 1 {
             let extra = arguments.positionals[1]
-            throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
+            throw UsageError("Unexpected argument \(Quoted(extra)). Did you mean \(Quoted("--port " + extra))?")
         }
         let ports = try devices(arguments)
         var options = try ConnectionOptions(
@@ -229,7 +229,7 @@ enum RunCommand: Command {
         }
         var seen: Set<String> = []
         for name in ports.compactMap(\.name) where !seen.insert(name).inserted {
-            throw UsageError("The device name '\(name)' is given twice")
+            throw UsageError("The device name \(Quoted(name)) is given twice")
         }
         var nodes: [String: String] = [:]
         for port in ports {

@@ -1,5 +1,6 @@
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherLibC
 import TetherModel
 import TetherSerial
 import TetherSimulator
@@ -176,7 +177,7 @@ struct ConnectionOptions {
     /// - Throws: ``UsageError`` for an extra argument, no port, or a bad value.
     init(portOrSimulator arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
-            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+            throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
         try self.init(arguments, port: arguments.positionals.first)
         if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
@@ -237,10 +238,11 @@ struct ConnectionOptions {
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         address = try port.map(Self.address)
         if usesSimulator, let port {
-            throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
+            throw UsageError("Give either <port> or '--sim', not both (got \(Quoted(port)))")
         }
         if let match = hardware.match, usesSimulator || port != nil {
-            throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
+            throw UsageError(
+                "Give one of <port>, '--sim' or '--match', not several (got \(Quoted("--match \(match)")))")
         }
     }
 }

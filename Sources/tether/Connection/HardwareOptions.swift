@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherModel
 import TetherSerial
 
@@ -157,7 +158,7 @@ struct HardwareOptions {
             do throws(SerialError) {
                 return try await opener.openOnce()
             } catch .notFound where waits {
-                let what = path ?? match.map { "a port matching '\($0)'" } ?? "the port"
+                let what = path ?? match.map { "a port matching \(Quoted($0.description))" } ?? "the port"
                 waiting(what)
                 return try await opener.waitAndOpen(timeout: waitTimeout)
             }
@@ -180,11 +181,11 @@ struct HardwareOptions {
             return nil
         case .noMatch:
             return CommandFailure(
-                "no serial port matches '\(match)'. Ports present:",
+                "no serial port matches \(Quoted(match.description)). Ports present:",
                 details: ports.isEmpty ? ["  (none)"] : ports.map(describe), code: .portNotFound)
         case .ambiguous(let candidates):
             return CommandFailure(
-                "\(candidates.count) ports match '\(match)':",
+                "\(candidates.count) ports match \(Quoted(match.description)):",
                 details: candidates.map(describe) + ["Give VID:PID:SERIAL, or the port's /dev/serial/by-id path."],
                 code: .usage)
         }

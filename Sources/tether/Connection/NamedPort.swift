@@ -1,5 +1,6 @@
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherLibC
 
 /// A device of `tether run`, from a `--port` value: `PATH`, `NAME=PATH`, `NAME=sim` or
 /// `NAME=sim:PROFILE`, optionally followed by its own settings,
@@ -34,7 +35,7 @@ struct NamedPort {
             let candidate = place[..<equals]
             guard Self.isIdentifier(candidate) || candidate.contains("/") else {
                 throw UsageError(
-                    "The device name '\(candidate)' in '--port \(value)' is not a name: start with a letter or '_', then letters, digits or '_'"
+                    "The device name \(Quoted(candidate)) in \(Quoted("--port " + value)) is not a name: start with a letter or '_', then letters, digits or '_'"
                 )
             }
             if !candidate.contains("/") {
@@ -43,13 +44,15 @@ struct NamedPort {
             }
         }
         guard !rest.isEmpty else {
-            throw UsageError("The value '\(value)' is invalid for '--port <port>'. Please provide a path after '='.")
+            throw UsageError(
+                "The value \(Quoted(value)) is invalid for '--port <port>'. Please provide a path after '='.")
         }
         if name != nil, rest == "sim" || rest.hasPrefix("sim:") {
             let profile = rest == "sim" ? SimulatorProfile.defaultName : String(rest.dropFirst(4))
             guard SimulatorProfile.isValid(profile) else {
                 let known = SimulatorProfile.names.map { "'\($0)'" }.joined(separator: ", ")
-                throw UsageError("Unknown simulator profile '\(profile)' in '\(value)'. Profiles: \(known).")
+                throw UsageError(
+                    "Unknown simulator profile \(Quoted(profile)) in \(Quoted(value)). Profiles: \(known).")
             }
             target = .simulator(profile: profile)
         } else {
@@ -72,7 +75,7 @@ struct NamedPort {
         for item in items {
             guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
                 throw UsageError(
-                    "The setting '\(item)' in '--port \(value)' is not KEY=VALUE (e.g. baud=9600, dialect=at, device=modem.json)"
+                    "The setting \(Quoted(item)) in \(Quoted("--port " + value)) is not KEY=VALUE (e.g. baud=9600, dialect=at, device=modem.json)"
                 )
             }
             let key = String(item[..<equals])
