@@ -103,10 +103,9 @@ enum SimCommandLine {
     static let count = Option<Int?>(
         "--count", value: "n",
         help: """
-            Serve n devices, 1 to \(maximumCount), with serial numbers
-            SIM0001 … SIM000n. With one --link P they are linked
-            as P-1 … P-n.
-            """, parse: Parse.integer(1...maximumCount, .expected("a whole number from 1 to \(maximumCount)")))
+            Serve n devices, with serial numbers SIM0001 … SIM000n.
+            With one --link P they are linked as P-1 … P-n.
+            """, range: .integers(1...maximumCount))
     static let seed = Option<UInt64>(
         "--seed", value: "seed",
         help: """

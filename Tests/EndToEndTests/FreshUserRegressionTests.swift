@@ -186,7 +186,7 @@ import TetherSimulator
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: The value '4294967296' is invalid for '--baud <rate>'. Please provide a positive whole number of baud"
+                "Error: The value '4294967296' is invalid for '--baud <rate>': must be a whole number, 1 to 2147483647 baud"
             ))
     }
 

@@ -10,8 +10,7 @@ enum QueryCommand: Command {
         "--linger", value: "ms",
         help: "After the last reply, go on showing lines until none has come for this many ms\n"
             + "(at most 5 times as long in all).", default: 0, defaultHelp: "0, exit at once",
-        parse: Parse.integer(
-            0...60_000, InvalidValue("Please provide a whole number of milliseconds, 0 or more, at most 60000.")))
+        range: .integers(0...60_000, "ms"))
 
     static let spec = CommandSpec(
         program: "tether", name: "query",

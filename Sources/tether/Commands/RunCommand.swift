@@ -23,9 +23,8 @@ enum RunCommand: Command {
     static let lua = Flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input).")
     static let luaMemory = Option<Int>(
         "--lua-memory", value: "MiB",
-        help: "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line.",
-        default: ScriptRunner.defaultLuaMemoryLimit >> 20,
-        parse: Parse.integer(1...65536, InvalidValue("Please provide a whole number of MiB from 1 to 65536.")))
+        help: "The most memory a Lua script may use, in MiB; more is a script error naming\nthe line.",
+        default: ScriptRunner.defaultLuaMemoryLimit >> 20, range: .integers(1...65536, "MiB"))
 
     static let junit = Option<String?>(
         "--junit", value: "file",

@@ -27,8 +27,10 @@ struct ConnectionOptions {
     static let timeout = Option<Int>(
         "--timeout", "-t", value: "ms",
         help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",
-        default: 1000,
-        parse: Parse.integer(0..., InvalidValue("Please provide a whole number of milliseconds, 0 or more.")))
+        default: 1000, range: longestWait)
+    /// The longest `--timeout`: a day. Longer is a mistake (99999999999 is three years);
+    /// 0 waits without a deadline.
+    static let longestWait = ValueRange.integers(0...86_400_000, "ms")
     /// `--format`, read as any format: each command declares it with
     /// ``format(showing:)``, whose check refuses the formats it cannot show.
     static let format = format(showing: .eventLog, refusing: false)
