@@ -32,8 +32,13 @@ public struct InvalidValue: Error, Equatable, Sendable {
     private init(wording: Wording) { self.wording = wording }
 
     /// The usage error for `value` given to `option`.
+    /// An empty value is named as such (`The value of '--log <file>' is empty`): `''`
+    /// in a message is easy to miss.
     func usageError(_ value: String, for option: OptionDeclaration) -> UsageError {
-        let start = "The value \(Quoted(value)) is invalid for '\(option.display)'"
+        let start =
+            value.isEmpty
+            ? "The value of '\(option.display)' is empty"
+            : "The value \(Quoted(value)) is invalid for '\(option.display)'"
         switch wording {
         case .pleaseProvide(let advice): return UsageError("\(start). \(advice)")
         case .expected(let what, let verb): return UsageError("\(start): \(verb) \(what)")

@@ -61,7 +61,7 @@ import Testing
         let prompt = try Subprocess.run(
             "tether", ["query", "--sim", "--profile", "prompt-console", "--prompt=", "version"])
         #expect(prompt.status == 64)
-        #expect(prompt.stderr.hasPrefix("Error: The value '' is invalid for '--prompt <text>'."))
+        #expect(prompt.stderr.hasPrefix("Error: The value of '--prompt <text>' is empty."))
         let sim = try Subprocess.run("tether", ["query", "--sim=", "x"])
         #expect(sim.status == 64)
         #expect(sim.stderr.hasPrefix("Error: '--sim' takes no value"))

@@ -143,11 +143,11 @@ import TetherSimulator
             ["--timeout", "-1"],
             "The value '-1' is invalid for '--timeout <ms>': must be a whole number, 0 to 86400000 ms"
         ),
-        (["--log="], "The value '' is invalid for '--log <file>'. Please provide a path."),
-        (["--urc", ""], "The value '' is invalid for '--urc <prefix>'. Please provide a non-empty prefix."),
+        (["--log="], "The value of '--log <file>' is empty. Please provide a path."),
+        (["--urc", ""], "The value of '--urc <prefix>' is empty. Please provide a non-empty prefix."),
         (
             ["--final-ok="],
-            "The value '' is invalid for '--final-ok <text>'. Please provide the code's text, e.g. 'FAIL'."
+            "The value of '--final-ok <text>' is empty. Please provide the code's text, e.g. 'FAIL'."
         ),
         (
             ["--notify-pattern", "("],

@@ -131,7 +131,7 @@ private enum Sample {
             ["--parity", "purple"],
             "The value 'purple' is invalid for '--parity <parity>'. Please provide one of 'none', 'odd', 'even'."
         ),
-        (["--prompt="], "The value '' is invalid for '--prompt <text>'. Please provide the prompt's text."),
+        (["--prompt="], "The value of '--prompt <text>' is empty. Please provide the prompt's text."),
         (
             ["--wait-timeout", "0"],
             "The value '0' is invalid for '--wait-timeout <seconds>': must be a number, more than 0, at most 1000000000 seconds"

@@ -54,7 +54,7 @@ import TetherSerial
         ("bud", ["9600"], "bud: unknown setting; did you mean 'baud'?"),
         ("check-errors", ["yes"], "check-errors: expected true or false"),
         ("parity", ["odd", "even"], "parity: expected one value, got 2"),
-        ("urc", ["^A", ""], "urc: The value '' is invalid for '--urc <prefix>'. Please provide a non-empty prefix."),
+        ("urc", ["^A", ""], "urc: The value of '--urc <prefix>' is empty. Please provide a non-empty prefix."),
     ])
     func aBadSettingIsRefusedAsTheCommandLineWould(key: String, values: [String], message: String) {
         var layer = SettingsLayer()

@@ -70,7 +70,7 @@ import TetherSimulator
             "The value '-3' is invalid for '--seed <seed>': expected a whole number from 0 to 18446744073709551615"
         ),
         (["--count", "0"], "The value '0' is invalid for '--count <n>': must be a whole number, 1 to 256"),
-        (["--link="], "The value '' is invalid for '--link <path>': expected a path"),
+        (["--link="], "The value of '--link <path>' is empty: expected a path"),
         (
             ["--count", "3", "--link", "a", "--link", "b"],
             "'--count 3' with 2 '--link's: give one --link (numbered -1 … -3) or one per device"

@@ -90,6 +90,9 @@ enum RunCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
+        guard !path.isEmpty else {
+            throw UsageError("The script path is empty; give a query file, a Lua script or '-' for standard input")
+        }
         if arguments.positionals.count > 1 {
             let extra = arguments.positionals[1]
             throw UsageError("Unexpected argument \(Quoted(extra)). Did you mean \(Quoted("--port " + extra))?")

@@ -17,13 +17,14 @@ struct ConnectionOptions {
             (\(SimulatorProfile.names.joined(separator: ", ")))
             or a profile file (docs/PROFILES.md); it also sets the
             default --dialect.
-            """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names, parse: Parse.text)
+            """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names,
+        parse: Parse.nonEmpty(InvalidValue("Please provide a built-in profile's name or a profile file's path.")))
     static let device = Option<String?>(
         "--device", value: "file",
         help: """
             A device description file (docs/DIALECTS.md): dialect, line end,
             patterns and serial settings; options given here override it.
-            """, parse: Parse.text)
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide a device description file's path.")))
     static let timeout = Option<Int>(
         "--timeout", "-t", value: "ms",
         help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",

@@ -28,6 +28,10 @@ struct NamedPort {
     ///   an unknown simulator profile, or a setting that is not a device option or has
     ///   a bad value.
     init(parsing value: String) throws(UsageError) {
+        guard !value.isEmpty else {
+            throw UsageError(
+                "The value of '--port <port>' is empty; give a path, NAME=PATH or NAME=sim (e.g. /dev/ttyUSB0)")
+        }
         let parts = value.split(separator: ",", omittingEmptySubsequences: false)
         let place = parts[0]
         var rest = place
