@@ -44,11 +44,11 @@ let package = Package(
         // strict grammar, the parsed tree and a `Decoder` over it.
         .target(name: "TetherJSON"),
         // Typed command-line options, parsing and `--help`, for both executables.
-        .target(name: "TetherCommandLine"),
+        .target(name: "TetherCommandLine", dependencies: ["TetherLibC"]),
         // Transport: SerialPort over libserialport.
         .target(name: "TetherSerial", dependencies: ["CLibSerialPort", "CPtyCompat", "TetherPoll", "TetherLibC"]),
         // XMODEM and YMODEM as pure state machines (docs/TRANSFERS.md).
-        .target(name: "TetherTransfer"),
+        .target(name: "TetherTransfer", dependencies: ["TetherLibC"]),
         // Model: framing, dialects, request queue, events, transfers on the port loop.
         .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer", "TetherLibC"]),
         // Presenter: model events → view state.

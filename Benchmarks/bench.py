@@ -492,4 +492,5 @@ def main():
     os.rmdir(work) if not os.listdir(work) else None
 
 
-main()
+if __name__ == "__main__":
+    main()

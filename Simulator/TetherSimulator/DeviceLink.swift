@@ -34,7 +34,7 @@ final class DeviceLink: Sendable {
             guard status.st_mode & S_IFMT == S_IFLNK else {
                 throw SimulatorError(
                     .linkPathOccupied,
-                    "cannot create the link '\(absolute)': a file that is not a symbolic link is in the way"
+                    "cannot create the link \(Quoted(absolute)): a file that is not a symbolic link is in the way"
                 )
             }
             var target = stat()
@@ -45,12 +45,12 @@ final class DeviceLink: Sendable {
             }
             guard unlink(absolute) == 0 else {
                 throw SimulatorError(
-                    .linkFailed, "cannot replace the old link '\(absolute)'", osError: errno)
+                    .linkFailed, "cannot replace the old link \(Quoted(absolute))", osError: errno)
             }
         }
         guard symlink(target, absolute) == 0 else {
             throw SimulatorError(
-                .linkFailed, "cannot create the link '\(absolute)' to \(target)", osError: errno)
+                .linkFailed, "cannot create the link \(Quoted(absolute)) to \(target)", osError: errno)
         }
         self.path = absolute
         self.target = target
@@ -76,7 +76,7 @@ final class DeviceLink: Sendable {
         {
             holder = ", served by \(owner)"
         }
-        return "cannot create the link '\(path)': it points to \(destination), a live device\(holder); "
+        return "cannot create the link \(Quoted(path)): it points to \(destination), a live device\(holder); "
             + "stop that simulator or choose another --link"
     }
 

@@ -4,42 +4,42 @@ import TetherCommandLine
 /// same), declared once for both command lines, and the ``FaultPlan`` they describe.
 public enum FaultOptions {
     public static let latency = Option<Int?>(
-        "--latency", value: "ms", help: "Delay every reply by this many ms.", parse: whole(minimum: 0))
+        "--latency", value: "ms", help: "Delay every reply by this many ms.", range: .integers(atLeast: 0, "ms"))
     public static let latencyStep = Option<Int?>(
         "--latency-step", value: "ms",
         help: "Delay each reply this many ms more than the one before\n(a device falling behind).",
-        parse: whole(minimum: 0))
+        range: .integers(atLeast: 0, "ms"))
     public static let jitter = Option<Int?>(
         "--jitter", value: "ms", help: "Delay every reply by a further random 0 … ms\n(order kept).",
-        parse: whole(minimum: 0))
+        range: .integers(atLeast: 0, "ms"))
     public static let paceBaud = Option<Int?>(
         "--pace-baud", value: "rate", help: "Send at this baud rate, 10 bits a byte\n(9600 ≈ 1.04 ms/byte).",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1, "baud"))
     public static let split = Option<Int?>(
         "--split", value: "bytes", help: "Split every write into random pieces of 1 … bytes.",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1, "bytes"))
     public static let splitGap = Option<Int>(
         "--split-gap", value: "ms", help: "The longest random gap between split pieces.",
-        default: Int(FaultPlan().splitGap / .milliseconds(1)), parse: whole(minimum: 0))
+        default: Int(FaultPlan().splitGap / .milliseconds(1)), range: .integers(atLeast: 0, "ms"))
     public static let garbage = Option<Double?>(
         "--garbage", value: "p", help: "Put 1 … 8 random bytes (never CR/LF) before a line,\nprobability 0 … 1.",
-        parse: probability)
+        range: probability)
     public static let drop = Option<Double?>(
-        "--drop", value: "p", help: "Leave a reply out, probability 0 … 1.", parse: probability)
+        "--drop", value: "p", help: "Leave a reply out, probability 0 … 1.", range: probability)
     public static let duplicate = Option<Double?>(
         "--duplicate", value: "p", help: "Send a reply twice (in one write), probability 0 … 1.",
-        parse: probability)
+        range: probability)
     public static let disconnectAfter = Option<Int?>(
         "--disconnect-after", value: "ms", help: "Hang up this many ms after a client opens the port.",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1, "ms"))
     public static let disconnectAfterLines = Option<Int?>(
         "--disconnect-after-lines", value: "n", help: "Hang up after n lines have been sent to a client.",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1))
     public static let reappearAfter = Option<Int?>(
         "--reappear-after", value: "ms",
         help:
             "After a hang-up, come back on a new pty (same --link)\nthis many ms later; without it the device is gone\nfor good.",
-        parse: whole(minimum: 0))
+        range: .integers(atLeast: 0, "ms"))
     public static let burst = Option<FaultPlan.Burst?>(
         "--burst", value: "n@rate",
         help: "On each open, send n '!BURST n=<i>' lines at rate\nlines/s (e.g. 1000@2000).",
@@ -47,15 +47,15 @@ public enum FaultOptions {
     public static let receiveGap = Option<Int?>(
         "--receive-gap", value: "ms",
         help: "Drop each byte received less than this many ms after\nthe last one taken (a UART without a FIFO).",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1, "ms"))
     public static let drainBaud = Option<Int?>(
         "--drain-baud", value: "rate",
         help: "Read what the client sends no faster than this baud\nrate, 10 bits a byte (the rest waits in the pty).",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1, "baud"))
     public static let holdInput = Option<Int?>(
         "--hold-input", value: "ms",
         help: "After the first bytes of a connection, read nothing\nfor this many ms (XOFF held during a flash write).",
-        parse: whole(minimum: 1))
+        range: .integers(atLeast: 1, "ms"))
     public static let sequenceNumbers = Flag(
         "--sequence-numbers", help: "Append ' seq=<n>' to every notification line\n(n from 1, never reset).")
 
@@ -113,15 +113,9 @@ public enum FaultOptions {
         return plan
     }
 
-    private static func whole(minimum: Int) -> @Sendable (String) throws(InvalidValue) -> Int {
-        Parse.integer(minimum..., .expected("a whole number, \(minimum) or more"))
-    }
-
-    private static let probability: @Sendable (String) throws(InvalidValue) -> Double = { text throws(InvalidValue) in
-        guard let number = Double(text), number >= 0, number <= 1 else {
-            throw .expected("a probability from 0 to 1, e.g. 0.1")
-        }
-        return number
+    /// A probability: a number from 0 to 1, e.g. 0.1.
+    private static let probability = ValueRange<Double>("0 to 1", kind: "a probability") {
+        Double($0).flatMap { (0...1).contains($0) ? $0 : nil }
     }
 
     private static let burstPlan: @Sendable (String) throws(InvalidValue) -> FaultPlan.Burst = {

@@ -1,4 +1,5 @@
 import Glibc
+import TetherLibC
 
 /// A record of every byte a simulated device read and wrote, with timestamps, and of
 /// its connection events (`tether-sim --log FILE`).
@@ -38,7 +39,7 @@ public final class Transcript: Sendable {
     public init(path: String) throws(SimulatorError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw SimulatorError(.transcriptFailed, "cannot create the log file '\(path)'", osError: errno)
+            throw SimulatorError(.transcriptFailed, "cannot create the log file \(Quoted(path))", osError: errno)
         }
         self.path = path
         self.descriptor = descriptor

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherSimulator
 
 /// The `tether-sim` command line: what the user asked for, parsed and validated by the
@@ -102,10 +103,9 @@ enum SimCommandLine {
     static let count = Option<Int?>(
         "--count", value: "n",
         help: """
-            Serve n devices, 1 to \(maximumCount), with serial numbers
-            SIM0001 … SIM000n. With one --link P they are linked
-            as P-1 … P-n.
-            """, parse: Parse.integer(1...maximumCount, .expected("a whole number from 1 to \(maximumCount)")))
+            Serve n devices, with serial numbers SIM0001 … SIM000n.
+            With one --link P they are linked as P-1 … P-n.
+            """, range: .integers(1...maximumCount))
     static let seed = Option<UInt64>(
         "--seed", value: "seed",
         help: """
@@ -169,7 +169,7 @@ enum SimCommandLine {
         if arguments.count == 2, arguments[0] == "--generate-completion" {
             guard let shell = Shell(rawValue: arguments[1]) else {
                 throw UsageError(
-                    "Unknown shell '\(arguments[1])'; expected one of \(Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))"
+                    "Unknown shell \(Quoted(arguments[1])); expected one of \(Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))"
                 )
             }
             return .generate(.completion(shell))
@@ -178,7 +178,7 @@ enum SimCommandLine {
         let parsed = try ParsedArguments(arguments, spec: spec)
         if parsed[versionFlag] { return .version }
         if parsed[listProfilesFlag] { return .listProfiles }
-        if let extra = parsed.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
+        if let extra = parsed.positionals.first { throw UsageError("Unexpected argument \(Quoted(extra))") }
         let request = ServeRequest(
             links: parsed[link], count: parsed[count], seed: parsed[seed], logPath: parsed[log],
             profile: parsed[profile], faults: try FaultOptions.plan(parsed, seed: 0))

@@ -1,9 +1,11 @@
+import TetherLibC
+
 /// Why an option's parser refused a value; ``ParsedArguments`` turns it into a
 /// ``UsageError`` naming the value and the option.
 public struct InvalidValue: Error, Equatable, Sendable {
     private enum Wording: Equatable, Sendable {
         case pleaseProvide(String)
-        case expected(String)
+        case expected(String, verb: String)
         case whole(String)
     }
 
@@ -15,7 +17,13 @@ public struct InvalidValue: Error, Equatable, Sendable {
 
     /// `The value 'x' is invalid for '--latency <ms>': expected <what>`, e.g. what
     /// `a whole number, 0 or more`.
-    public static func expected(_ what: String) -> InvalidValue { InvalidValue(wording: .expected(what)) }
+    public static func expected(_ what: String) -> InvalidValue { expected(what, saying: "expected") }
+
+    /// `The value 'x' is invalid for '--linger <ms>': <verb> <what>`, e.g. verb `must
+    /// be` (``ValueRange``).
+    static func expected(_ what: String, saying verb: String) -> InvalidValue {
+        InvalidValue(wording: .expected(what, verb: verb))
+    }
 
     /// A message of its own that does not follow the pattern, e.g. a parser's
     /// description of what is wrong with an address.
@@ -24,11 +32,16 @@ public struct InvalidValue: Error, Equatable, Sendable {
     private init(wording: Wording) { self.wording = wording }
 
     /// The usage error for `value` given to `option`.
+    /// An empty value is named as such (`The value of '--log <file>' is empty`): `''`
+    /// in a message is easy to miss.
     func usageError(_ value: String, for option: OptionDeclaration) -> UsageError {
-        let start = "The value '\(value)' is invalid for '\(option.display)'"
+        let start =
+            value.isEmpty
+            ? "The value of '\(option.display)' is empty"
+            : "The value \(Quoted(value)) is invalid for '\(option.display)'"
         switch wording {
         case .pleaseProvide(let advice): return UsageError("\(start). \(advice)")
-        case .expected(let what): return UsageError("\(start): expected \(what)")
+        case .expected(let what, let verb): return UsageError("\(start): \(verb) \(what)")
         case .whole(let text): return UsageError(text)
         }
     }

@@ -36,11 +36,23 @@ public enum ManPage {
             }
         }
         if !spec.epilogue.isEmpty { page += ".SH NOTES\n" + text(spec.epilogue) }
+        page += ".SH FILES\n" + text(documentation)
         if !seeAlso.isEmpty {
             page += ".SH SEE ALSO\n" + seeAlso.map { ".BR \(escaped($0)) (1)" }.joined(separator: ",\n") + "\n"
         }
         return page
     }
+
+    /// Where the files this page names (`README.md`, `docs/…`, `Simulator/README.md`)
+    /// are once installed: `scripts/install` copies them under the prefix, keeping
+    /// those names (the man page is not the only copy of the facts, and a path in it
+    /// must lead somewhere on the machine that has the page).
+    static let documentation = """
+        The README.md, docs/*.md and Simulator/README.md files this page names are
+        installed with it by scripts/install, under PREFIX/share/doc/tether
+        (/usr/local/share/doc/tether, or ~/.local/share/doc/tether for a user); they
+        are also at the top of tether's source tree.
+        """
 
     /// Arguments, options and option groups, each under `heading` (`.SH` for the page,
     /// a bold line for a subcommand); `includeHelp` adds `-h, --help`.

@@ -5,7 +5,7 @@
 /// ```swift
 /// static let baud = Option<Int>(
 ///     "--baud", "-b", value: "rate", help: "Baud rate in bit/s.", default: 115_200,
-///     parse: Parse.integer(1..., InvalidValue("Please provide a positive whole number of baud.")))
+///     range: .integers(1...4_000_000, "baud"))
 /// ```
 ///
 /// Three shapes, by the type read: `Option<T>` has a default (shown by `--help`);
@@ -41,9 +41,31 @@ public struct Option<Value: Sendable>: Sendable {
         choices: @autoclosure @escaping @Sendable () -> [String]? = nil,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
     ) {
+        self.init(
+            names: names, value: value, help: help, default: defaultValue, defaultHelp: defaultHelp, range: nil,
+            choices: choices, parse: parse)
+    }
+
+    /// An option with a default whose values are a range: its parser is the range's,
+    /// and `--help` states the range (``ValueRange``).
+    public init(
+        _ names: String..., value: String, help: @autoclosure @escaping @Sendable () -> String,
+        default defaultValue: Value,
+        defaultHelp: @autoclosure @escaping @Sendable () -> String? = nil, range: ValueRange<Value>
+    ) {
+        self.init(
+            names: names, value: value, help: help, default: defaultValue, defaultHelp: defaultHelp,
+            range: range.description, choices: { nil }, parse: range.parse)
+    }
+
+    private init(
+        names: [String], value: String, help: @escaping @Sendable () -> String, default defaultValue: Value,
+        defaultHelp: @escaping @Sendable () -> String?, range: String?, choices: @escaping @Sendable () -> [String]?,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
+    ) {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: { defaultHelp() ?? Self.describe(defaultValue) },
-            isRepeatable: false, choices: { choices() ?? rawValues(of: Value.self) },
+            rangeText: range, isRepeatable: false, choices: { choices() ?? rawValues(of: Value.self) },
             check: { text throws(InvalidValue) in _ = try parse(text) })
         self.defaultValue = defaultValue
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
@@ -63,8 +85,29 @@ public struct Option<Value: Sendable>: Sendable {
         choices: @autoclosure @escaping @Sendable () -> [String]? = nil,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
     ) where Value == Wrapped? {
+        self.init(
+            optionalNames: names, value: value, help: help, defaultHelp: defaultHelp, range: nil, choices: choices,
+            parse: parse)
+    }
+
+    /// An option without a default whose values are a range: its parser is the
+    /// range's, and `--help` states the range (``ValueRange``).
+    public init<Wrapped>(
+        _ names: String..., value: String, help: @autoclosure @escaping @Sendable () -> String,
+        defaultHelp: @autoclosure @escaping @Sendable () -> String? = nil, range: ValueRange<Wrapped>
+    ) where Value == Wrapped? {
+        self.init(
+            optionalNames: names, value: value, help: help, defaultHelp: defaultHelp, range: range.description,
+            choices: { nil }, parse: range.parse)
+    }
+
+    private init<Wrapped>(
+        optionalNames names: [String], value: String, help: @escaping @Sendable () -> String,
+        defaultHelp: @escaping @Sendable () -> String?, range: String?, choices: @escaping @Sendable () -> [String]?,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
+    ) where Value == Wrapped? {
         declaration = OptionDeclaration(
-            names: names, valueName: value, help: help, defaultText: defaultHelp, isRepeatable: false,
+            names: names, valueName: value, help: help, defaultText: defaultHelp, rangeText: range, isRepeatable: false,
             choices: { choices() ?? rawValues(of: Wrapped.self) },
             check: { text throws(InvalidValue) in _ = try parse(text) })
         defaultValue = nil

@@ -16,6 +16,9 @@ public struct OptionDeclaration: Sendable {
     /// declared: a command that runs reads no default's text, and describing one can
     /// cost a dynamic cast or building a dialect (docs/PERFORMANCE.md, "Start-up").
     public var defaultText: String? { describeDefault() }
+    /// The range of values it takes, in words (`0 to 60000 ms`), as `--help` shows it
+    /// (`(allowed: 0 to 60000 ms)`); `nil` when it takes no range (``ValueRange``).
+    public let rangeText: String?
     /// Whether it may be given several times (its values accumulate).
     public let isRepeatable: Bool
     /// The values it takes when they are a fixed few (`lf`, `cr`, `crlf`), for shell
@@ -30,7 +33,7 @@ public struct OptionDeclaration: Sendable {
 
     init(
         names: [String], valueName: String?, help: @escaping @Sendable () -> String,
-        defaultText: @escaping @Sendable () -> String?,
+        defaultText: @escaping @Sendable () -> String?, rangeText: String? = nil,
         isRepeatable: Bool, choices: @escaping @Sendable () -> [String] = { [] },
         check: @escaping @Sendable (String) throws(InvalidValue) -> Void
     ) {
@@ -39,6 +42,7 @@ public struct OptionDeclaration: Sendable {
         self.valueName = valueName
         describe = help
         describeDefault = defaultText
+        self.rangeText = rangeText
         self.isRepeatable = isRepeatable
         listChoices = choices
         self.check = check
@@ -60,14 +64,17 @@ public struct OptionDeclaration: Sendable {
     /// How it reads in usage and errors, e.g. `--baud <rate>`.
     public var display: String { valueName.map { "\(key) <\($0)>" } ?? key }
 
-    /// The help with its default, as `--help` shows it: `(default: …)` after the last
-    /// line, or on a line of its own when that line is long.
+    /// The help with its range and default, as `--help` and the man page show them:
+    /// `(allowed: …; default: …)` after the last line, or on a line of its own when that
+    /// line is long.
     public var fullHelp: String {
         let help = self.help
-        guard let defaultText else { return help }
+        let facts = [rangeText.map { "allowed: \($0)" }, defaultText.map { "default: \($0)" }].compactMap { $0 }
+        guard !facts.isEmpty else { return help }
+        let note = "(" + facts.joined(separator: "; ") + ")"
         let lastLine = help.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
-        let separator = lastLine.count + defaultText.count > 70 ? "\n" : " "
-        return help + separator + "(default: \(defaultText))"
+        let separator = lastLine.count + note.count > 81 ? "\n" : " "
+        return help + separator + note
     }
 
     /// Checks `value` as the command line would.
@@ -86,7 +93,7 @@ public struct OptionDeclaration: Sendable {
     public func withHelp(_ help: String) -> OptionDeclaration {
         OptionDeclaration(
             names: names, valueName: valueName, help: { help }, defaultText: describeDefault,
-            isRepeatable: isRepeatable,
+            rangeText: rangeText, isRepeatable: isRepeatable,
             choices: listChoices, check: check)
     }
 }

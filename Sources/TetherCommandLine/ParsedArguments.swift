@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// A command line split by a ``CommandSpec`` into options, flags and positional
 /// arguments, every option value checked by its option's parser.
 ///
@@ -95,14 +97,14 @@ public struct ParsedArguments: Sendable {
     {
         for (key, given) in layer {
             guard let option = spec.option(named: key), !option.isFlag else {
-                throw UsageError("Unknown option '\(key)'")
+                throw UsageError("Unknown option \(Quoted(key))")
             }
             for value in given { try option.validate(value) }
             values[option.key] = given
         }
         for (key, isOn) in layerFlags {
             guard let option = spec.option(named: key), option.isFlag else {
-                throw UsageError("Unknown option '\(key)'")
+                throw UsageError("Unknown option \(Quoted(key))")
             }
             if isOn { flags.insert(option.key) } else { flags.remove(option.key) }
         }
@@ -118,6 +120,6 @@ public struct ParsedArguments: Sendable {
         }
         let prefix = known.filter { $0.count >= 5 && name.hasPrefix($0) }.max { $0.count < $1.count }
         let suggestion = Suggestion.nearest(to: name, among: known) ?? prefix
-        return UsageError("Unknown option '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
+        return UsageError("Unknown option \(Quoted(name))." + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
     }
 }

@@ -2,9 +2,16 @@
 public enum Suggestion {
     /// The name in `names` nearest to `typed`, if it is near enough: at most 2 edits,
     /// or a third of `typed`'s length for longer names.
+    ///
+    /// A name whose length differs from `typed`'s by more than that is not compared
+    /// (the distance is at least the difference): a 100 000-character argument is
+    /// no slower to refuse than a short one.
     public static func nearest(to typed: String, among names: [String]) -> String? {
-        names.map { ($0, distance($0, typed)) }
-            .filter { $0.1 <= max(2, typed.count / 3) }
+        let length = typed.count
+        let most = max(2, length / 3)
+        return names.filter { abs($0.count - length) <= most }
+            .map { ($0, distance($0, typed)) }
+            .filter { $0.1 <= most }
             .min { $0.1 < $1.1 }?.0
     }
 

@@ -216,7 +216,7 @@ public struct Console: Sendable {
     /// Sets the baud rate typed after `B` (and keeps it for a reconnect).
     private func changeBaudRate(to text: String) async {
         guard let rate = Int(text.trimmingWhitespace()), rate > 0, rate <= Int(Int32.max) else {
-            terminal.write("'\(text)' is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
+            terminal.write("\(Quoted(text)) is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
             return
         }
         do {
@@ -249,7 +249,7 @@ public struct Console: Sendable {
     /// digits.
     private func sendHex(_ text: String) {
         guard let bytes = HexBytes(parsing: text) else {
-            terminal.write("'\(text)' is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
+            terminal.write("\(Quoted(text)) is not hex bytes (pairs of hex digits, e.g. 7f 00 ff); nothing sent\n")
             return
         }
         device.sendBytes(bytes.bytes)

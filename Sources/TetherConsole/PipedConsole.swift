@@ -3,8 +3,9 @@ import TetherModel
 import TetherViews
 
 /// `connect` without a terminal (input from a pipe or a file, or JSON output): each
-/// line is sent as a command in turn, its escapes decoded (``CommandText``), and its
-/// reply awaited before the next. An empty line is a command as a typed Enter on an
+/// line is sent as a command in turn, its escapes decoded (``CommandText``) and its
+/// other bytes exactly as they came, valid UTF-8 or not, and its reply awaited before
+/// the next. An empty line is a command as a typed Enter on an
 /// empty line is: the dialect's line end alone.
 public enum PipedConsole {
     /// Why the input stopped.
@@ -17,7 +18,7 @@ public enum PipedConsole {
         case badEscape(CommandText.EscapeError)
     }
 
-    /// Sends `lines` with `send`, in turn.
+    /// Sends `lines` (each line's bytes, without its line end) with `send`, in turn.
     ///
     /// - Parameters:
     ///   - typesOnATerminal: the lines are typed on a terminal: a hint says how to
@@ -25,7 +26,7 @@ public enum PipedConsole {
     ///     not have arrived yet).
     ///   - send: sends a command's bytes and returns once it has ended.
     public static func run(
-        _ lines: AsyncStream<String>, typesOnATerminal: Bool = isatty(STDIN_FILENO) == 1,
+        _ lines: AsyncStream<[UInt8]>, typesOnATerminal: Bool = isatty(STDIN_FILENO) == 1,
         send: (_ bytes: [UInt8]) async -> Void
     ) async -> End {
         if typesOnATerminal {

@@ -27,7 +27,7 @@ public enum DeviceDescription {
             let kind = FileSystem.kind(atPath: path)
             let reason =
                 kind == nil ? "does not exist" : kind == .directory ? "is a directory, not a file" : "cannot be read"
-            throw UsageError("The device description '\(path)' \(reason)")
+            throw UsageError("The device description \(Quoted(path)) \(reason)")
         }
         return try parse(data, file: path)
     }

@@ -9,8 +9,8 @@ import TetherSerial
 /// port's own description file and inline settings (`--port NAME=PATH,KEY=VALUE…`).
 public struct DeviceSettings {
     public static let baud = Option<Int>(
-        "--baud", "-b", value: "rate", help: "Baud rate in bit/s.", default: SerialConfiguration().baudRate,
-        parse: serialField(\.baudRate, "Please provide a positive whole number of baud, e.g. 9600 or 115200."))
+        "--baud", "-b", value: "rate", help: "Baud rate in bit/s, e.g. 9600 or 115200.",
+        default: SerialConfiguration().baudRate, range: .integers(SerialConfiguration.baudRates, "baud"))
     public static let dataBits = Option<Int>(
         "--data-bits", value: "bits", help: "Data bits: 5, 6, 7 or 8.", default: SerialConfiguration().dataBits,
         parse: serialField(\.dataBits, "Please provide one of '5', '6', '7', '8'."))
@@ -28,11 +28,11 @@ public struct DeviceSettings {
         "--char-delay", value: "ms",
         help: "Pause this many ms after each byte sent, for a receiver\n"
             + "without a FIFO (immediate writes are not paced).",
-        default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
+        default: 0, range: pacing)
     public static let commandDelay = Option<Int>(
         "--command-delay", value: "ms", help: "Pause this many ms after each command sent, before the next.",
-        default: 0, parse: Parse.integer(0...10_000, pacingAdvice))
-    private static let pacingAdvice = InvalidValue("Please provide a whole number of milliseconds, 0 to 10000.")
+        default: 0, range: pacing)
+    private static let pacing = ValueRange.integers(0...10_000, "ms")
 
     public static let discardInput = Flag(
         "--discard-input",

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherModel
 import TetherSimulator
 
@@ -41,10 +42,7 @@ public struct DialectOptions {
             in case a stray line was taken for it. Without it replies are shown at once until
             the device shows that it speaks unasked. See docs/DIALECTS.md, "Stray lines".
             """,
-        parse: { text throws(InvalidValue) in
-            let invalid = InvalidValue("Please provide a whole number of milliseconds, 0 to 60000.")
-            return .milliseconds(try Parse.integer(0...60_000, invalid)(text))
-        })
+        range: ValueRange.integers(0...60_000, "ms").map { .milliseconds($0) })
     public static let errorPattern = Option<LinePattern?>(
         "--error-pattern", value: "regex",
         help: "\(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.",
@@ -118,11 +116,7 @@ public struct DialectOptions {
             \(dialects(taking: .readinessWait)): after a timeout, wait up to this many ms for the prompt before the
             next command (a busy console may discard what is typed meanwhile).
             """, defaultHelp: "\(Int(PromptDialect.defaultReadinessWait / .milliseconds(1)))",
-        parse: { text throws(InvalidValue) in
-            .milliseconds(
-                try Parse.integer(
-                    0...3_600_000, InvalidValue("Please provide a whole number of milliseconds, 0 to 3600000."))(text))
-        })
+        range: ValueRange.integers(0...3_600_000, "ms").map { .milliseconds($0) })
 
     /// The options, for a command's ``CommandSpec``.
     public static let options: [OptionDeclaration] = [
@@ -184,7 +178,7 @@ public struct DialectOptions {
             do {
                 return try LinePattern(source)
             } catch {
-                throw UsageError("The profile '\(profile.name)' has an invalid \(field) '\(source)'")
+                throw UsageError("The profile \(Quoted(profile.name)) has an invalid \(field) \(Quoted(source))")
             }
         }
         let promptGiven = settings.prompt != nil || settings.promptPattern != nil

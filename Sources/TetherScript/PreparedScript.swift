@@ -1,3 +1,4 @@
+import TetherLibC
 import TetherPresenter
 
 /// A script checked and ready to run: parsed (query file) or compiled once
@@ -34,7 +35,7 @@ public struct PreparedScript: Sendable {
                 let list = known.isEmpty ? "no named devices" : known.sorted().joined(separator: ", ")
                 throw ScriptError(
                     at: reference.location,
-                    "unknown device '\(reference.name)' (this run has: \(list); name one with --port \(reference.name)=PATH)"
+                    "unknown device \(Quoted(reference.name)) (this run has: \(list); name one with --port \(reference.name)=PATH)"
                 )
             }
             body = .lua

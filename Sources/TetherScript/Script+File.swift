@@ -1,4 +1,5 @@
 import Glibc
+import TetherLibC
 
 extension Script {
     /// A script file or stream that cannot be read, e.g. `checks.txt: no such file`.
@@ -24,10 +25,10 @@ extension Script {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // A binary file given by mistake must not be sent to a device line by line.
         guard let text = String(validating: bytes, as: UTF8.self), !text.contains("\0") else {
-            throw ScriptError(at: nil, "\(name): not a text file (NUL bytes or invalid UTF-8)")
+            throw ScriptError(at: nil, "\(Quoted(name).bare): not a text file (NUL bytes or invalid UTF-8)")
         }
         if text.allSatisfy(\.isWhitespace) {
-            throw ScriptError(at: nil, "\(name): the script is empty; there is nothing to run")
+            throw ScriptError(at: nil, "\(Quoted(name).bare): the script is empty; there is nothing to run")
         }
         let language: Language = forcingLua ? .lua : language(ofFileNamed: name)
         return Script(name: name, text: text, language: language)
@@ -47,12 +48,12 @@ extension Script {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno)).lowercased()
-            throw Unreadable(description: "\(path): \(reason)")
+            throw Unreadable(description: "\(Quoted(path).bare): \(reason)")
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var status = stat()
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw Unreadable(description: "\(path): is a directory")
+            throw Unreadable(description: "\(Quoted(path).bare): is a directory")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -62,14 +63,14 @@ extension Script {
                 guard bytes.count + count <= maximumSize else {
                     let name = path == "-" ? "stdin" : path
                     let limit = "\(maximumSize >> 20) MiB"
-                    throw ScriptError(at: nil, "\(name): longer than \(limit), the most a script may hold")
+                    throw ScriptError(at: nil, "\(Quoted(name).bare): longer than \(limit), the most a script may hold")
                 }
                 bytes += chunk[..<count]
             } else if count == 0 {
                 return bytes
             } else if errno != EINTR {
                 let reason = String(cString: strerror(errno)).lowercased()
-                throw Unreadable(description: "\(path): cannot be read (\(reason))")
+                throw Unreadable(description: "\(Quoted(path).bare): cannot be read (\(reason))")
             }
         }
     }

@@ -37,9 +37,9 @@ struct DeviceNode: Sendable {
     ///   `errno` of `realpath`/`open`.
     static func open(_ name: String) throws(SerialError) -> (node: DeviceNode, descriptor: Int32) {
         guard let resolved = realpath(name, nil) else {
-            if errno == ENAMETOOLONG {
-                throw .notFound(path: "\(name.prefix(40))… (\(name.utf8.count) bytes, longer than a path can be)")
-            }
+            // No node has a name longer than a path can be; the message shows it cut
+            // short, with its length (`Quoted`).
+            if errno == ENAMETOOLONG { throw .notFound(path: name) }
             throw SerialError.fromErrno(errno, path: name, function: "realpath")
         }
         let path = String(cString: resolved)

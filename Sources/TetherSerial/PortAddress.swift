@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// Where a port is: a device node on this machine, or a serial port another machine
 /// exports over TCP (ser2net, a terminal server) — the one parser of every port
 /// argument.
@@ -37,7 +39,7 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
         if let scheme = Self.scheme(of: text) {
             throw ParseError(
                 description:
-                    "The address '\(text)' has the unknown scheme '\(scheme)://': give a path (/dev/ttyUSB0), "
+                    "The address \(Quoted(text)) has the unknown scheme \(Quoted(scheme + "://")): give a path (/dev/ttyUSB0), "
                     + "tcp://HOST:PORT or rfc2217://HOST:PORT")
         }
         self = .device(text)
@@ -78,7 +80,7 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
         let afterHost: Substring
         if rest.hasPrefix("[") {
             guard let close = rest.firstIndex(of: "]") else {
-                throw ParseError(description: "The address '\(text)' has an unclosed '[' (\(example))")
+                throw ParseError(description: "The address \(Quoted(text)) has an unclosed '[' (\(example))")
             }
             host = rest[rest.index(after: rest.startIndex)..<close]
             afterHost = rest[rest.index(after: close)...]
@@ -88,20 +90,21 @@ public enum PortAddress: Sendable, Equatable, CustomStringConvertible {
             afterHost = rest[colon...]
         }
         guard !host.isEmpty else {
-            throw ParseError(description: "The address '\(text)' has no host (\(example))")
+            throw ParseError(description: "The address \(Quoted(text)) has no host (\(example))")
         }
         if let at = host.lastIndex(of: "@") {
             throw ParseError(
                 description:
-                    "The address '\(text)' has a user name ('\(host[...at])'), which tcp:// and rfc2217:// do not "
+                    "The address \(Quoted(text)) has a user name (\(Quoted(host[...at]))), which tcp:// and rfc2217:// do not "
                     + "carry: give HOST:PORT (\(example))")
         }
         guard afterHost.hasPrefix(":"), afterHost.count > 1 else {
-            throw ParseError(description: "The address '\(text)' has no port (\(example))")
+            throw ParseError(description: "The address \(Quoted(text)) has no port (\(example))")
         }
         guard let port = UInt16(afterHost.dropFirst()), port > 0 else {
             throw ParseError(
-                description: "The address '\(text)' has an invalid port '\(afterHost.dropFirst())': give 1 to 65535")
+                description:
+                    "The address \(Quoted(text)) has an invalid port \(Quoted(afterHost.dropFirst())): give 1 to 65535")
         }
         return (String(host), port)
     }

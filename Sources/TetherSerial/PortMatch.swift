@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// Picks a port from a listing by what it is rather than where it is plugged in:
 /// the argument of `--match`.
 ///
@@ -21,7 +23,7 @@ public enum PortMatch: Sendable, Equatable, CustomStringConvertible {
         public let reason: String
 
         public var description: String {
-            "invalid port match '\(input)': \(reason) (expected VID:PID[:SERIAL] in hexadecimal, "
+            "invalid port match \(Quoted(input)): \(reason) (expected VID:PID[:SERIAL] in hexadecimal, "
                 + "e.g. 0403:6001, or part of the product or manufacturer name)"
         }
     }
@@ -42,7 +44,7 @@ public enum PortMatch: Sendable, Equatable, CustomStringConvertible {
             return
         }
         guard let productID = Self.hexID(fields[1]) else {
-            throw ParseError(input: input, reason: "'\(fields[1])' is not a USB product ID (1 to 4 hex digits)")
+            throw ParseError(input: input, reason: "\(Quoted(fields[1])) is not a USB product ID (1 to 4 hex digits)")
         }
         var serialNumber: String?
         if fields.count == 3 {

@@ -9,6 +9,9 @@ public struct SerialConfiguration: Sendable, Equatable {
     /// rate is passed to the driver; non-standard rates work where the driver
     /// supports them (Linux `BOTHER`).
     public var baudRate: Int
+    /// The baud rates ``validate()`` accepts: 1 to `Int32.max`, the most libserialport's
+    /// `sp_set_baudrate` takes (an `int`).
+    public static let baudRates = 1...Int(Int32.max)
     /// Data bits per character, 5...8.
     public var dataBits: Int
     /// Parity bit.
@@ -35,11 +38,9 @@ public struct SerialConfiguration: Sendable, Equatable {
     /// - Throws: ``SerialError/invalidConfiguration(_:)`` naming the field and the
     ///   accepted values.
     public func validate() throws(SerialError) {
-        guard baudRate > 0 else {
-            throw .invalidConfiguration("baud rate must be a positive number of baud, got \(baudRate)")
-        }
-        guard baudRate <= Int(Int32.max) else {
-            throw .invalidConfiguration("baud rate \(baudRate) is too large")
+        guard Self.baudRates.contains(baudRate) else {
+            throw .invalidConfiguration(
+                "baud rate must be \(Self.baudRates.lowerBound) to \(Self.baudRates.upperBound) baud, got \(baudRate)")
         }
         guard (5...8).contains(dataBits) else {
             throw .invalidConfiguration("data bits must be 5, 6, 7 or 8, got \(dataBits)")

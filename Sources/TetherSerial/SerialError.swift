@@ -1,4 +1,5 @@
 import Glibc
+import TetherLibC
 
 /// Why a serial port operation failed.
 ///
@@ -28,20 +29,20 @@ public enum SerialError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notFound(let path): "\(path): no such device"
+        case .notFound(let path): "\(Quoted(path).bare): no such device"
         case .permissionDenied(let path, nil):
-            "\(path): permission denied (is your user in the 'dialout' group?)"
+            "\(Quoted(path).bare): permission denied (is your user in the 'dialout' group?)"
         case .permissionDenied(let path, let owner?):
-            "\(path): permission denied (a pseudo-terminal of user '\(owner)'; run tether as that user)"
-        case .notASerialPort(let path): "\(path): not a serial port"
+            "\(Quoted(path).bare): permission denied (a pseudo-terminal of user '\(owner)'; run tether as that user)"
+        case .notASerialPort(let path): "\(Quoted(path).bare): not a serial port"
         case .busy(let path, let holder):
-            "\(path): port busy (in use by \(holder ?? "another process"))"
+            "\(Quoted(path).bare): port busy (in use by \(holder ?? "another process"))"
         case .invalidConfiguration(let message): "invalid serial configuration: \(message)"
         case .settingsNotApplied(let path, let mismatches):
-            "\(path): settings not applied: " + mismatches.map(\.description).joined(separator: "; ")
-        case .disconnected(let path): "\(path): device disconnected"
+            "\(Quoted(path).bare): settings not applied: " + mismatches.map(\.description).joined(separator: "; ")
+        case .disconnected(let path): "\(Quoted(path).bare): device disconnected"
         case .io(let path, let function, let errno, let message):
-            "\(path): \(function) failed: \(message)\(errno != 0 ? " (errno \(errno))" : "")"
+            "\(Quoted(path).bare): \(function) failed: \(message)\(errno != 0 ? " (errno \(errno))" : "")"
         }
     }
 }

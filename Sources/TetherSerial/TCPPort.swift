@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TetherLibC
 
 /// A serial port exported over raw TCP (ser2net's `accepter: tcp,…`, a terminal
 /// server's raw mode): the bytes of the connection are the line's bytes, both ways.
@@ -63,7 +64,8 @@ public final class TCPPort: SerialTransport {
         let status = getaddrinfo(host, String(port), &hints, &found)
         guard status == 0, let first = found else {
             let message = String(cString: gai_strerror(status))
-            throw .io(path: name, function: "getaddrinfo", errno: 0, message: "cannot resolve '\(host)': \(message)")
+            throw .io(
+                path: name, function: "getaddrinfo", errno: 0, message: "cannot resolve \(Quoted(host)): \(message)")
         }
         defer { freeaddrinfo(first) }
         var failure = SerialError.io(path: name, function: "connect", errno: 0, message: "no address")

@@ -1,4 +1,5 @@
 import Glibc
+import TetherLibC
 
 /// The files a transfer sends and receives on this machine's disk (`tether send` and
 /// `receive`, Lua's `send_file` and `receive_file`), with the errors a user can act on.
@@ -18,7 +19,7 @@ public enum LocalFile {
     /// - Throws: ``Failure`` when it is missing, unreadable or a folder.
     public static func read(_ path: String) throws(Failure) -> TransferFile {
         func failure(_ code: Int32) -> Failure {
-            Failure(isWrite: false, description: "cannot read '\(path)': \(String(cString: strerror(code)))")
+            Failure(isWrite: false, description: "cannot read \(Quoted(path)): \(String(cString: strerror(code)))")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(errno) }
@@ -105,7 +106,7 @@ public enum LocalFile {
     public static func checkWritable(folder: String) throws(Failure) {
         guard access(folder, W_OK | X_OK) == 0 else {
             throw Failure(
-                isWrite: true, description: "cannot write in '\(folder)': \(String(cString: strerror(errno)))")
+                isWrite: true, description: "cannot write in \(Quoted(folder)): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -116,6 +117,6 @@ public enum LocalFile {
     }
 
     private static func writeFailure(_ path: String, _ code: Int32) -> Failure {
-        Failure(isWrite: true, description: "cannot write '\(path)': \(String(cString: strerror(code)))")
+        Failure(isWrite: true, description: "cannot write \(Quoted(path)): \(String(cString: strerror(code)))")
     }
 }

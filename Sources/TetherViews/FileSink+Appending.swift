@@ -1,4 +1,5 @@
 import Glibc
+import TetherLibC
 
 extension FileSink {
     /// A file that could not be opened for writing.
@@ -8,7 +9,7 @@ extension FileSink {
         /// `strerror` of `open`'s errno, e.g. `No such file or directory`.
         public var reason: String
 
-        public var description: String { "\(path): \(reason)" }
+        public var description: String { "\(Quoted(path).bare): \(reason)" }
     }
 
     /// Opens `path` for appending, creating it (mode 0644, less the umask) when it is

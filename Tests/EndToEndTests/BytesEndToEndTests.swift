@@ -102,6 +102,24 @@ import Testing
         #expect(simulator.received(atLeast: 4) == [0xFF, 0x01, 0x0A, 0x0A])
     }
 
+    /// `printf '\xffA\n' | tether connect` sent `ef bf bd 41`: the piped line was
+    /// decoded as UTF-8 and U+FFFD went out. Every byte piped reaches the device as it
+    /// came: 0xFF, a lone continuation byte 0x80, a lead byte 0xC3 with nothing after
+    /// it, a NUL inside a line, and a CR LF line end taken as the line end.
+    @Test func bytesPipedIntoConnectReachTheDeviceAsTheyCame() throws {
+        let simulator = try LoggedSimulator()
+        let process = try Subprocess("tether", ["connect", simulator.link, "--timeout", "300"])
+        process.write(bytes: [
+            0xFF, 0x41, 0x0A, 0x80, 0x0A, 0xC3, 0x0A, 0x41, 0x00, 0x42, 0x0D, 0x0A, 0x5C, 0x78, 0x46, 0x45,
+        ])
+        process.closeInput()
+        let result = process.wait(timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            simulator.received(atLeast: 13)
+                == [0xFF, 0x41, 0x0A, 0x80, 0x0A, 0xC3, 0x0A, 0x41, 0x00, 0x42, 0x0A, 0xFE, 0x0A])
+    }
+
     /// A receiver that drops bytes arriving less than 5 ms after the last one it took
     /// gets `PRINT 2+2\r` whole when each byte waits for the port loop's pacing
     /// deadline (a wide margin over 5 ms, so a busy machine cannot squeeze two bytes

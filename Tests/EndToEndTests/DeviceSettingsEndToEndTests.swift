@@ -93,7 +93,7 @@ import Testing
         (#"{"dialekt": "at"}"#, "dialekt: unknown setting; did you mean 'dialect'?"),
         (
             #"{"baud": "fast"}"#,
-            "baud: The value 'fast' is invalid for '--baud <rate>'. Please provide a positive whole number of baud"
+            "baud: The value 'fast' is invalid for '--baud <rate>': must be a whole number, 1 to 2147483647 baud"
         ),
         (#"{"urc": ["^A", {"x": 1}]}"#, "urc[1]: expected a string, got an object"),
         (#"{"urc": ["^A", true]}"#, "urc[1]: expected a string, got a boolean"),

@@ -52,6 +52,23 @@ import TetherSimulator
         #expect(result.stdout.contains("no reply within 300 ms"), "\(result.stdout)")
     }
 
+    /// `tether run ''` said "Error: : no such file": an empty script, port, profile,
+    /// device file or file to send is named as empty.
+    @Test(arguments: [
+        ("tether", ["run", "", "--sim"], "The script path is empty"),
+        ("tether", ["run", "checks.txt", "--port", ""], "The value of '--port <port>' is empty"),
+        ("tether", ["query", "--sim", "--profile", "", "x"], "The value of '--profile <name|file>' is empty"),
+        ("tether", ["query", "--sim", "--device", "", "x"], "The value of '--device <file>' is empty"),
+        ("tether", ["query", "", "x"], "The port '' is empty"),
+        ("tether", ["send", "--sim", ""], "A file path is empty"),
+        ("tether-sim", ["--profile", ""], "The value of '--profile <name|file>' is empty"),
+    ])
+    func anEmptyPathIsNamedAsEmpty(program: String, arguments: [String], message: String) throws {
+        let result = try Subprocess.run(program, arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+    }
+
     /// 300 random bytes given to `run` were sent to the device line by line.
     @Test func binaryScriptIsAScriptError() throws {
         let folder = try TemporaryFolder()
@@ -186,7 +203,7 @@ import TetherSimulator
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: The value '4294967296' is invalid for '--baud <rate>'. Please provide a positive whole number of baud"
+                "Error: The value '4294967296' is invalid for '--baud <rate>': must be a whole number, 1 to 2147483647 baud"
             ))
     }
 

@@ -39,24 +39,36 @@ import Testing
         #expect(query.status == 0, "\(query.stderr)")
         #expect(query.stdout.contains("*IDN? → TETHER,ENV-1,SIM0001"), "\(query.stdout)")
 
+        // The documents the man page and --help name are installed under those names.
+        #expect(manual.stdout.contains("share/doc/tether"), "\(manual.stdout)")
+        for doc in ["README.md", "docs/PROFILES.md", "Simulator/README.md"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.path("share/doc/tether/\(doc)")), "\(doc)")
+        }
+
         let removed = try Self.install(["--prefix", prefix.url.path, "--uninstall"])
         #expect(removed.status == 0, "\(removed.stderr)")
-        let files = FileManager.default.enumerator(atPath: prefix.url.path)?.allObjects as? [String] ?? []
-        let left = files.filter { !FileManager.default.isDirectory(prefix.path($0)) }
+        // Nothing is left, not even the empty folders the install made.
+        let left = FileManager.default.enumerator(atPath: prefix.url.path)?.allObjects as? [String] ?? []
         #expect(left == [])
+    }
+
+    /// `--uninstall` left every folder it had created; it removes those, but not a
+    /// folder that was there before (`bin`, with another program in it) or one that
+    /// holds something else.
+    @Test func uninstallKeepsTheFoldersThatWereThereBefore() throws {
+        let prefix = try TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: prefix.path("bin"), withIntermediateDirectories: false)
+        try Data().write(to: URL(fileURLWithPath: prefix.path("bin/other")))
+        #expect(try Self.install(["--prefix", prefix.url.path]).status == 0)
+        try Data().write(to: URL(fileURLWithPath: prefix.path("share/man/man1/other.1")))
+        #expect(try Self.install(["--prefix", prefix.url.path, "--uninstall"]).status == 0)
+        let left = (FileManager.default.enumerator(atPath: prefix.url.path)?.allObjects as? [String] ?? []).sorted()
+        #expect(left == ["bin", "bin/other", "share", "share/man", "share/man/man1", "share/man/man1/other.1"])
     }
 
     @Test func aBadArgumentIsAUsageError() throws {
         let result = try Self.install(["--prefix"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: --prefix needs a folder"))
-    }
-}
-
-extension FileManager {
-    /// Whether `path` is a folder.
-    fileprivate func isDirectory(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 }

@@ -94,12 +94,58 @@ import TetherSimulator
             ), "\(result.stderr)")
     }
 
+    /// A 100 000-byte argument gave a 261 KB message: every value a message quotes
+    /// (an option's value, an option's name, a command, a port, a file, a profile, a
+    /// shell's name) is cut to its first 100 characters, `…` and its length in bytes,
+    /// and refusing it is as quick as refusing a short one.
+    @Test(arguments: [
+        ["query", "--sim", "--baud", String(repeating: "9", count: 100_000), "x"],
+        ["query", "--sim", "--" + String(repeating: "x", count: 99_998), "x"],
+        ["query", "--sim", String(repeating: "x", count: 99_998) + #"\q"#],
+        ["query", "/dev/" + String(repeating: "x", count: 99_995), "x"],
+        ["query", "--sim", "--profile", String(repeating: "x", count: 100_000), "x"],
+        ["query", "--sim", "--log", "/nonexistent/" + String(repeating: "x", count: 99_987), "x"],
+        ["run", "/nonexistent/" + String(repeating: "x", count: 99_987), "--sim"],
+        ["completion", String(repeating: "x", count: 100_000)],
+    ])
+    func aHugeValueGivesAShortMessageNamingItsLength(arguments: [String]) throws {
+        let result = try Subprocess.run("tether", arguments)
+        #expect([64, 66, 73].contains(result.status), "\(result.stderr.prefix(400))")
+        #expect(result.stderr.utf8.count < 300, "\(result.stderr.prefix(400))")
+        #expect(result.stderr.contains("… (100000 bytes)") || result.stderr.contains("…' (100000 bytes)"))
+    }
+
+    /// A number out of range said only what kind of number was wanted: the message
+    /// names the range the parser enforces, and `--help` states the same range
+    /// (`--linger`'s 60000 maximum was in neither).
+    @Test(arguments: [
+        (
+            ["query", "--sim", "--baud", "4000000000", "x"],
+            "--baud <rate>': must be a whole number, 1 to 2147483647 baud"
+        ),
+        (
+            ["query", "--sim", "--timeout", "99999999999", "x"],
+            "--timeout <ms>': must be a whole number, 0 to 86400000 ms"
+        ),
+        (["query", "--sim", "--linger", "60001", "x"], "--linger <ms>': must be a whole number, 0 to 60000 ms"),
+        (["query", "--sim", "--listen", "60001", "x"], "--listen <ms>': must be a whole number, 0 to 60000 ms"),
+        (["monitor", "--sim", "--duration", "1e10"], "--duration <seconds>': must be a number, more than 0, at most"),
+    ])
+    func aValueOutOfRangeNamesTheRange(arguments: [String], message: String) throws {
+        let result = try Subprocess.run("tether", arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        let range = String(message[message.range(of: ", ")!.upperBound...])
+        let help = try Subprocess.run("tether", [arguments[0], "--help"])
+        #expect(help.stdout.contains("allowed: \(range)"), "\(help.stdout)")
+    }
+
     /// A 5 000-character port path gave `realpath failed … (errno 36)`, exit 74.
     @Test func overlongPortPathIsNotFound() throws {
         let path = "/dev/" + String(repeating: "a", count: 5000)
         let result = try Subprocess.run("tether", ["query", path, "x"])
         #expect(result.status == 66)
-        #expect(result.stderr.contains("(5005 bytes, longer than a path can be): no such device"), "\(result.stderr)")
+        #expect(result.stderr.contains("… (5005 bytes): no such device"), "\(result.stderr)")
         #expect(result.stderr.count < 200)
     }
 

@@ -67,7 +67,10 @@ import Testing
             ["query", "--sim", "--disconnect-after", "10", "--reappear-after", "10", "x"],
             "Unknown option '--reappear-after'"
         ),
-        (["query", "--sim", "--drop", "2", "x"], "The value '2' is invalid for '--drop <p>': expected a probability"),
+        (
+            ["query", "--sim", "--drop", "2", "x"],
+            "The value '2' is invalid for '--drop <p>': must be a probability, 0 to 1"
+        ),
     ])
     func faultMistakesAreUsageErrors(arguments: [String], message: String) throws {
         let result = try Subprocess.run("tether", arguments)

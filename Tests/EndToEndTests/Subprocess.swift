@@ -140,8 +140,11 @@ final class Subprocess: @unchecked Sendable {
     }
 
     /// Writes to the child's standard input.
-    func write(_ text: String) {
-        try? stdinPipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    func write(_ text: String) { write(bytes: Array(text.utf8)) }
+
+    /// Writes exact bytes to the child's standard input (any byte, valid UTF-8 or not).
+    func write(bytes: [UInt8]) {
+        try? stdinPipe.fileHandleForWriting.write(contentsOf: Data(bytes))
     }
 
     /// Closes the child's standard input (end of input).

@@ -47,11 +47,37 @@ import TetherSimulator
 
     @Test func helpShowsTheDefaultsFromTheDeclarations() {
         let help = HelpFormatter.help(QueryCommand.spec)
-        #expect(help.contains("(default: 1000)"))
-        #expect(help.contains("Baud rate in bit/s. (default: 115200)"))
+        #expect(help.contains("(allowed: 0 to 86400000 ms; default: 1000)"))
+        #expect(help.contains("Baud rate in bit/s, e.g. 9600 or 115200.\n"))
+        #expect(help.contains("(allowed: 1 to 2147483647 baud; default: 115200)"))
         #expect(help.contains("Parity: none, odd, even, mark or space. (default: none)"))
         #expect(help.contains("(default: '=> ')"))
-        #expect(HelpFormatter.help(RunCommand.spec).contains("(default: \(RunCommand.luaMemory.defaultMiB))"))
+        #expect(
+            HelpFormatter.help(RunCommand.spec).contains(
+                "(allowed: 1 to 65536 MiB; default: \(RunCommand.luaMemory.defaultMiB))"))
+    }
+
+    /// `--linger` took at most 60000 ms and its help did not say so: every option
+    /// declared with a range states it in `--help` and the man page, from the same
+    /// declaration its parser uses.
+    @Test(arguments: specs.map(\.name))
+    func everyRangeIsInTheHelpAndTheManPage(command: String) throws {
+        let spec = try #require(Self.specs.first { $0.name == command })
+        let help = HelpFormatter.help(spec)
+        let page = ManPage.render(spec, version: "tether")
+        for option in spec.allOptions {
+            guard let range = option.rangeText else { continue }
+            #expect(option.fullHelp.contains("allowed: \(range)"), "\(option.key)")
+            #expect(help.contains("allowed: \(range)"), "\(option.key)")
+            #expect(page.contains(range), "\(option.key)")
+        }
+    }
+
+    @Test func theRangesAreTheParsersOwn() {
+        #expect(QueryCommand.linger.declaration.rangeText == "0 to 60000 ms")
+        #expect(HelpFormatter.help(QueryCommand.spec).contains("(allowed: 0 to 60000 ms; default: 0, exit at once)"))
+        #expect(ConnectionOptions.timeout.declaration.rangeText == "0 to 86400000 ms")
+        #expect(DeviceSettings.baud.declaration.rangeText == "1 to 2147483647 baud")
     }
 
     @Test func thePortOptionOfACommandWithAPortArgumentSaysWhereThePortGoes() {

@@ -110,7 +110,7 @@ import TetherSimulator
     @Test(arguments: [
         (
             "--baud", "0",
-            "The value '0' is invalid for '--baud <rate>'. Please provide a positive whole number of baud, e.g. 9600 or 115200."
+            "The value '0' is invalid for '--baud <rate>': must be a whole number, 1 to 2147483647 baud"
         ),
         (
             "--data-bits", "9",
@@ -141,13 +141,13 @@ import TetherSimulator
     @Test(arguments: [
         (
             ["--timeout", "-1"],
-            "The value '-1' is invalid for '--timeout <ms>'. Please provide a whole number of milliseconds, 0 or more."
+            "The value '-1' is invalid for '--timeout <ms>': must be a whole number, 0 to 86400000 ms"
         ),
-        (["--log="], "The value '' is invalid for '--log <file>'. Please provide a path."),
-        (["--urc", ""], "The value '' is invalid for '--urc <prefix>'. Please provide a non-empty prefix."),
+        (["--log="], "The value of '--log <file>' is empty. Please provide a path."),
+        (["--urc", ""], "The value of '--urc <prefix>' is empty. Please provide a non-empty prefix."),
         (
             ["--final-ok="],
-            "The value '' is invalid for '--final-ok <text>'. Please provide the code's text, e.g. 'FAIL'."
+            "The value of '--final-ok <text>' is empty. Please provide the code's text, e.g. 'FAIL'."
         ),
         (
             ["--notify-pattern", "("],
@@ -155,12 +155,12 @@ import TetherSimulator
         ),
         (
             ["--pulse-dtr", "0"],
-            "The value '0' is invalid for '--pulse-dtr <ms>'. Please provide a whole number of milliseconds, 1 or more."
+            "The value '0' is invalid for '--pulse-dtr <ms>': must be a whole number, 1 ms or more"
         ),
-        (["--drop", "2"], "The value '2' is invalid for '--drop <p>': expected a probability from 0 to 1, e.g. 0.1"),
+        (["--drop", "2"], "The value '2' is invalid for '--drop <p>': must be a probability, 0 to 1"),
         (
             ["--linger", "60001"],
-            "The value '60001' is invalid for '--linger <ms>'. Please provide a whole number of milliseconds, 0 or more, at most 60000."
+            "The value '60001' is invalid for '--linger <ms>': must be a whole number, 0 to 60000 ms"
         ),
     ])
     func aBadValueNamesItsOption(arguments: [String], message: String) {

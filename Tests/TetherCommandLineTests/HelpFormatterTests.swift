@@ -4,7 +4,7 @@ import TetherCommandLine
 @Suite struct HelpFormatterTests {
     static let timeout = Option<Int>(
         "--timeout", "-t", value: "ms", help: "Wait at most this many ms for each reply.", default: 1000,
-        parse: Parse.integer(0..., InvalidValue("")))
+        range: .integers(0...60_000, "ms"))
     static let format = Option<Format>(
         "--format", value: "format", help: "Output.", default: .text, parse: Parse.choice(Format.self))
     static let eol = Option<String?>(
@@ -12,8 +12,7 @@ import TetherCommandLine
         defaultHelp: "lf for line and scpi, cr for at and prompt", parse: Parse.text)
     static let echo = Flag("--echo", help: "Show the keys you type.")
     static let latency = Option<Int?>(
-        "--latency", value: "ms", help: "Delay every reply\nby this many ms.",
-        parse: Parse.integer(0..., InvalidValue("")))
+        "--latency", value: "ms", help: "Delay every reply\nby this many ms.", range: .integers(atLeast: 0, "ms"))
 
     enum Format: String, CaseIterable, Sendable { case text, json }
 
@@ -37,7 +36,7 @@ import TetherCommandLine
                   <command>  A command.
 
                 OPTIONS:
-                  -t <ms>, --timeout <ms>  Wait at most this many ms for each reply. (default: 1000)
+                  -t <ms>, --timeout <ms>  Wait at most this many ms for each reply. (allowed: 0 to 60000 ms; default: 1000)
                   --format <format>        Output. (default: text)
                   --eol <eol>              Terminator sent after each command: lf, cr or crlf.
                                            (default: lf for line and scpi, cr for at and prompt)
@@ -46,7 +45,7 @@ import TetherCommandLine
 
                 FAULT OPTIONS:
                   --latency <ms>  Delay every reply
-                                  by this many ms.
+                                  by this many ms. (allowed: 0 ms or more)
 
                 The end.
 
@@ -73,7 +72,7 @@ import TetherCommandLine
 
     @Test func withHelpKeepsTheNamesAndParser() throws {
         let narrower = Self.timeout.withHelp("Narrower.")
-        #expect(narrower.declaration.fullHelp == "Narrower. (default: 1000)")
+        #expect(narrower.declaration.fullHelp == "Narrower. (allowed: 0 to 60000 ms; default: 1000)")
         let spec = CommandSpec(program: "tool", abstract: "", options: [narrower.declaration])
         #expect(try ParsedArguments(["-t", "5"], spec: spec)[narrower] == 5)
     }

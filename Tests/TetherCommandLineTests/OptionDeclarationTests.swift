@@ -24,7 +24,7 @@ import Testing
         let option = Option<Int>(
             "--rate", value: "n", help: reads.count(reads.help, "How many."), default: 3,
             defaultHelp: reads.count(reads.defaultText, "three"), choices: [reads.count(reads.choices, "3")],
-            parse: Parse.integer(1...9, InvalidValue("Please provide 1 to 9.")))
+            parse: { text throws(InvalidValue) in Int(text) ?? 0 })
         let parsed = try ParsedArguments(
             ["--rate", "4"], spec: CommandSpec(program: "demo", abstract: "Demo.", options: [option.declaration]))
         #expect(parsed[option] == 4)

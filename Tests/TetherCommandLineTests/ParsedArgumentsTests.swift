@@ -7,7 +7,7 @@ private enum Sample {
 
     static let baud = Option<Int>(
         "--baud", "-b", value: "rate", help: "Baud rate in bit/s.", default: 115_200,
-        parse: Parse.integer(1..., InvalidValue("Please provide a positive whole number of baud.")))
+        range: .integers(atLeast: 1, "baud"))
     static let parity = Option<Parity>(
         "--parity", value: "parity", help: "Parity.", default: .none, parse: Parse.choice(Parity.self))
     static let prompt = Option<String?>(
@@ -15,9 +15,9 @@ private enum Sample {
         parse: Parse.nonEmpty(InvalidValue("Please provide the prompt's text.")))
     static let latency = Option<Int?>(
         "--latency", value: "ms", help: "Delay every reply.",
-        parse: Parse.integer(0..., .expected("a whole number, 0 or more")))
+        range: .integers(0...60_000, "ms"))
     static let urc = Option<[String]>("--urc", value: "prefix", help: "Unsolicited.", each: Parse.text)
-    static let wait = Option<Duration?>("--wait-timeout", value: "seconds", help: "Wait.", parse: Parse.seconds)
+    static let wait = Option<Duration?>("--wait-timeout", value: "seconds", help: "Wait.", range: .seconds)
     static let sim = Flag("--sim", help: "Use the simulator.")
 
     static let spec = CommandSpec(
@@ -63,7 +63,7 @@ private enum Sample {
 
     @Test func aValueStartingWithADashIsTheOptionsValue() throws {
         #expect(
-            throws: UsageError("The value '-5' is invalid for '--latency <ms>': expected a whole number, 0 or more")
+            throws: UsageError("The value '-5' is invalid for '--latency <ms>': must be a whole number, 0 to 60000 ms")
         ) {
             try Sample.parse(["--latency", "-5"])
         }
@@ -121,24 +121,24 @@ private enum Sample {
     @Test(arguments: [
         (
             ["--baud", "0"],
-            "The value '0' is invalid for '--baud <rate>'. Please provide a positive whole number of baud."
+            "The value '0' is invalid for '--baud <rate>': must be a whole number, 1 baud or more"
         ),
         (
             ["--baud", "fast"],
-            "The value 'fast' is invalid for '--baud <rate>'. Please provide a positive whole number of baud."
+            "The value 'fast' is invalid for '--baud <rate>': must be a whole number, 1 baud or more"
         ),
         (
             ["--parity", "purple"],
             "The value 'purple' is invalid for '--parity <parity>'. Please provide one of 'none', 'odd', 'even'."
         ),
-        (["--prompt="], "The value '' is invalid for '--prompt <text>'. Please provide the prompt's text."),
+        (["--prompt="], "The value of '--prompt <text>' is empty. Please provide the prompt's text."),
         (
             ["--wait-timeout", "0"],
-            "The value '0' is invalid for '--wait-timeout <seconds>'. Please provide a number of seconds greater than 0, at most 1e9."
+            "The value '0' is invalid for '--wait-timeout <seconds>': must be a number, more than 0, at most 1000000000 seconds"
         ),
         (
             ["--wait-timeout", "1e10"],
-            "The value '1e10' is invalid for '--wait-timeout <seconds>'. Please provide a number of seconds greater than 0, at most 1e9."
+            "The value '1e10' is invalid for '--wait-timeout <seconds>': must be a number, more than 0, at most 1000000000 seconds"
         ),
     ])
     func aValueOutOfRangeNamesTheOptionAndWhatItTakes(arguments: [String], message: String) {
@@ -164,7 +164,7 @@ private enum Sample {
         var arguments = ParsedArguments(spec: Sample.spec)
         #expect(
             throws: UsageError(
-                "The value 'x' is invalid for '--baud <rate>'. Please provide a positive whole number of baud.")
+                "The value 'x' is invalid for '--baud <rate>': must be a whole number, 1 baud or more")
         ) {
             try arguments.override(values: ["--baud": ["x"]], flags: [:])
         }

@@ -31,7 +31,7 @@ import TetherDeviceSettings
         (#"{"dialekt": "at"}"#, "dev.json: dialekt: unknown setting; did you mean 'dialect'?"),
         (
             #"{"baud": "fast"}"#,
-            "dev.json: baud: The value 'fast' is invalid for '--baud <rate>'. Please provide a positive whole number of baud, e.g. 9600 or 115200."
+            "dev.json: baud: The value 'fast' is invalid for '--baud <rate>': must be a whole number, 1 to 2147483647 baud"
         ),
         (#"{"urc": ["^A", {"x": 1}]}"#, "dev.json: urc[1]: expected a string, got an object"),
         (#"{"urc": ["^A", true]}"#, "dev.json: urc[1]: expected a string, got a boolean"),

@@ -14,7 +14,7 @@ import TetherSerial
             Flag("--dry-run", help: "Not a device option.").declaration,
             Option<Int>(
                 "--timeout", value: "ms", help: "Not a device option.", default: 0,
-                parse: Parse.integer(0..., InvalidValue("Not a number."))
+                range: .integers(atLeast: 0, "ms")
             )
             .declaration,
         ])
@@ -49,12 +49,12 @@ import TetherSerial
     @Test(arguments: [
         (
             "baud", ["fast"],
-            "baud: The value 'fast' is invalid for '--baud <rate>'. Please provide a positive whole number of baud, e.g. 9600 or 115200."
+            "baud: The value 'fast' is invalid for '--baud <rate>': must be a whole number, 1 to 2147483647 baud"
         ),
         ("bud", ["9600"], "bud: unknown setting; did you mean 'baud'?"),
         ("check-errors", ["yes"], "check-errors: expected true or false"),
         ("parity", ["odd", "even"], "parity: expected one value, got 2"),
-        ("urc", ["^A", ""], "urc: The value '' is invalid for '--urc <prefix>'. Please provide a non-empty prefix."),
+        ("urc", ["^A", ""], "urc: The value of '--urc <prefix>' is empty. Please provide a non-empty prefix."),
     ])
     func aBadSettingIsRefusedAsTheCommandLineWould(key: String, values: [String], message: String) {
         var layer = SettingsLayer()

@@ -69,8 +69,8 @@ import TetherSimulator
             ["--seed", "-3"],
             "The value '-3' is invalid for '--seed <seed>': expected a whole number from 0 to 18446744073709551615"
         ),
-        (["--count", "0"], "The value '0' is invalid for '--count <n>': expected a whole number from 1 to 256"),
-        (["--link="], "The value '' is invalid for '--link <path>': expected a path"),
+        (["--count", "0"], "The value '0' is invalid for '--count <n>': must be a whole number, 1 to 256"),
+        (["--link="], "The value of '--link <path>' is empty: expected a path"),
         (
             ["--count", "3", "--link", "a", "--link", "b"],
             "'--count 3' with 2 '--link's: give one --link (numbered -1 … -3) or one per device"
@@ -78,7 +78,7 @@ import TetherSimulator
         (["--split"], "Missing value for '--split <bytes>'"),
         (
             ["--drop", "1.5"],
-            "The value '1.5' is invalid for '--drop <p>': expected a probability from 0 to 1, e.g. 0.1"
+            "The value '1.5' is invalid for '--drop <p>': must be a probability, 0 to 1"
         ),
         (
             ["--burst", "10@0"],
@@ -124,7 +124,7 @@ import TetherSimulator
     @Test func theHelpIsGeneratedWithTheFaultOptionsAndTheirDefaults() {
         let help = HelpFormatter.help(SimCommandLine.spec)
         #expect(help.contains("FAULT OPTIONS (seeded by --seed, so a failing run replays):\n  --latency <ms>"))
-        #expect(help.contains("The longest random gap between split pieces. (default: 2)"))
+        #expect(help.contains("The longest random gap between split pieces. (allowed: 0 ms or more; default: 2)"))
         #expect(help.contains("(default: \(ProfileDevice.defaultSeed))"))
         #expect(help.hasSuffix("tether-sim --count 4 --link /tmp/ttyENV     # /tmp/ttyENV-1 … /tmp/ttyENV-4\n"))
     }

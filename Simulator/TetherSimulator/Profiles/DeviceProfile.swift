@@ -122,7 +122,7 @@ public struct DeviceProfile: Sendable {
         let dialects = Self.dialects.joined(separator: ", ")
         dialect = try object.required(object.string("dialect"), "dialect", "one of \(dialects)")
         guard Self.dialects.contains(dialect) else {
-            throw object.error("dialect", "unknown dialect '\(dialect)'; expected one of \(dialects)")
+            throw object.error("dialect", "unknown dialect \(Quoted(dialect)); expected one of \(dialects)")
         }
         prompt = try object.string("prompt")
         if dialect == "prompt", prompt?.isEmpty ?? true {

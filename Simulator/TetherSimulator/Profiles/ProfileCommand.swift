@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// One row of a profile's command table: which lines it answers, and how.
 ///
 /// JSON: `{"match": "SETP?", "reply": "{setpoint}"}`,
@@ -78,7 +80,7 @@ struct ProfileCommand: Sendable, DecodableInProfile {
         for key in set?.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) ?? [] {
             guard let set, let index = scope.properties.firstIndex(where: { $0.name == key.stringValue }) else {
                 throw decoder.error(
-                    "unknown property '\(key.stringValue)'; expected one of: \(scope.properties.map(\.name).joined(separator: ", "))",
+                    "unknown property \(Quoted(key.stringValue)); expected one of: \(scope.properties.map(\.name).joined(separator: ", "))",
                     at: [ProfileKey(stringValue: "set"), key])
             }
             assignments.append((index, try ReplyTemplate(from: set.superDecoder(forKey: key), configuration: scope)))
@@ -96,7 +98,7 @@ struct ProfileCommand: Sendable, DecodableInProfile {
             guard let action = Action(rawValue: name) else {
                 throw object.error(
                     "action",
-                    "unknown action '\(name)'; expected one of: \(Action.allCases.map(\.rawValue).joined(separator: ", "))"
+                    "unknown action \(Quoted(name)); expected one of: \(Action.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
             self.action = action

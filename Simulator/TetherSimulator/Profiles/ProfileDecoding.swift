@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// A key of a profile object: any text, checked against the object's known keys by
 /// ``Swift/Decoder/profileObject(keys:)``; or an array index, for a path built by hand
 /// (`commands[3].action`).
@@ -98,7 +100,7 @@ extension Decoder {
         if let unknown = object.allKeys.map(\.stringValue).sorted().first(where: { !keys.contains($0) }) {
             throw object.error(
                 ProfileKey(stringValue: unknown),
-                "unknown field '\(unknown)'; expected one of: \(keys.joined(separator: ", "))")
+                "unknown field \(Quoted(unknown)); expected one of: \(keys.joined(separator: ", "))")
         }
         return object
     }

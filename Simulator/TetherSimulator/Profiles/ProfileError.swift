@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// A mistake in a device profile: which file, which field, and what was expected.
 ///
 /// `description` reads `<file>: <field>: <message>`, e.g.
@@ -20,6 +22,8 @@ public struct ProfileError: Error, CustomStringConvertible, Sendable, Equatable 
     }
 
     public var description: String {
-        field.isEmpty ? "\(file): \(message)" : "\(file): \(field): \(message)"
+        // A built-in's name is quoted already; a file's path is the user's, cut short.
+        let file = file.hasPrefix("built-in ") ? file : Quoted(file).bare
+        return field.isEmpty ? "\(file): \(message)" : "\(file): \(field): \(message)"
     }
 }

@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// A profile's regular expression: a command row's `regex`, or a pattern given to
 /// tether (`promptPattern`, `errorPattern`, `notificationPattern`), docs/PROFILES.md.
 ///
@@ -19,7 +21,7 @@ struct ProfilePattern: @unchecked Sendable {
 
     /// The message for a `source` that does not compile.
     static func compileError(_ source: String) -> String {
-        "'\(source)' does not compile; expected a regular expression (Swift Regex syntax)"
+        "\(Quoted(source)) does not compile; expected a regular expression (Swift Regex syntax)"
     }
 
     /// The groups' texts (`""` for a group that took no part) when the first match at

@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// One property of a profiled device: a typed value with its unit, range, power-on value,
 /// format, and optionally drift and noise.
 ///
@@ -81,11 +83,11 @@ struct ProfileProperty: Sendable, Decodable {
         name = try object.required(object.string("name"), "name", "a name made of letters, digits and '_'")
         if name.wholeMatch(of: #/[A-Za-z_][A-Za-z0-9_]*/#) == nil {
             throw object.error(
-                "name", "'\(name)' is not a name; expected letters, digits and '_', not starting with a digit")
+                "name", "\(Quoted(name)) is not a name; expected letters, digits and '_', not starting with a digit")
         }
         let type = try object.required(object.string("type"), "type", "one of number, int, bool, string, enum")
         guard let kind = Kind(rawValue: type) else {
-            throw object.error("type", "'\(type)' is not a type; expected one of number, int, bool, string, enum")
+            throw object.error("type", "\(Quoted(type)) is not a type; expected one of number, int, bool, string, enum")
         }
         self.kind = kind
         unit = try object.string("unit")
@@ -129,7 +131,7 @@ struct ProfileProperty: Sendable, Decodable {
         }
         format = try object.string("format") ?? (kind == .int ? "%d" : "%g")
         guard ReplyTemplate.isValidFormat(format) else {
-            throw object.error("format", "'\(format)' is not a number format; expected e.g. %.2f, %d, %.3E")
+            throw object.error("format", "\(Quoted(format)) is not a number format; expected e.g. %.2f, %d, %.3E")
         }
         noise = try object.number("noise") ?? 0
         if object.has("drift"), kind != .number {
@@ -148,7 +150,7 @@ struct ProfileProperty: Sendable, Decodable {
         case .enum:
             let value = try initialDecoder.decode(String.self, expected: "a string")
             guard values.contains(value) else {
-                throw initialDecoder.error("'\(value)' is not one of the values \(values)")
+                throw initialDecoder.error("\(Quoted(value)) is not one of the values \(values)")
             }
             initial = .text(value)
         }

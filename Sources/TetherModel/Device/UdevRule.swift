@@ -1,3 +1,4 @@
+import TetherLibC
 import TetherSerial
 
 /// A udev rule that gives one USB serial adapter a stable name: what
@@ -24,7 +25,7 @@ public enum UdevRule {
                 "\(port) is not a USB serial adapter: a udev rule matches an adapter by its USB "
                     + "vendor and product ID (run 'tether list' to see the USB ports)"
             case .invalidName(let name, let reason):
-                "'\(name)' cannot be a device name: \(reason)"
+                "\(Quoted(name)) cannot be a device name: \(reason)"
             }
         }
     }

@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// A regular expression matched against a received line's text (the line's bytes
 /// decoded as UTF-8), in Swift `Regex` syntax — the Perl/ICU-style syntax of
 /// `^`, `$`, `\d`, `[a-z]`, `(…)`, `|`, `*?`, `(?i)` — matched over Unicode scalars,
@@ -45,7 +47,7 @@ public struct LinePattern: Sendable, CustomStringConvertible {
 public struct LinePatternError: Error, Sendable, CustomStringConvertible {
     /// The pattern as written.
     public let pattern: String
-    public var description: String { "'\(pattern)' is not a valid regular expression" }
+    public var description: String { "\(Quoted(pattern)) is not a valid regular expression" }
 }
 
 /// A compiled `Regex` is an immutable value, safe to match from any thread, but

@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// One length-prefixed payload form, written as the header looks on the wire with
 /// fields in braces: `+IPD,{id},{len}:` (ESP-AT), `+QIRD: {len}` (Quectel).
 ///
@@ -18,7 +20,7 @@ public struct PayloadHeaderTemplate: Sendable, Hashable, CustomStringConvertible
         public let template: String
         /// What is wrong, e.g. `it has no {len} field`.
         public let reason: String
-        public var description: String { "'\(template)' is not a payload header: \(reason)" }
+        public var description: String { "\(Quoted(template)) is not a payload header: \(reason)" }
     }
 
     enum Part: Hashable {

@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// The checks a command's text must pass before it is sent, and the one decoder of
 /// its escapes: the rules the command line, query files and Lua scripts share.
 ///
@@ -25,8 +27,8 @@ public enum CommandText {
         public let escape: String
 
         public var description: String {
-            "Bad escape '\(CommandText.shown(escape))' at position \(position) in the command "
-                + "'\(CommandText.shown(text))': use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\"
+            "Bad escape \(Quoted(escape)) at position \(position) in the command "
+                + "\(Quoted(text)): use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\"
         }
     }
 
@@ -49,61 +51,77 @@ public enum CommandText {
     /// - Throws: ``EscapeError`` for a backslash followed by anything else (`\q`), a
     ///   `\x` without two hex digits (`\x4`, `\xZZ`), or a backslash at the end.
     public static func bytes(fromEscaped text: String) throws(EscapeError) -> [UInt8] {
+        try bytes(fromEscaped: Array(text.utf8))
+    }
+
+    /// The bytes `text` stands for, its escapes decoded as
+    /// ``bytes(fromEscaped:)-(String)`` does; every byte that is not part of an escape
+    /// is kept as it is, whether or not it is valid UTF-8 (a line piped into `connect`
+    /// may hold any byte: `printf '\xffA\n'` sends `ff 41`).
+    ///
+    /// - Throws: ``EscapeError`` for a bad escape; its position counts the characters
+    ///   before it as UTF-8 decoding sees them (an invalid byte counts as one).
+    public static func bytes(fromEscaped text: [UInt8]) throws(EscapeError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        let characters = Array(text)
+        bytes.reserveCapacity(text.count)
         var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            guard character == "\\" else {
-                bytes += Array(character.utf8)
+        while index < text.count {
+            guard text[index] == UInt8(ascii: "\\") else {
+                bytes.append(text[index])
                 index += 1
                 continue
             }
             let bad = { (length: Int) in
                 EscapeError(
-                    text: text, position: index + 1,
-                    escape: String(characters[index..<min(index + length, characters.count)]))
+                    text: String(decoding: text, as: UTF8.self),
+                    position: String(decoding: text[..<index], as: UTF8.self).count + 1,
+                    escape: String(decoding: text[index..<min(index + length, text.count)], as: UTF8.self))
             }
-            guard index + 1 < characters.count else { throw bad(1) }
-            switch characters[index + 1] {
-            case "r": bytes.append(0x0D)
-            case "n": bytes.append(0x0A)
-            case "t": bytes.append(0x09)
-            case "e": bytes.append(0x1B)
-            case "\\": bytes.append(UInt8(ascii: "\\"))
-            case "x":
-                guard index + 3 < characters.count, let high = characters[index + 2].hexDigitValue,
-                    let low = characters[index + 3].hexDigitValue,
-                    characters[index + 2].isASCII, characters[index + 3].isASCII
-                else { throw bad(4) }
-                bytes.append(UInt8(high * 16 + low))
+            guard index + 1 < text.count else { throw bad(1) }
+            switch text[index + 1] {
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "e"): bytes.append(0x1B)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "x"):
+                guard index + 3 < text.count, let high = hexValue(text[index + 2]), let low = hexValue(text[index + 3])
+                else { throw bad(escapeLength(in: text, at: index)) }
+                bytes.append(high << 4 | low)
                 index += 2
-            default: throw bad(2)
+            default: throw bad(escapeLength(in: text, at: index, characters: 2))
             }
             index += 2
         }
         return bytes
     }
 
-    /// `command` with CR and LF shown as `\r` and `\n`, for messages.
-    public static func shown(_ command: String) -> String {
-        var text = ""
-        for scalar in command.unicodeScalars {
-            switch scalar {
-            case "\r": text += "\\r"
-            case "\n": text += "\\n"
-            default: text.unicodeScalars.append(scalar)
-            }
+    /// The value of an ASCII hex digit, either case.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
-        return text
+    }
+
+    /// How many bytes of `text` from `index` make up its first `characters` scalars
+    /// (fewer at its end): a bad escape is shown whole, `\x` and two characters after it.
+    private static func escapeLength(in text: [UInt8], at index: Int, characters: Int = 4) -> Int {
+        var end = index
+        for _ in 0..<characters where end < text.count {
+            end += 1
+            while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+        }
+        return end - index
     }
 
     /// A one-line message about `problem` in `command`, e.g. `The command 'A\nB'
     /// contains a line break`.
     public static func message(_ problem: Problem, in command: String) -> String {
         switch problem {
-        case .lineBreak: "The command '\(shown(command))' contains a line break"
+        case .lineBreak: "The command \(Quoted(command)) contains a line break"
         }
     }
 }

@@ -1,3 +1,5 @@
+import TetherLibC
+
 /// A format asked to show a kind of output it has no view for, e.g. `tap` for a
 /// device's events.
 public struct UnsupportedFormat: Error, Equatable, Sendable, CustomStringConvertible {
@@ -10,7 +12,7 @@ public struct UnsupportedFormat: Error, Equatable, Sendable, CustomStringConvert
 
     /// `The format 'tap' cannot show a device's events; please provide one of 'text', 'json'.`
     public var description: String {
-        "The format '\(format)' cannot show \(kind); please provide one of "
+        "The format \(Quoted(format)) cannot show \(kind); please provide one of "
             + supported.map { "'\($0)'" }.joined(separator: ", ") + "."
     }
 }

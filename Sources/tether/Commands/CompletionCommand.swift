@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherViews
 
 /// `tether completion <shell>`: prints tether's completion script for bash, zsh or fish,
@@ -22,9 +23,11 @@ enum CompletionCommand: Command {
         let shells = Shell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         guard let name = arguments.positionals.first else { throw UsageError("Missing <shell>: one of \(shells)") }
         guard let shell = Shell(rawValue: name) else {
-            throw UsageError("Unknown shell '\(name)'; expected one of \(shells)")
+            throw UsageError("Unknown shell \(Quoted(name)); expected one of \(shells)")
         }
-        if let extra = arguments.positionals.dropFirst().first { throw UsageError("Unexpected argument '\(extra)'") }
+        if let extra = arguments.positionals.dropFirst().first {
+            throw UsageError("Unexpected argument \(Quoted(extra))")
+        }
         FileSink.standardOutput.write(
             ShellCompletion.script(shell, for: Tether.spec, subcommands: Tether.commands.map { $0.spec }))
         return .success

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherLibC
 import TetherPresenter
 import TetherSerial
 import TetherViews
@@ -45,7 +46,7 @@ enum LinesCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard arguments.positionals.count <= 1 else {
-            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+            throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
         let options = try ConnectionOptions(arguments, port: arguments.positionals.first)
         guard options.namesPort, !options.usesSimulator else {

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherPresenter
 import TetherSerial
 import TetherViews
@@ -17,7 +18,7 @@ enum ListCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        if let extra = arguments.positionals.first { throw UsageError("Unexpected argument '\(extra)'") }
+        if let extra = arguments.positionals.first { throw UsageError("Unexpected argument \(Quoted(extra))") }
         let format = arguments[ConnectionOptions.format]
         let view: any PortListView
         do throws(UnsupportedFormat) {

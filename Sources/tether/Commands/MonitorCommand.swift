@@ -9,10 +9,10 @@ import TetherPresenter
 enum MonitorCommand: Command {
     static let count = Option<Int?>(
         "--count", "-n", value: "n", help: "Stop after this many notifications.",
-        parse: Parse.integer(1..., InvalidValue("Please provide a whole number, 1 or more.")))
+        range: .integers(atLeast: 1))
     static let duration = Option<Duration?>(
         "--duration", "-d", value: "seconds", help: "Stop after this many seconds (decimals allowed).",
-        parse: Parse.seconds)
+        range: .seconds)
     static let until = Option<LinePattern?>(
         "--until", value: "regex",
         help: "Stop at the first received line, or text without a line end (a prompt),\n"

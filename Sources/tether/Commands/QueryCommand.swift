@@ -10,8 +10,7 @@ enum QueryCommand: Command {
         "--linger", value: "ms",
         help: "After the last reply, go on showing lines until none has come for this many ms\n"
             + "(at most 5 times as long in all).", default: 0, defaultHelp: "0, exit at once",
-        parse: Parse.integer(
-            0...60_000, InvalidValue("Please provide a whole number of milliseconds, 0 or more, at most 60000.")))
+        range: .integers(0...60_000, "ms"))
 
     static let spec = CommandSpec(
         program: "tether", name: "query",
@@ -50,7 +49,7 @@ enum QueryCommand: Command {
         }
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
         if port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil {
-            throw UsageError("Give either <port> or '--sim'/'--match', not both (got '\(first)')")
+            throw UsageError("Give either <port> or '--sim'/'--match', not both (got \(Quoted(first)))")
         }
         let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }
         let linger = Duration.milliseconds(arguments[Self.linger])

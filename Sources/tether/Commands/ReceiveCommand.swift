@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherSimulator
 import TetherTransfer
 import TetherViews
@@ -53,11 +54,12 @@ enum ReceiveCommand: Command {
         let (port, rest) = TransferOptions.port(of: arguments)
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
-        guard rest.count <= 1 else { throw UsageError("Unexpected argument '\(rest[1])'") }
+        guard rest.count <= 1 else { throw UsageError("Unexpected argument \(Quoted(rest[1]))") }
         if let program = arguments[TransferOptions.program] {
             let folder = rest.first ?? "."
             guard LocalFile.isDirectory(folder) else {
-                throw CommandFailure("cannot run '\(program)' in '\(folder)': no such folder", code: .cannotCreateLog)
+                throw CommandFailure(
+                    "cannot run \(Quoted(program)) in \(Quoted(folder)): no such folder", code: .cannotCreateLog)
             }
             return try await ProgramTransfer.run(
                 program, arguments: [], in: folder, options: options, parsed: arguments)
@@ -66,7 +68,7 @@ enum ReceiveCommand: Command {
         let path = rest.first ?? "."
         let folder = LocalFile.folder(receiving: kind, at: path)
         guard LocalFile.isDirectory(folder) else {
-            throw CommandFailure("cannot write in '\(folder)': no such folder", code: .cannotCreateLog)
+            throw CommandFailure("cannot write in \(Quoted(folder)): no such folder", code: .cannotCreateLog)
         }
         do throws(LocalFile.Failure) { try LocalFile.checkWritable(folder: folder) } catch {
             throw CommandFailure(error)

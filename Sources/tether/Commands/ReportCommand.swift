@@ -41,7 +41,9 @@ enum ReportCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<log>'") }
-        if let extra = arguments.positionals.dropFirst().first { throw UsageError("Unexpected argument '\(extra)'") }
+        if let extra = arguments.positionals.dropFirst().first {
+            throw UsageError("Unexpected argument \(Quoted(extra))")
+        }
         let format = arguments[Self.format]
         let data = try Self.contents(of: path)
         var report = SessionReport()

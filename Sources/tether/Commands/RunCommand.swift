@@ -23,9 +23,8 @@ enum RunCommand: Command {
     static let lua = Flag("--lua", help: "Read the script as Lua whatever its name (e.g. from standard input).")
     static let luaMemory = Option<Int>(
         "--lua-memory", value: "MiB",
-        help: "The most memory a Lua script may use, in MiB (1 to 65536); more is a script\nerror naming the line.",
-        default: ScriptRunner.defaultLuaMemoryLimit >> 20,
-        parse: Parse.integer(1...65536, InvalidValue("Please provide a whole number of MiB from 1 to 65536.")))
+        help: "The most memory a Lua script may use, in MiB; more is a script error naming\nthe line.",
+        default: ScriptRunner.defaultLuaMemoryLimit >> 20, range: .integers(1...65536, "MiB"))
 
     static let junit = Option<String?>(
         "--junit", value: "file",
@@ -91,9 +90,12 @@ enum RunCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
+        guard !path.isEmpty else {
+            throw UsageError("The script path is empty; give a query file, a Lua script or '-' for standard input")
+        }
         if arguments.positionals.count > 1 {
             let extra = arguments.positionals[1]
-            throw UsageError("Unexpected argument '\(extra)'. Did you mean '--port \(extra)'?")
+            throw UsageError("Unexpected argument \(Quoted(extra)). Did you mean \(Quoted("--port " + extra))?")
         }
         let ports = try devices(arguments)
         var options = try ConnectionOptions(
@@ -229,7 +231,7 @@ enum RunCommand: Command {
         }
         var seen: Set<String> = []
         for name in ports.compactMap(\.name) where !seen.insert(name).inserted {
-            throw UsageError("The device name '\(name)' is given twice")
+            throw UsageError("The device name \(Quoted(name)) is given twice")
         }
         var nodes: [String: String] = [:]
         for port in ports {

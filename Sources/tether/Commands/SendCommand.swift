@@ -53,6 +53,7 @@ enum SendCommand: Command {
         if !kind.isBatch && paths.count > 1 {
             throw UsageError("\(kind.name) sends one file; give one <file>, or use '--protocol ymodem' for several")
         }
+        if paths.contains("") { throw UsageError("A file path is empty; give the path of each file to send") }
         let files = try paths.map { (path) throws(CommandFailure) in
             do throws(LocalFile.Failure) { return try LocalFile.read(path) } catch { throw CommandFailure(error) }
         }

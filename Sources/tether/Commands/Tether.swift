@@ -1,5 +1,6 @@
 import Glibc
 import TetherCommandLine
+import TetherLibC
 import TetherSerial
 import TetherViews
 
@@ -85,7 +86,7 @@ enum Tether {
                 return .answered(.success)
             }
             guard let command = commands.first(where: { $0.spec.name == name }) else {
-                return .answered(fail(UsageError("Unknown subcommand '\(name)'."), spec: spec))
+                return .answered(fail(UsageError("Unknown subcommand \(Quoted(name))."), spec: spec))
             }
             FileSink.standardOutput.write(HelpFormatter.help(command.spec))
             return .answered(.success)
@@ -96,7 +97,8 @@ enum Tether {
             let suggestion = Suggestion.nearest(to: first, among: commands.map { $0.spec.name })
             return .answered(
                 fail(
-                    UsageError("Unknown subcommand '\(first)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
+                    UsageError(
+                        "Unknown subcommand \(Quoted(first))." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
                     spec: spec))
         }
         let rest = Array(arguments.dropFirst())
@@ -146,9 +148,10 @@ enum Tether {
         for index in 1..<max(1, count) {
             guard let argument = argv[index], String(validatingCString: argument) == nil else { continue }
             let bytes = UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) }
-            let shown = ByteEscaping.escaped(bytes)
             return fail(
-                UsageError("The argument '\(shown)' is not valid UTF-8; port paths and commands must be UTF-8 text"),
+                UsageError(
+                    "The argument \(Quoted(bytes: bytes)) is not valid UTF-8; port paths and commands must be UTF-8 text"
+                ),
                 spec: spec)
         }
         return nil

@@ -1,5 +1,6 @@
 import Glibc
 import TetherCommandLine
+import TetherLibC
 import TetherModel
 import TetherSerial
 import TetherViews
@@ -31,7 +32,7 @@ enum UdevRuleCommand: Command {
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         guard arguments.positionals.count <= 1 else {
-            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+            throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
         guard let name = arguments[Self.name] else { throw UsageError("Missing expected option '--name <name>'") }
         do {
@@ -65,7 +66,7 @@ enum UdevRuleCommand: Command {
             throw UsageError("Missing expected argument '<port>' (or give '--match')")
         }
         if try ConnectionOptions.address(path).isRemote {
-            throw UsageError("A udev rule names an adapter on this machine; '\(path)' is a network address")
+            throw UsageError("A udev rule names an adapter on this machine; \(Quoted(path)) is a network address")
         }
         guard let resolved = realpath(path, nil) else { throw CommandFailure(SerialError.notFound(path: path)) }
         defer { free(resolved) }

@@ -1,5 +1,6 @@
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherLibC
 import TetherModel
 import TetherSerial
 import TetherSimulator
@@ -16,18 +17,21 @@ struct ConnectionOptions {
             (\(SimulatorProfile.names.joined(separator: ", ")))
             or a profile file (docs/PROFILES.md); it also sets the
             default --dialect.
-            """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names, parse: Parse.text)
+            """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names,
+        parse: Parse.nonEmpty(InvalidValue("Please provide a built-in profile's name or a profile file's path.")))
     static let device = Option<String?>(
         "--device", value: "file",
         help: """
             A device description file (docs/DIALECTS.md): dialect, line end,
             patterns and serial settings; options given here override it.
-            """, parse: Parse.text)
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide a device description file's path.")))
     static let timeout = Option<Int>(
         "--timeout", "-t", value: "ms",
         help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",
-        default: 1000,
-        parse: Parse.integer(0..., InvalidValue("Please provide a whole number of milliseconds, 0 or more.")))
+        default: 1000, range: longestWait)
+    /// The longest `--timeout`: a day. Longer is a mistake (99999999999 is three years);
+    /// 0 waits without a deadline.
+    static let longestWait = ValueRange.integers(0...86_400_000, "ms")
     /// `--format`, read as any format: each command declares it with
     /// ``format(showing:)``, whose check refuses the formats it cannot show.
     static let format = format(showing: .eventLog, refusing: false)
@@ -176,7 +180,7 @@ struct ConnectionOptions {
     /// - Throws: ``UsageError`` for an extra argument, no port, or a bad value.
     init(portOrSimulator arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
-            throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
+            throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
         try self.init(arguments, port: arguments.positionals.first)
         if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
@@ -237,10 +241,11 @@ struct ConnectionOptions {
         if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
         address = try port.map(Self.address)
         if usesSimulator, let port {
-            throw UsageError("Give either <port> or '--sim', not both (got '\(port)')")
+            throw UsageError("Give either <port> or '--sim', not both (got \(Quoted(port)))")
         }
         if let match = hardware.match, usesSimulator || port != nil {
-            throw UsageError("Give one of <port>, '--sim' or '--match', not several (got '--match \(match)')")
+            throw UsageError(
+                "Give one of <port>, '--sim' or '--match', not several (got \(Quoted("--match \(match)")))")
         }
     }
 }

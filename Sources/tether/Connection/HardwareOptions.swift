@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherLibC
 import TetherModel
 import TetherSerial
 
@@ -24,7 +25,7 @@ struct HardwareOptions {
     static let wait = Flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none).")
     static let waitTimeout = Option<Duration?>(
         "--wait-timeout", value: "seconds",
-        help: "Wait at most this many seconds for the port (implies --wait); then exit 66.", parse: Parse.seconds)
+        help: "Wait at most this many seconds for the port (implies --wait); then exit 66.", range: .seconds)
     static let dtr = Option<SerialPort.LineControl>(
         "--dtr", value: "mode",
         help: "DTR on open: keep (leave it, and keep it on close: no board reset), on\nor off.", default: .keep,
@@ -35,9 +36,9 @@ struct HardwareOptions {
     static let pulseDTR = Option<Int?>(
         "--pulse-dtr", value: "ms",
         help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards).",
-        parse: milliseconds)
+        range: milliseconds)
     static let breakLength = Option<Int?>(
-        "--break", value: "ms", help: "After each open, send a break of this many ms.", parse: milliseconds)
+        "--break", value: "ms", help: "After each open, send a break of this many ms.", range: milliseconds)
     static let strictSettings = Flag(
         "--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked.")
 
@@ -52,8 +53,7 @@ struct HardwareOptions {
         "--no-reconnect",
         help: "When the device goes away, exit (74) instead of waiting for it to come\nback and reopening it.")
 
-    private static let milliseconds = Parse.integer(
-        1..., InvalidValue("Please provide a whole number of milliseconds, 1 or more."))
+    private static let milliseconds = ValueRange.integers(atLeast: 1, "ms")
 
     /// The port's identity, when `--match` replaces the path.
     var match: PortMatch?
@@ -157,7 +157,7 @@ struct HardwareOptions {
             do throws(SerialError) {
                 return try await opener.openOnce()
             } catch .notFound where waits {
-                let what = path ?? match.map { "a port matching '\($0)'" } ?? "the port"
+                let what = path ?? match.map { "a port matching \(Quoted($0.description))" } ?? "the port"
                 waiting(what)
                 return try await opener.waitAndOpen(timeout: waitTimeout)
             }
@@ -180,11 +180,11 @@ struct HardwareOptions {
             return nil
         case .noMatch:
             return CommandFailure(
-                "no serial port matches '\(match)'. Ports present:",
+                "no serial port matches \(Quoted(match.description)). Ports present:",
                 details: ports.isEmpty ? ["  (none)"] : ports.map(describe), code: .portNotFound)
         case .ambiguous(let candidates):
             return CommandFailure(
-                "\(candidates.count) ports match '\(match)':",
+                "\(candidates.count) ports match \(Quoted(match.description)):",
                 details: candidates.map(describe) + ["Give VID:PID:SERIAL, or the port's /dev/serial/by-id path."],
                 code: .usage)
         }

@@ -1,5 +1,6 @@
 import TetherCommandLine
 import TetherDeviceSettings
+import TetherLibC
 
 /// A device of `tether run`, from a `--port` value: `PATH`, `NAME=PATH`, `NAME=sim` or
 /// `NAME=sim:PROFILE`, optionally followed by its own settings,
@@ -27,6 +28,10 @@ struct NamedPort {
     ///   an unknown simulator profile, or a setting that is not a device option or has
     ///   a bad value.
     init(parsing value: String) throws(UsageError) {
+        guard !value.isEmpty else {
+            throw UsageError(
+                "The value of '--port <port>' is empty; give a path, NAME=PATH or NAME=sim (e.g. /dev/ttyUSB0)")
+        }
         let parts = value.split(separator: ",", omittingEmptySubsequences: false)
         let place = parts[0]
         var rest = place
@@ -34,7 +39,7 @@ struct NamedPort {
             let candidate = place[..<equals]
             guard Self.isIdentifier(candidate) || candidate.contains("/") else {
                 throw UsageError(
-                    "The device name '\(candidate)' in '--port \(value)' is not a name: start with a letter or '_', then letters, digits or '_'"
+                    "The device name \(Quoted(candidate)) in \(Quoted("--port " + value)) is not a name: start with a letter or '_', then letters, digits or '_'"
                 )
             }
             if !candidate.contains("/") {
@@ -43,13 +48,15 @@ struct NamedPort {
             }
         }
         guard !rest.isEmpty else {
-            throw UsageError("The value '\(value)' is invalid for '--port <port>'. Please provide a path after '='.")
+            throw UsageError(
+                "The value \(Quoted(value)) is invalid for '--port <port>'. Please provide a path after '='.")
         }
         if name != nil, rest == "sim" || rest.hasPrefix("sim:") {
             let profile = rest == "sim" ? SimulatorProfile.defaultName : String(rest.dropFirst(4))
             guard SimulatorProfile.isValid(profile) else {
                 let known = SimulatorProfile.names.map { "'\($0)'" }.joined(separator: ", ")
-                throw UsageError("Unknown simulator profile '\(profile)' in '\(value)'. Profiles: \(known).")
+                throw UsageError(
+                    "Unknown simulator profile \(Quoted(profile)) in \(Quoted(value)). Profiles: \(known).")
             }
             target = .simulator(profile: profile)
         } else {
@@ -72,7 +79,7 @@ struct NamedPort {
         for item in items {
             guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
                 throw UsageError(
-                    "The setting '\(item)' in '--port \(value)' is not KEY=VALUE (e.g. baud=9600, dialect=at, device=modem.json)"
+                    "The setting \(Quoted(item)) in \(Quoted("--port " + value)) is not KEY=VALUE (e.g. baud=9600, dialect=at, device=modem.json)"
                 )
             }
             let key = String(item[..<equals])

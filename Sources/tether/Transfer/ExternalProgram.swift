@@ -94,10 +94,14 @@ enum ExternalProgram {
         switch end {
         case .exited(0): (.success, nil)
         case .exited(let status) where status == 126 || status == 127:
-            (.portUnavailable, "cannot run '\(command)' (the shell's status \(status): not found, or not executable)")
-        case .exited(let status): (.transferFailed, "'\(command)' failed (exit status \(status))")
-        case .killed(let signal): (.transferFailed, "'\(command)' was ended by signal \(signal)")
-        case .notStarted(let code): (.portUnavailable, "cannot start '\(command)': \(String(cString: strerror(code)))")
+            (
+                .portUnavailable,
+                "cannot run \(Quoted(command)) (the shell's status \(status): not found, or not executable)"
+            )
+        case .exited(let status): (.transferFailed, "\(Quoted(command)) failed (exit status \(status))")
+        case .killed(let signal): (.transferFailed, "\(Quoted(command)) was ended by signal \(signal)")
+        case .notStarted(let code):
+            (.portUnavailable, "cannot start \(Quoted(command)): \(String(cString: strerror(code)))")
         }
     }
 }

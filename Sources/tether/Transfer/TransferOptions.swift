@@ -13,7 +13,7 @@ enum TransferOptions {
         "--start-timeout", value: "s",
         help: "How long the sender waits for the receiver's first C or NAK, in seconds.",
         default: Int(TransferLimits.defaultStartTimeout.components.seconds),
-        parse: Parse.integer(1...3_600, InvalidValue("Please provide a whole number of seconds, 1 to 3600.")))
+        range: .integers(1...3_600, "s"))
 
     static let command = Option<[UInt8]?>(
         "--command", value: "command",
