@@ -191,15 +191,29 @@ import Testing
         #expect(harness.session.nextDeadline == nil, "a reply is held to settle")
     }
 
-    /// The same answer to another command is a repeat: from then on replies settle.
+    /// The same reading to another command is a repeat: from then on replies settle.
     @Test func theSameAnswerToAnotherCommandStartsSettling() throws {
         var harness = SessionHarness(LineDialect(notificationPattern: try LinePattern("^!")))
         harness.enqueue("A", at: 0)
-        harness.receive("R\n", at: 1)
+        harness.receive("T=21.4\n", at: 1)
         harness.enqueue("B", at: 10)
-        harness.receive("R\n", at: 11)
-        #expect(replies(harness) == ["A → R"])
+        harness.receive("T=21.4\n", at: 11)
+        #expect(replies(harness) == ["A → T=21.4"])
         #expect(harness.session.nextDeadline != nil, "B's reply settles")
+    }
+
+    /// `OK` to two set commands (`SETP 20`, `RATE 500`) is an acknowledgement, no
+    /// repeat: `connect` noted `'OK' came again, to RATE 500` and settled every reply
+    /// after. A reply with no digit in it never repeats; each is reported at once.
+    @Test func theSameAcknowledgementToTwoCommandsIsNoRepeat() throws {
+        var harness = SessionHarness(LineDialect(notificationPattern: try LinePattern("^!")))
+        harness.enqueue("SETP 20", at: 0)
+        harness.receive("OK\n", at: 1)
+        harness.enqueue("RATE 500", at: 10)
+        harness.receive("OK\n", at: 11)
+        #expect(replies(harness) == ["SETP 20 → OK", "RATE 500 → OK"])
+        #expect(!harness.events.contains { if case .settling = $0 { true } else { false } })
+        #expect(harness.session.nextDeadline == nil, "no reply is held to settle")
     }
 
     /// `tether connect --sim` (`env`), then `FOO` and `BAR` typed: both answered

@@ -817,9 +817,12 @@ public struct Session: Sendable {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not, nor the same error to two
             // commands (a device answers each command it rejects with its error:
-            // `ERR -113` to two unknown ones).
+            // `ERR -113` to two unknown ones), nor the same acknowledgement, a reply
+            // with no digit in it (`OK` to two set commands): only a reading repeats.
             let command = flight.request.command
-            if !reply.isError, !reply.lines.isEmpty, reply.lines == lastReply.lines, command != lastReply.command {
+            if !reply.isError, reply.lines.contains(where: { $0.bytes.contains { (0x30...0x39).contains($0) } }),
+                reply.lines == lastReply.lines, command != lastReply.command
+            {
                 startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command), now: now)
             }
             lastReply = (command, reply.lines)

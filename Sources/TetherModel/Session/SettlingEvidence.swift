@@ -8,8 +8,8 @@ public struct SettlingEvidence: Sendable, Equatable {
         case unasked
         /// A line whose first bytes arrived before the command in flight was sent.
         case begunBeforeCommand
-        /// The same reply to another command than the one before (an error reply is
-        /// never a repeat).
+        /// The same reply to another command than the one before (an error reply, or
+        /// one with no digit in it, an acknowledgement such as `OK`, is never a repeat).
         case repeatedReply
         /// A timed-out request's late reply never came: the device may still send it.
         case noLateReply
