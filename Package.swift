@@ -163,3 +163,31 @@ for target in package.targets where target.type != .system && target.type != .pl
 for target in package.targets where target.type == .executable {
     target.linkerSettings = (target.linkerSettings ?? []) + releaseLinking
 }
+
+// A release build of the modules no library product holds (the executables', the
+// console's, the views') makes each generic type's metadata through its accessor
+// function instead of from its mangled name: the runtime then neither demangles the
+// name nor looks up at run time the conformances the type's generic requirements name
+// (the first lookup of each scans every conformance record in the binary;
+// docs/PERFORMANCE.md, "The one-shot query since"). Not in a library product's modules:
+// SwiftPM refuses a product with an unsafe flag in it as another package's dependency.
+var libraryTargets = Set<String>()
+var librariesToVisit = package.products.compactMap { $0 as? Product.Library }.flatMap(\.targets)
+while let name = librariesToVisit.popLast() {
+    guard libraryTargets.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else {
+        continue
+    }
+    for dependency in target.dependencies {
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): librariesToVisit.append(name)
+        default: break
+        }
+    }
+}
+let metadataAccessors = SwiftSetting.unsafeFlags(
+    ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+for target in package.targets where target.type == .regular || target.type == .executable {
+    if !libraryTargets.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [metadataAccessors]
+    }
+}
