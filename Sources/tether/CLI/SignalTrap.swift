@@ -63,18 +63,12 @@ final class SignalTrap {
 
     /// The first signal trapped, also after ``cancel()``: a command that was ending for
     /// another reason (its input ended) when it came ends with the signal's code, as
-    /// the user stopped it.
-    ///
-    /// A signal sent is first pending, until the thread the kernel picked for it (often
-    /// the main thread, which may not yet have been scheduled on a loaded machine) runs
-    /// its action, which records it before its number reaches any trap
-    /// (`signal_record.h`): either of the two says it came.
+    /// the user stopped it. The signal's action records it in the thread the kernel
+    /// picked, before its number reaches any trap (`signal_record.h`), so one that came
+    /// is here even while the main thread has not yet read it.
     var firstSignal: Int32? {
         let recorded = tether_signal_record_first()
-        if recorded != 0 { return recorded }
-        var pending = sigset_t()
-        guard sigpending(&pending) == 0 else { return nil }
-        return Self.trappable.first { sigismember(&pending, $0) == 1 }
+        return recorded != 0 ? recorded : nil
     }
 
     /// The exit code to end with: `code`, or the first signal's when one came and `code`
