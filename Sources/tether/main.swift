@@ -5,11 +5,10 @@ import Glibc
 // No top-level `await`: that would make this whole file the main task, and start the
 // concurrency runtime's threads before the first argument is read. Help, the version
 // and usage errors are answered on this thread; a command runs in a task on Swift's
-// global executor (no command needs the main actor), and this thread serves the
-// signal traps: it reads the numbers the trapped signals' actions write and hands them
-// to the command (`SignalTrap.relaySignals`), with no signal blocked. No
-// `dispatchMain()`: its `pthread_exit` loads libgcc_s to unwind the main thread, and
-// it starts a thread to serve a main queue nothing uses.
+// global executor (no command needs the main actor), and this thread waits in
+// `sigsuspend` with no signal blocked, as `dispatchMain()` would leave it, without
+// `dispatchMain()`'s `pthread_exit` (which loads libgcc_s to unwind the main thread)
+// and the thread it starts to serve a main queue nothing uses.
 SignalTrap.prepare()
 if let refused = Tether.refuseInvalidUTF8(CommandLine.unsafeArgv, count: Int(CommandLine.argc)) {
     exit(refused.rawValue)
@@ -18,9 +17,10 @@ switch Tether.start(Array(CommandLine.arguments.dropFirst())) {
 case .answered(let code):
     exit(code.rawValue)
 case .run(let command, let arguments):
-    SignalTrap.relaySignals {
-        Task.detached {
-            exit(await Tether.run(command, arguments).rawValue)
-        }
+    Task.detached {
+        exit(await Tether.run(command, arguments).rawValue)
     }
+    var none = sigset_t()
+    sigemptyset(&none)
+    while true { sigsuspend(&none) }
 }

@@ -2,20 +2,15 @@
 #define TETHER_SIGNAL_RECORD_H
 
 /*
- * The C side of the command line's signal trap (`SignalTrap`): an action for each
- * trapped signal that records the first one at once, in the thread the kernel
- * delivers it to, and writes its number to a pipe that tether's main thread reads and
- * hands on to the trap. The action does nothing else (a signal handler may only call
- * async-signal-safe functions).
+ * Records, in the thread the kernel delivers it to, the first of the signals a command
+ * traps. A dispatch signal source hands a signal on through libdispatch's manager
+ * thread and a queue, so a command ending for another reason (its input ended) can
+ * exit before the source's handler runs; this record is there at once.
  */
 
-/// Opens the relay pipe (both ends close-on-exec, the writing end non-blocking) and
-/// returns its reading end, or -1 with `errno` set. Call once, before any trap.
-int tether_signal_record_open(void);
-
-/// Gives `signo` the recording action (`SA_RESTART`, nothing blocked while it runs but
-/// `signo`). A process that `exec`s from then on starts with `signo`'s default action.
-/// Does nothing when the relay pipe is not open.
+/// Puts a recorder in front of `signo`'s current action (libdispatch's, once a
+/// dispatch signal source for it is registered), which it then calls as before. An
+/// action that is "ignore" stays in place behind the recorder.
 void tether_signal_record_install(int signo);
 
 /// The first signal recorded since start, or 0 when none came.

@@ -1,22 +1,18 @@
 import CAbortOrigin
 import CSignalRecord
+import Dispatch
 import Glibc
 import Synchronization
 
 /// Turns SIGINT, SIGTERM, SIGHUP, SIGQUIT and a SIGABRT sent from outside (`kill -ABRT`,
 /// which arrives as ``abortStandIn``; tether's own `abort()` stays a crash report) into
 /// an `AsyncStream` of signal numbers, so a command can stop cleanly (restore the
-/// terminal, finish its output) instead of dying in the middle of a line. The signal's
-/// C action only records it and writes its number to a pipe (`signal_record.h`);
-/// tether's main thread reads the pipe and hands each number to every trap
-/// (``relaySignals(startingWith:)``), never doing the work inside the handler.
+/// terminal, finish its output) instead of dying in the middle of a line. Signals are handled by dispatch sources, never by
+/// work inside a C signal handler.
 ///
 /// Every command keeps the POSIX rule for a signal ignored when tether started (a
 /// background job started by a non-interactive shell, `nohup`, `trap '' INT`): it stays
 /// ignored, trapped or not: only the signals whose action was the default are trapped.
-/// A command that traps nothing ends on a signal by its default action; a program
-/// tether starts begins with the default actions and no signal blocked (an action
-/// that is a handler does not survive `exec`, and no thread blocks a trapped signal).
 final class SignalTrap {
     /// The signals trapped, when not ignored at start.
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, abortStandIn]
@@ -28,24 +24,42 @@ final class SignalTrap {
     /// any trap changes them).
     static let trappable: [Int32] = signals.filter { !isIgnored($0) }
 
-    /// The traps not yet cancelled: the main thread yields each signal read from the
-    /// relay pipe to all of them. An array, not a dictionary: a `Hashable` key would
-    /// cost a start-up a protocol conformance looked up at run time
-    /// (docs/PERFORMANCE.md, "The one-shot query since").
-    private static let listeners = Mutex<[(trap: ObjectIdentifier, continuation: AsyncStream<Int32>.Continuation)]>([])
-
     /// Trapped signal numbers, in arrival order, until ``cancel()``.
     let received: AsyncStream<Int32>
     private let continuation: AsyncStream<Int32>.Continuation
+    private let sources: [any DispatchSourceSignal]
+    /// Where the sources' handlers run, in order.
+    private let queue = DispatchQueue(label: "tether.signal-trap")
+    /// The first signal trapped (a box, shared with the sources' handlers).
+    private final class First: Sendable {
+        let signal = Mutex<Int32?>(nil)
+    }
+    private let first = First()
 
-    /// Starts trapping; the default actions are suspended from now on (the actions are
-    /// in place when this returns: a signal that comes after is in ``received``).
+    /// Starts trapping; the default actions are suspended from now on. Returns once
+    /// every source is registered (up to 5 s on a machine too loaded to say): a source
+    /// is registered asynchronously, and a signal that comes before is lost, so a
+    /// command shows nothing a user could answer with Ctrl-C before the trap is armed.
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         received = stream
         self.continuation = continuation
-        let trap = ObjectIdentifier(self)
-        Self.listeners.withLock { $0.append((trap, continuation)) }
+        let registered = DispatchGroup()
+        let first = self.first
+        let queue = self.queue
+        sources = Self.trappable.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                first.signal.withLock { if $0 == nil { $0 = number } }
+                continuation.yield(number)
+            }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+            return source
+        }
+        _ = registered.wait(timeout: .now() + .seconds(5))
         for number in Self.trappable { tether_signal_record_install(number) }
         if Self.trappable.contains(Self.abortStandIn) { tether_abort_origin_forward() }
     }
@@ -56,19 +70,27 @@ final class SignalTrap {
     /// before it has put the terminal back and written its last lines; one that comes
     /// now is still ``firstSignal``.
     func cancel() {
-        let trap = ObjectIdentifier(self)
-        Self.listeners.withLock { $0.removeAll { $0.trap == trap } }
         continuation.finish()
     }
 
     /// The first signal trapped, also after ``cancel()``: a command that was ending for
     /// another reason (its input ended) when it came ends with the signal's code, as
-    /// the user stopped it. The signal's action records it in the thread the kernel
-    /// picked, before its number reaches any trap (`signal_record.h`), so one that came
-    /// is here even while the main thread has not yet read it.
+    /// the user stopped it.
+    ///
+    /// A signal reaches a source's handler by one of two ways, each of which can still
+    /// be under way when a command ends: through libdispatch's action in the thread the
+    /// kernel picked (recorded there at once, `signal_record.h`), or straight to
+    /// libdispatch's `signalfd` while every thread blocks it (pending until read, then
+    /// queued for the handler, which this waits for).
     var firstSignal: Int32? {
         let recorded = tether_signal_record_first()
-        return recorded != 0 ? recorded : nil
+        if recorded != 0 { return recorded }
+        var pending = sigset_t()
+        if sigpending(&pending) == 0, let number = Self.trappable.first(where: { sigismember(&pending, $0) == 1 }) {
+            return number
+        }
+        queue.sync {}
+        return first.signal.withLock { $0 }
     }
 
     /// The exit code to end with: `code`, or the first signal's when one came and `code`
@@ -79,30 +101,7 @@ final class SignalTrap {
     }
 
     deinit {
-        cancel()
-    }
-
-    /// Opens the relay pipe, runs `start` (which starts the command on other threads),
-    /// then serves the trapped signals on this thread for as long as tether runs: each
-    /// signal number the actions write is yielded to every trap not cancelled. Call
-    /// once, from the main thread, before any trap. Without the pipe (no descriptor
-    /// left), traps install nothing and every signal keeps its default action.
-    static func relaySignals(startingWith start: () -> Void) -> Never {
-        let relay = tether_signal_record_open()
-        start()
-        var number: UInt8 = 0
-        while relay >= 0 {
-            let count = read(relay, &number, 1)
-            if count == 1 {
-                let signal = Int32(number)
-                listeners.withLock { for listener in $0 { listener.continuation.yield(signal) } }
-            } else if count < 0 && errno != EINTR {
-                break
-            }
-        }
-        var none = sigset_t()
-        sigemptyset(&none)
-        while true { sigsuspend(&none) }
+        for source in sources { source.cancel() }
     }
 
     /// Sets the actions every command starts with: SIGQUIT's default one back (see
