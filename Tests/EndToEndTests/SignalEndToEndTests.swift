@@ -133,4 +133,27 @@ import Testing
             #expect(result.stdout.contains("TEMP? ✗ interrupted before the reply came"), "\(result.stdout)")
         }
     }
+
+    /// A program a command starts while it traps the signals (here a Lua script's
+    /// `io.popen`, during `run`) begins as tether did: no signal blocked, and none of
+    /// the trapped ones ignored (`SigBlk` and `SigIgn` of its `/proc/self/status`).
+    @Test func aProgramStartedWhileTrappingHasNoSignalBlockedOrIgnored() throws {
+        let script = """
+            local status = io.popen('cat /proc/self/status'):read('a')
+            print('SigBlk=' .. status:match('SigBlk:%s*(%x+)') .. ' SigIgn=' .. status:match('SigIgn:%s*(%x+)'))
+            """
+        let result = try Subprocess.run("tether", ["run", "-", "--lua", "--sim"], stdin: script + "\n")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        // A script's `print` writes to standard error (docs/SCRIPTING.md).
+        let fields = result.stderr.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        func mask(_ name: String) -> UInt64? {
+            fields.first { $0.hasPrefix(name + "=") }.flatMap { UInt64($0.dropFirst(name.count + 1), radix: 16) }
+        }
+        let blocked = mask("SigBlk")
+        let ignored = mask("SigIgn")
+        #expect(blocked == 0, "\(result.stderr)")
+        let trapped = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, __libc_current_sigrtmin()]
+            .reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
+        #expect(ignored.map { $0 & trapped } == 0, "\(result.stderr)")
+    }
 }
