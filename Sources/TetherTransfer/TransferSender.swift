@@ -46,6 +46,8 @@ public struct TransferSender: TransferMachine {
     private var blockSize = Block.longSize
     private var deadline: ContinuousClock.Instant?
     private var retries = 0
+    /// ``retries`` as the last progress report gave it.
+    private var reportedRetries = 0
     private var cancelBytes = 0
 
     /// A sender of `files`: exactly one for XMODEM, any number (none: an empty batch)
@@ -94,8 +96,8 @@ public struct TransferSender: TransferMachine {
         case .waitingForReceiver:
             return [finish(.failed(.receiverNeverStarted(waited: limits.startTimeout)))]
         case .awaitingAcknowledgement(let sent, let tries):
-            if sent == .header(file: files.count) { return [finish(.completed(files: files))] }
-            return resend(sent, tries: tries, now: now)
+            if sent == .header(file: files.count) { return complete() }
+            return resend(sent, tries: tries, timedOut: true, now: now)
         case .awaitingRequest(let next):
             // The receiver's `C` was lost: go on as if it had come.
             retries += 1
@@ -144,7 +146,7 @@ public struct TransferSender: TransferMachine {
     private mutating func acknowledged(_ sent: Sent, now: ContinuousClock.Instant) -> [TransferAction] {
         switch sent {
         case .header(let file):
-            guard file < files.count else { return [finish(.completed(files: files))] }
+            guard file < files.count else { return complete() }
             fileIndex = file
             let started = TransferAction.report(.started(name: files[file].name, size: files[file].data.count))
             return [started] + wait(for: firstData(), now: now)
@@ -152,9 +154,10 @@ public struct TransferSender: TransferMachine {
             let file = files[fileIndex]
             let progress = TransferProgress(
                 bytes: min(offset + count, file.data.count), total: file.data.count, retries: retries)
+            reportedRetries = retries
             return [.report(.progress(progress))] + sendData(from: offset + count, number: number + 1, now: now)
         case .endOfFile:
-            guard transferProtocol.isBatch else { return [finish(.completed(files: files))] }
+            guard transferProtocol.isBatch else { return complete() }
             fileIndex += 1
             return wait(for: .header(file: fileIndex), now: now)
         }
@@ -180,13 +183,16 @@ public struct TransferSender: TransferMachine {
         return []
     }
 
-    private mutating func resend(_ sent: Sent, tries: Int, now: ContinuousClock.Instant) -> [TransferAction] {
+    private mutating func resend(
+        _ sent: Sent, tries: Int, timedOut: Bool = false, now: ContinuousClock.Instant
+    ) -> [TransferAction] {
         guard tries <= limits.retryLimit else {
-            if sent == .header(file: files.count) { return [finish(.completed(files: files))] }
+            if sent == .header(file: files.count) { return complete() }
             return [.write(ControlByte.cancelSequence), finish(.failed(.tooManyRetries(block: blockNumber(of: sent))))]
         }
-        // A NAK of the first EOT is the protocol's normal guard, not a retry.
-        if sent != .endOfFile || tries > 1 { retries += 1 }
+        // A NAK of the first EOT is the protocol's normal guard, not a retry; no answer
+        // to it is one.
+        if sent != .endOfFile || tries > 1 || timedOut { retries += 1 }
         return send(sent, tries: tries + 1, now: now)
     }
 
@@ -214,6 +220,16 @@ public struct TransferSender: TransferMachine {
         case .data(let number, _, _): number
         case .endOfFile: (files[fileIndex].data.count + blockSize - 1) / blockSize + 1
         }
+    }
+
+    /// Ends the transfer as completed, after a last progress report when retries were
+    /// made since the last one (a lost `C`, EOT sent again), so that the summary counts
+    /// them too.
+    private mutating func complete() -> [TransferAction] {
+        let done = finish(.completed(files: files))
+        guard retries != reportedRetries else { return [done] }
+        let size = files.last?.data.count ?? 0
+        return [.report(.progress(TransferProgress(bytes: size, total: size, retries: retries))), done]
     }
 
     private mutating func finish(_ outcome: TransferOutcome) -> TransferAction {

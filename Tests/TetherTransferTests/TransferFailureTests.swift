@@ -57,6 +57,25 @@ import TetherTransfer
         #expect(now == start + .seconds(100))
     }
 
+    /// The retries made after the last block was acknowledged count in the last
+    /// progress: no answer to the first EOT (sent again once waited out), then the ACK.
+    /// `tether send --sim --drop 0.3` said `0 retries` after 30 s of such waits.
+    @Test func retriesAfterTheLastBlockAreInTheLastProgress() {
+        var sender = TransferSender(.xmodemCRC, files: [TransferFile(name: "a", data: [1, 2, 3])])
+        _ = sender.start(now: start)
+        _ = sender.receive([0x43], now: start)
+        let afterBlock = sender.receive([0x06], now: start)
+        #expect(writes(afterBlock) == [0x04], "EOT after the block")
+        let deadline = sender.nextDeadline ?? start
+        #expect(writes(sender.expire(now: deadline)) == [0x04], "EOT again")
+        let actions = sender.receive([0x06], now: deadline)
+        let last = actions.compactMap { action -> TransferProgress? in
+            if case .report(.progress(let progress)) = action { progress } else { nil }
+        }.last
+        #expect(last == TransferProgress(bytes: 3, total: 3, retries: 1))
+        #expect(outcome(actions) == .completed(files: [TransferFile(name: "a", data: [1, 2, 3])]))
+    }
+
     /// CAN CAN from the receiver ends the sender, not a lone CAN.
     @Test func receiverCancels() {
         var sender = TransferSender(.xmodem1K, files: [TransferFile(name: "a", data: randomBytes(3000))])

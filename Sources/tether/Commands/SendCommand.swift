@@ -15,7 +15,7 @@ enum SendCommand: Command {
             terminal (--format json: 'transfer' records); Ctrl-C cancels with CAN CAN.
             The limits (10 retries a block, 10 s for an answer) are in docs/TRANSFERS.md.
             With --sim the simulator receives the files (its --drop, --duplicate and
-            --corrupt faults make the line noisy). --program hands the port to another
+            --garbage faults make the line noisy). --program hands the port to another
             program instead, with each <file> after it (ZMODEM: 'sz').
 
             EXAMPLES:
