@@ -51,7 +51,7 @@ public struct Quoted: CustomStringConvertible, Sendable {
         let scalars = value.unicodeScalars
         var shown = ""
         for scalar in scalars.prefix(Self.shownScalars) { shown += Self.escaped(scalar) }
-        let isCut = scalars.count > Self.shownScalars
+        let isCut = !scalars.dropFirst(Self.shownScalars).isEmpty
         description = "'" + shown + (isCut ? "…' (\(length) bytes)" : "'")
         bare = shown + (isCut ? "… (\(length) bytes)" : "")
     }

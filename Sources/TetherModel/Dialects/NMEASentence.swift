@@ -45,8 +45,8 @@ public struct NMEASentence: Sendable, Equatable {
         guard let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") else { return nil }
         var end = bytes.count
         while end > 1, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        guard end >= 4, bytes[end - 3] == UInt8(ascii: "*"), let high = hexValue(bytes[end - 2]),
-            let low = hexValue(bytes[end - 1])
+        guard end >= 4, bytes[end - 3] == UInt8(ascii: "*"), let high = bytes[end - 2].asciiHexDigitValue,
+            let low = bytes[end - 1].asciiHexDigitValue
         else { return .failure(.missingChecksum) }
         let body = bytes[1..<(end - 3)]
         let computed = checksum(of: body)
@@ -78,15 +78,6 @@ public struct NMEASentence: Sendable, Equatable {
     static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {

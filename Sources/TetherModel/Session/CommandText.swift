@@ -85,7 +85,8 @@ public enum CommandText {
             case UInt8(ascii: "e"): bytes.append(0x1B)
             case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
             case UInt8(ascii: "x"):
-                guard index + 3 < text.count, let high = hexValue(text[index + 2]), let low = hexValue(text[index + 3])
+                guard index + 3 < text.count, let high = text[index + 2].asciiHexDigitValue,
+                    let low = text[index + 3].asciiHexDigitValue
                 else { throw bad(escapeLength(in: text, at: index)) }
                 bytes.append(high << 4 | low)
                 index += 2
@@ -94,16 +95,6 @@ public enum CommandText {
             index += 2
         }
         return bytes
-    }
-
-    /// The value of an ASCII hex digit, either case.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// How many bytes of `text` from `index` make up its first `characters` scalars

@@ -59,7 +59,8 @@
 ///   in flight, before the first request too, a notification the patterns do not
 ///   know), a line begun before the request in flight was sent, a reply equal to the
 ///   one before it for another command (not an error reply: the same error answers
-///   every command the device rejects), or a timed-out request whose late reply never
+///   every command the device rejects; nor one with no digit in it, an acknowledgement
+///   such as `OK`), or a timed-out request whose late reply never
 ///   came — each complete reply is held for 1.5 times the longest of the last 32 round
 ///   trips (within ``settleMinimum`` and ``settleMaximum``) before it is reported and
 ///   the next request is sent. A line nobody takes during that time marks
@@ -820,8 +821,8 @@ public struct Session: Sendable {
             // `ERR -113` to two unknown ones), nor the same acknowledgement, a reply
             // with no digit in it (`OK` to two set commands): only a reading repeats.
             let command = flight.request.command
-            if !reply.isError, reply.lines.contains(where: { $0.bytes.contains { (0x30...0x39).contains($0) } }),
-                reply.lines == lastReply.lines, command != lastReply.command
+            if reply.lines == lastReply.lines, command != lastReply.command, !reply.isError,
+                reply.lines.contains(where: { $0.bytes.contains { (0x30...0x39).contains($0) } })
             {
                 startSettling(SettlingEvidence(.repeatedReply, line: reply.lines[0], command: command), now: now)
             }
