@@ -254,7 +254,7 @@ struct SessionProgram {
                 for line in framer.append(bytes) { count(line) }
             case .wait(let duration):
                 quiet += duration
-                if quiet >= Session(dialect: dialect).partialQuietPeriod, let block = framer.endIndefiniteBlock() {
+                if quiet >= Session.partialQuietPeriod, let block = framer.endIndefiniteBlock() {
                     count(block)
                 }
             case .enqueue:
