@@ -117,7 +117,7 @@ struct SessionProgram {
                     lines.formUnion(reply.lines + [reply.finalResult].compactMap { $0 })
                 case .partialReply(_, _, let taken): lines.formUnion(taken)
                 case .notification(let line): lines.insert(line)
-                case .sent, .failed, .pendingText, .data, .commandMode, .settling: break
+                case .sent, .failed, .pendingText, .data, .commandMode, .settling, .held: break
                 }
             }
             return lines
@@ -199,6 +199,12 @@ struct SessionProgram {
                 data += bytes
             case .commandMode:
                 break
+            case .held(let reason, let duration, let command):
+                // A hold the next command waited for: never settling, never empty, and
+                // it names a command enqueued.
+                require(reason != .settling, "a settling hold reported as held")
+                require(duration > .zero, "a hold of no time reported")
+                require(commands.values.contains(command), "held names '\(command)', never enqueued")
             case .settling(let evidence):
                 // Why replies settle: its line is shown as a reply or notification too.
                 require(dialect.repliesAreUnmarked, "settling in a dialect whose replies are marked")

@@ -92,7 +92,7 @@ public struct Presenter: Sendable {
 
     private mutating func handle(_ event: SessionEvent, at time: Date) -> ViewRecord? {
         switch event {
-        case .sent, .pendingText, .data, .commandMode, .settling: break
+        case .sent, .pendingText, .data, .commandMode, .settling, .held: break
         case .replied, .partialReply, .failed, .notification, .lateReply: state.pendingText = nil
         }
         switch event {
@@ -176,6 +176,8 @@ public struct Presenter: Sendable {
             return ViewRecord(time: time, event: .lateReply(command: command, lines: lines, isInDoubt: reply.isInDoubt))
         case .settling(let evidence):
             return ViewRecord(time: time, event: .settling(SettlingNote(evidence)))
+        case .held(let reason, let duration, let command):
+            return ViewRecord(time: time, event: .held(reason: reason.rawValue, duration: duration, command: command))
         case .data(let bytes):
             state.counts.dataBytes += bytes.count
             return ViewRecord(time: time, event: .data(bytes))

@@ -43,6 +43,10 @@ public enum ViewEvent: Sendable, Equatable {
     /// Replies settle from now on: the device (`line`, `scpi`) showed that it speaks
     /// unasked, as `note` says. docs/DIALECTS.md, "Stray lines".
     case settling(SettlingNote)
+    /// `command` waited `duration` before it was sent, for `reason` (the Model's
+    /// `HoldReason`: `listen`, `resync`, `readiness`). docs/DIALECTS.md, "When the next
+    /// command goes".
+    case held(reason: String, duration: Duration, command: String)
     /// The text after the last line that has no line end yet (a progress bar, a
     /// prompt), once the line was quiet (100 ms, the Model's
     /// `Session.pendingTextQuietPeriod`); whole each time. The next `pendingText`

@@ -226,7 +226,7 @@ final class RunMediator: Sendable {
             case .session(.sent(let id, _, _, isRaw: true)):
                 await inbox.post(.written(device: index, id: id))
             case .session(.sent), .session(.partialReply), .session(.data), .session(.commandMode),
-                .session(.settling), .connected,
+                .session(.settling), .session(.held), .connected,
                 .settingMismatch, .missed, .error,
                 .received, .wroteNow,
                 .reconnected:

@@ -97,6 +97,11 @@ public struct JSONView: DeviceView {
             if let line = note.line { object.merge(lineFields("line", line)) { $1 } }
             if let command = note.command { object["command"] = .string(command) }
             return object
+        case .held(let reason, let duration, let command):
+            return [
+                "type": "held", "reason": .string(reason), "held_ms": .int(Int(duration.milliseconds)),
+                "command": .string(command),
+            ]
         case .pendingText(let line):
             var object: [String: JSONValue] = ["type": "pending_text"]
             object.merge(lineFields("text", line)) { $1 }

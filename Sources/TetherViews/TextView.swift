@@ -81,7 +81,7 @@ public struct TextView: DeviceView {
             diagnose(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
         case .connected(let port, let settings):
             diagnose(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
-        case .sent, .received:
+        case .sent, .received, .held:
             break
         case .exchanged(let exchange):
             output.write(stamp + describe(exchange, indent: stampWidth) + "\n")

@@ -125,7 +125,10 @@ import TetherSimulator
         let result = try Subprocess.run("tether", ["query", path, "--timeout", "4000", "--log", log, command])
         #expect(result.status == 74, "\(result.stderr)")
         let logged = try records(log)
-        #expect(types(logged) == ["connected", "sent", "failed"])
+        // `held`: the opening listen of a `line` device told nothing (docs/JSON.md).
+        #expect(types(logged) == ["connected", "held", "sent", "failed"])
+        let held = try #require(logged.first { $0["type"] as? String == "held" })
+        #expect(held["reason"] as? String == "listen" && (held["held_ms"] as? Int ?? 0) >= 150)
         let failed = try #require(logged.first { $0["type"] as? String == "failed" })
         let message = try #require(failed["reason"] as? String)
         #expect(message.hasPrefix("not all sent: the port took "), "\(message)")

@@ -155,11 +155,13 @@ import TetherSerial
             case .session(.sent(early, _, _, _)): kinds.append("sent")
             case .session(.replied(early, _, let reply, _)): kinds.append("replied \(reply.lines.map(\.text))")
             case .session(.settling): continue  // the banner showed that the device speaks unasked
+            case .session(.held(let reason, _, "EARLY")): kinds.append("held \(reason)")
             default: kinds.append("\(event.kind)")
             }
-            if kinds.count == 4 { break }
+            if kinds.count == 5 { break }
         }
-        #expect(kinds == ["connected", "notification banner", "sent", "replied [\"answer\"]"])
+        // A `line` device told nothing is listened to before the first command (`held listen`).
+        #expect(kinds == ["connected", "notification banner", "held listen", "sent", "replied [\"answer\"]"])
         await device.close()
     }
 

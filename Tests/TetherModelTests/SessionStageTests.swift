@@ -107,7 +107,8 @@ import Testing
 
     @Test func aResyncHoldWaitsForQuietFromTheLastByteWithinItsLimit() {
         let hold = Gate.Hold(
-            reason: .resync, from: Self.now, quiet: .milliseconds(250), limit: Self.now + .milliseconds(1250))
+            reason: .resync, began: Self.now, from: Self.now, quiet: .milliseconds(250),
+            limit: Self.now + .milliseconds(1250))
         #expect(hold.end(lastByteAt: nil, hasPartial: false) == Self.now + .milliseconds(250))
         #expect(hold.end(lastByteAt: Self.now + .milliseconds(100), hasPartial: false) == Self.now + .milliseconds(350))
         #expect(hold.end(lastByteAt: Self.now + .seconds(5), hasPartial: false) == Self.now + .milliseconds(1250))
@@ -115,7 +116,8 @@ import Testing
 
     @Test(arguments: [Gate.Reason.listen, .readiness, .settling])
     func otherHoldsRunAFixedTimeLongerOnlyWhileALineIsUnfinished(reason: Gate.Reason) {
-        let hold = Gate.Hold(reason: reason, from: Self.now, quiet: .milliseconds(150), limit: Self.now + .seconds(1))
+        let hold = Gate.Hold(
+            reason: reason, began: Self.now, from: Self.now, quiet: .milliseconds(150), limit: Self.now + .seconds(1))
         #expect(hold.end(lastByteAt: Self.now + .milliseconds(140), hasPartial: false) == Self.now + .milliseconds(150))
         #expect(hold.end(lastByteAt: Self.now, hasPartial: true) == Self.now + .seconds(1))
     }
@@ -131,9 +133,36 @@ import Testing
         gate.settle(reply, for: .milliseconds(5), now: Self.now)
         #expect(gate.settling == .on)
         #expect(gate.hold?.reason == .settling)
-        let (events, _) = gate.open()
+        let (events, _) = gate.open(before: nil, now: Self.now)
         #expect(events.first == .settling(evidence))
         #expect(gate.hold == nil && gate.settlingReply == nil)
+    }
+
+    @Test func theOpeningListenIsReportedBeforeTheCommandItHeld() {
+        var harness = SessionHarness(LineDialect(openingListen: .milliseconds(150)))
+        harness.session.holdRequests()
+        harness.enqueue("*IDN?")
+        harness.release(at: 0)
+        harness.expire(at: 149)
+        #expect(harness.writes.isEmpty)
+        harness.expire(at: 150)
+        #expect(
+            Array(harness.events.prefix(2)) == [
+                .held(.listen, for: .milliseconds(150), before: "*IDN?"),
+                .sent(RequestID(value: 1), command: "*IDN?", bytes: Array("*IDN?".utf8)),
+            ])
+    }
+
+    @Test func theQuietAfterATimeoutIsReportedWithTheCommandItHeld() {
+        var harness = SessionHarness(LineDialect())
+        harness.enqueue("A?", timeout: 100)
+        harness.enqueue("B?", timeout: 100)
+        harness.expire(at: 100)
+        harness.expire(at: 249)
+        #expect(harness.writes.count == 1, "A? timed out; B? waits for 250 ms of quiet counted from A?'s send")
+        harness.expire(at: 250)
+        #expect(harness.events.contains(.held(.resync, for: .milliseconds(150), before: "B?")), "from the timeout")
+        #expect(harness.writes.count == 2)
     }
 
     // MARK: - Pairing

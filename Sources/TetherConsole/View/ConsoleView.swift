@@ -164,7 +164,7 @@ public final class ConsoleView: DeviceView {
         case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied:
             true
         case .sent, .received, .exchanged, .notification, .invalidLine, .data, .commandMode, .partialReply, .lateReply,
-            .pendingText, .settling:
+            .pendingText, .settling, .held:
             false
         }
     }

@@ -403,7 +403,7 @@ struct LoopState {
             if let waiter = waiters.removeValue(forKey: id) { resumptions.append((waiter, .success(reply))) }
         case .failed(let id, _, let failure):
             if let waiter = waiters.removeValue(forKey: id) { resumptions.append((waiter, .failure(failure))) }
-        case .sent, .notification, .lateReply, .partialReply, .pendingText, .data, .commandMode, .settling:
+        case .sent, .notification, .lateReply, .partialReply, .pendingText, .data, .commandMode, .settling, .held:
             break
         }
     }

@@ -106,7 +106,7 @@ extension Session {
     /// Ends the gate's hold and reports the settling reply, then what was reported while
     /// it settled.
     private mutating func open(now: ContinuousClock.Instant) -> [SessionAction] {
-        let (events, resyncs) = gate.open()
+        let (events, resyncs) = gate.open(before: queue.first?.command, now: now)
         if resyncs { pairing.tempo.forgetUnaccountedIfQuiet(pairing.resyncQuiet, now: now) }
         return events.map { .emit($0) }
     }

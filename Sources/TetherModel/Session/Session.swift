@@ -110,7 +110,7 @@ public struct Session: Sendable {
     ///
     /// - Returns: the actions to perform now (none when not listening).
     public mutating func endListening(now: ContinuousClock.Instant) -> [SessionAction] {
-        gate.endListen(now: now) ? sendNext(now: now) : []
+        gate.cutShort(.listen, now: now) ? sendNext(now: now) : []
     }
 
     /// Ends ``holdRequests()``: the first queued request is sent — for a dialect with a
@@ -133,7 +133,7 @@ public struct Session: Sendable {
         if dialect.repliesAreUnmarked, let listen = dialect.listenPeriod ?? dialect.openingListen, listen > .zero,
             gate.hold == nil
         {
-            gate.start(.listen, from: now, quiet: listen, limit: now + listen)
+            gate.start(.listen, from: now, quiet: listen, limit: now + listen, now: now)
         }
         endsWaitingText = endingWaitingText
         return sendNext(now: now)

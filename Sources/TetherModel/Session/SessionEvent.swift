@@ -46,6 +46,9 @@ public enum SessionEvent: Sendable, Equatable {
     /// just before the first reply held to settle; not for a dialect told so from the
     /// start (``Dialect/listenPeriod``).
     indirect case settling(SettlingEvidence)
+    /// The next command, `command`, waited `duration` for the gate's hold (`reason`, never
+    /// ``HoldReason/settling``) before it was sent: what that wait cost is visible.
+    case held(HoldReason, for: Duration, before: String)
 }
 
 /// What the shell around a ``Session`` must do, in order.

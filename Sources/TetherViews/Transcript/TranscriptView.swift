@@ -169,7 +169,7 @@ public final class TranscriptView: RunView, ModemLineView {
         case .warning(let message): text = "warning: \(message)"
         case .settingNotApplied(let warning): text = "warning: \(warning)"
         case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data,
-            .commandMode, .settling:
+            .commandMode, .settling, .held:
             return []
         }
         return [note(record.time, device, text)]

@@ -22,6 +22,10 @@ enum QueryCommand: Command {
             Notifications that arrive meanwhile are printed too; query exits as soon as
             the last reply is in, unless --linger asks it to wait for the lines a device
             sends after it (e.g. '!ALARM test' after 'OK').
+            With the line dialect and nothing said of what the device sends unasked, the
+            first command waits 150 ms while tether listens, so that a line the device
+            sends on its own is not taken for the reply (JSON: a 'held' record, reason
+            'listen'); --no-unsolicited, --notify-pattern or --dialect scpi skip it.
             Exits 0 when every command got a reply, 1 if any reply was an error reply,
             75 if any timed out, 74 if the device disconnected (query never reconnects).
 

@@ -21,23 +21,13 @@ struct Gate: Sendable {
     static let evidenceListenPeriod = Duration.milliseconds(150)
 
     /// Why the next request waits.
-    enum Reason: Sendable, Equatable {
-        /// Listening before the first request (``Dialect/listenPeriod``,
-        /// ``Dialect/openingListen``) or after the evidence that the device speaks
-        /// unasked (``evidenceListenPeriod``): a fixed time.
-        case listen
-        /// After a timeout, until the line has been quiet (counted from the last byte).
-        case resync
-        /// After a timeout on a console busy with the command, until its late reply ends
-        /// at the prompt (``Dialect/readinessWait``).
-        case readiness
-        /// While a complete reply settles (``Gate/Settling``): a fixed time.
-        case settling
-    }
+    typealias Reason = HoldReason
 
     /// A pause before the next request is sent.
     struct Hold: Sendable, Equatable {
         var reason: Reason
+        /// When it began.
+        var began: ContinuousClock.Instant
         /// Counted from the later of this and the last byte (``Reason/resync``), or from
         /// this alone.
         var from: ContinuousClock.Instant
@@ -89,10 +79,13 @@ struct Gate: Sendable {
 
     var settlesReplies: Bool { settling != .off }
 
+    /// Holds the next request from `now` for `reason`, until `quiet` has passed counted
+    /// from `from` (``Hold/end(lastByteAt:hasPartial:)``), within `limit`.
     mutating func start(
-        _ reason: Reason, from: ContinuousClock.Instant, quiet: Duration, limit: ContinuousClock.Instant
+        _ reason: Reason, from: ContinuousClock.Instant, quiet: Duration, limit: ContinuousClock.Instant,
+        now: ContinuousClock.Instant
     ) {
-        hold = Hold(reason: reason, from: from, quiet: quiet, limit: limit)
+        hold = Hold(reason: reason, began: now, from: from, quiet: quiet, limit: limit)
     }
 
     mutating func start(_ hold: Hold) { self.hold = hold }
@@ -101,17 +94,15 @@ struct Gate: Sendable {
     /// timeout (within ``resyncQuietPeriod`` and ``resyncQuietMaximum``) from now.
     static func lateResync(after timeout: Duration, now: ContinuousClock.Instant) -> Hold {
         let quiet = min(max(resyncQuietPeriod, timeout * 2), resyncQuietMaximum)
-        return Hold(reason: .resync, from: now, quiet: quiet, limit: now + quiet + resyncLimit)
+        return Hold(reason: .resync, began: now, from: now, quiet: quiet, limit: now + quiet + resyncLimit)
     }
 
-    /// Ends the hold now (a listen a transfer cuts short, a late reply that ended at the prompt).
-    mutating func end(_ reason: Reason) {
-        if hold?.reason == reason { hold = nil }
-    }
-
-    /// Ends a listen now: the next request may go at once.
-    mutating func endListen(now: ContinuousClock.Instant) -> Bool {
-        guard hold?.reason == .listen else { return false }
+    /// Ends a hold for `reason` now (a listen a transfer cuts short, a readiness wait
+    /// whose late reply ended at the prompt): the next request may go at once. Returns
+    /// whether there was one.
+    @discardableResult
+    mutating func cutShort(_ reason: Reason, now: ContinuousClock.Instant) -> Bool {
+        guard hold?.reason == reason else { return false }
         hold?.quiet = .zero
         hold?.limit = now
         return true
@@ -146,7 +137,7 @@ struct Gate: Sendable {
             settling = .on
         }
         settlingReply = reply
-        hold = Hold(reason: .settling, from: now, quiet: settle, limit: now + settle * 2)
+        hold = Hold(reason: .settling, began: now, from: now, quiet: settle, limit: now + settle * 2)
     }
 
     /// When the hold is over (the next request may go), or `nil` when there is none.
@@ -160,15 +151,21 @@ struct Gate: Sendable {
         guard let end = evidenceListenEnd, hold == nil, !isHoldingRequests else { return false }
         evidenceListenEnd = nil
         guard now < end else { return false }
-        hold = Hold(reason: .listen, from: now, quiet: end - now, limit: end)
+        hold = Hold(reason: .listen, began: now, from: now, quiet: end - now, limit: end)
         return true
     }
 
     /// Ends the hold and releases the settling reply: its event, then those reported
-    /// while it settled; `resyncs` says whether it was held to resync.
-    mutating func open() -> (events: [SessionEvent], resyncs: Bool) {
+    /// while it settled; `resyncs` says whether it was held to resync. A hold other than
+    /// settling that kept `next` waiting is reported (``SessionEvent/held(_:for:before:)``).
+    mutating func open(before next: String?, now: ContinuousClock.Instant) -> (events: [SessionEvent], resyncs: Bool) {
+        let ended = hold
         hold = nil
-        return releaseSettlingReply()
+        var (events, resyncs) = releaseSettlingReply()
+        if let ended, ended.reason != .settling, let next, now > ended.began {
+            events.append(.held(ended.reason, for: now - ended.began, before: next))
+        }
+        return (events, resyncs)
     }
 
     /// Releases the settling reply (if any) without touching the hold.

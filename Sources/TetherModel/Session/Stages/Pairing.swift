@@ -156,14 +156,14 @@ struct Pairing: Sendable {
         var expiresAt = Gate.lateResync(after: timeout, now: now).limit
         if let readiness = dialect.readinessWait, flight.matcher.hasStarted {
             // The device is busy with the command; what is sent before its prompt may be lost.
-            gate.start(.readiness, from: now, quiet: readiness, limit: now + readiness)
+            gate.start(.readiness, from: now, quiet: readiness, limit: now + readiness, now: now)
             expiresAt = max(expiresAt, now + readiness)
         } else if answersLate {
             gate.start(Gate.lateResync(after: timeout, now: now))
         } else {
             gate.start(
                 .resync, from: flight.sentAt, quiet: Gate.resyncQuietPeriod,
-                limit: now + Gate.resyncQuietPeriod + Gate.resyncLimit)
+                limit: now + Gate.resyncQuietPeriod + Gate.resyncLimit, now: now)
         }
         owed.append(
             Owed(
@@ -356,7 +356,7 @@ struct Pairing: Sendable {
                 framing.restOfPrompt = owed[index].matcher.restOfPrompt(after: partial)
                 framing.takePartial()
                 answersLate = true
-                gate.end(.readiness)
+                gate.cutShort(.readiness, now: now)
                 let command = owed.remove(at: index).command
                 return gate.report([.emit(.lateReply(command: command, reply: reply))])
             }
