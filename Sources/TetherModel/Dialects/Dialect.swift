@@ -30,6 +30,12 @@ public protocol Dialect: Sendable {
     /// `at` keeps the exact bytes of an SMS text (``ATDialect``).
     func makeMatcher(for command: String, bytes: [UInt8]) -> any ReplyMatcher
 
+    /// A fresh matcher for the reply to the command whose exact bytes are `bytes`, on a
+    /// device whose last reply ended at the prompt `lastPrompt` (``Reply/prompt``, `nil`
+    /// when none has): what the console showed of itself (``PromptDialect``: its prompt
+    /// alone on a line). The default is ``makeMatcher(for:bytes:)``.
+    func makeMatcher(for command: String, bytes: [UInt8], lastPrompt: Line?) -> any ReplyMatcher
+
     /// Whether `line` is unsolicited whatever is pending — e.g. an AT unsolicited
     /// result code such as `RING` arriving inside a reply. Such lines are never
     /// offered to matchers. `pending` is the command in flight, if any.
@@ -210,6 +216,10 @@ extension Dialect {
     public func encode(_ command: [UInt8]) -> [UInt8] { command + terminator.bytes }
 
     public func makeMatcher(for command: String, bytes: [UInt8]) -> any ReplyMatcher { makeMatcher(for: command) }
+
+    public func makeMatcher(for command: String, bytes: [UInt8], lastPrompt: Line?) -> any ReplyMatcher {
+        makeMatcher(for: command, bytes: bytes)
+    }
 
     /// The bytes to write for `command` (its UTF-8 bytes), as ``encode(_:)-([UInt8])`` does.
     public func encode(_ command: String) -> [UInt8] { encode(Array(command.utf8)) }

@@ -5,15 +5,28 @@
 /// - The reply is every line the console prints after the command, up to its
 ///   prompt, which arrives without a line terminator: ``prompt`` exactly, or any text
 ///   that ``promptPattern`` matches at its end. The prompt is matched on the
-///   unterminated bytes (control sequences removed), once the command's echo (or a line
-///   of output) has been seen, and **only once no byte has followed them for**
+///   unterminated bytes (control sequences removed), once the command's echo (or, on a
+///   console that does not echo, a line of output) has been seen, and **only once no byte has followed them for**
 ///   ``Session/partialQuietPeriod``: a prompt has no line end, so only what follows
 ///   tells it from an output line that begins with the same text (`# comment` in a
 ///   file a shell prints, `=> ` at the start of a U-Boot line) — whatever the reads,
 ///   such a line never ends a reply. The whole unterminated line is the prompt
 ///   (`user@box:~$ ` for the prompt `$ `), never a reply line (it is the reply's
-///   ``Reply/prompt``). A console that neither echoes nor prints anything for a
-///   command therefore times out.
+///   ``Reply/prompt``). A console that prints nothing for a command and does not echo
+///   it therefore times out.
+/// - **On a console that echoes (``echoes``), the reply starts after the command's
+///   echo**: a line before it is earlier output (the rest of a transfer's summary, a boot
+///   log printed after the port opened), left to the session as a notification, and a
+///   prompt before it ends that earlier output, not this reply. A console that does not
+///   echo (`echoes: false`): the reply is every line after the command is written.
+/// - **A console that has shown its prompt at the start of a line** — the prompt that
+///   ended its last reply was the whole line, or the command's echo follows the prompt
+///   alone (`=> crc32 …`) — is not prompted by the same text after other text on a line:
+///   U-Boot's `crc32` prints `CRC32 for 42000000 ... 42018fff ==> `, computes for as long
+///   as the region takes, then prints the CRC. No quiet tells that `=> ` from a prompt
+///   (the pause is the computation), so only a line that is the prompt alone ends the
+///   reply there. Elsewhere a line ending in the prompt after other text still ends it
+///   (`user@box:~$ ` for the prompt `$ `). ``promptPattern`` is matched as it is.
 /// - After a timeout the next command waits for the console's prompt
 ///   (``readinessWait``, ``Session``): a console busy with the timed-out command may
 ///   read and discard what is typed meanwhile (U-Boot's `sleep`).
@@ -49,6 +62,9 @@ public struct PromptDialect: Dialect {
     public var notificationPattern: LinePattern?
     /// Replies that are errors, or `nil` for none.
     public var errorPattern: LinePattern?
+    /// Whether the console echoes what is typed, as U-Boot, shells and MicroPython's REPL
+    /// do (the default): a reply then starts after the command's echo.
+    public var echoes: Bool
 
     /// Creates the dialect.
     ///
@@ -60,7 +76,7 @@ public struct PromptDialect: Dialect {
     public init(
         prompt: String = PromptDialect.defaultPrompt, promptPattern: LinePattern? = nil, terminator: Terminator = .cr,
         notificationPattern: LinePattern? = nil, errorPattern: LinePattern? = nil,
-        readinessWait: Duration? = PromptDialect.defaultReadinessWait
+        readinessWait: Duration? = PromptDialect.defaultReadinessWait, echoes: Bool = true
     ) {
         self.prompt = prompt
         self.promptPattern = promptPattern
@@ -69,6 +85,7 @@ public struct PromptDialect: Dialect {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
         self.errorPattern = errorPattern
+        self.echoes = echoes
     }
 
     public var name: String { Self.kind.name }
@@ -76,9 +93,14 @@ public struct PromptDialect: Dialect {
     public func expectsReply(to command: String) -> Bool { true }
 
     public func makeMatcher(for command: String) -> any ReplyMatcher {
-        Matcher(
-            command: command.trimmingWhitespace(), prompt: Array(prompt.utf8), promptPattern: endAnchoredPattern,
-            errorPattern: errorPattern)
+        makeMatcher(for: command, bytes: Array(command.utf8), lastPrompt: nil)
+    }
+
+    public func makeMatcher(for command: String, bytes: [UInt8], lastPrompt: Line?) -> any ReplyMatcher {
+        let prompt = Array(prompt.utf8)
+        return Matcher(
+            command: command.trimmingWhitespace(), prompt: prompt, promptPattern: endAnchoredPattern,
+            errorPattern: errorPattern, echoes: echoes, showsPromptAlone: lastPrompt?.bytes == prompt)
     }
 
     public func isUnsolicited(_ line: Line, pending: String?) -> Bool {
@@ -90,6 +112,10 @@ public struct PromptDialect: Dialect {
         let prompt: [UInt8]
         let promptPattern: LinePattern?
         let errorPattern: LinePattern?
+        let echoes: Bool
+        /// Whether the console has shown ``prompt`` alone on a line: the same text after
+        /// other text on a line is then output, not the prompt.
+        var showsPromptAlone: Bool
         var sawEcho = false
         var lines: [Line] = []
         var heldEmptyLines: [Line] = []
@@ -97,10 +123,13 @@ public struct PromptDialect: Dialect {
         var linesSoFar: [Line] { lines }
 
         mutating func offer(_ line: Line) -> MatchStep {
-            if !sawEcho && lines.isEmpty && isEcho(line) {
+            if !sawEcho && lines.isEmpty, let before = textBeforeEcho(in: line) {
                 sawEcho = true
+                if promptPattern == nil && before == promptText { showsPromptAlone = true }
                 return .echo
             }
+            // Before the echo: earlier output, not this reply.
+            if echoes && !sawEcho { return .notMine }
             if line.isEmpty {
                 if !lines.isEmpty { heldEmptyLines.append(line) }
                 return .consumed
@@ -123,18 +152,23 @@ public struct PromptDialect: Dialect {
         /// Whether `bytes` end in the prompt.
         func endsInPrompt(_ bytes: [UInt8]) -> Bool {
             if let promptPattern { return promptPattern.matches(String(decoding: bytes, as: UTF8.self)) }
+            if showsPromptAlone { return bytes == prompt }
             return bytes.count >= prompt.count && bytes.suffix(prompt.count).elementsEqual(prompt)
         }
 
-        /// The command as typed, possibly after the prompt (`> ver`).
-        func isEcho(_ line: Line) -> Bool {
+        /// The prompt's text without its surrounding whitespace (`=>`).
+        var promptText: String { String(decoding: prompt, as: UTF8.self).trimmingWhitespace() }
+
+        /// When `line` is the command as typed, possibly after the prompt (`> ver`), the
+        /// text before the command, without its surrounding whitespace; otherwise `nil`.
+        func textBeforeEcho(in line: Line) -> String? {
             let text = line.text.trimmingWhitespace()
-            guard text.hasSuffix(command) else { return false }
-            let before = text.dropLast(command.count)
-            if before.trimmingWhitespace().isEmpty { return true }
-            if promptPattern != nil { return endsInPrompt(Array(before.utf8)) }
-            let promptText = String(decoding: prompt, as: UTF8.self).trimmingWhitespace()
-            return !promptText.isEmpty && before.trimmingWhitespace().hasSuffix(promptText)
+            guard text.hasSuffix(command) else { return nil }
+            let untrimmed = text.dropLast(command.count)
+            let before = untrimmed.trimmingWhitespace()
+            if before.isEmpty { return before }
+            if promptPattern != nil { return endsInPrompt(Array(untrimmed.utf8)) ? before : nil }
+            return !promptText.isEmpty && before.hasSuffix(promptText) ? before : nil
         }
     }
 }

@@ -77,6 +77,9 @@ struct Pairing: Sendable {
     /// How many bytes of the line being framed were there when the first request went out
     /// after the input waiting at open (``Session/releaseRequests(endingWaitingText:now:)``).
     var waitingPrefix: Int?
+    /// The prompt the last reply or late reply ended at, for the next request's matcher
+    /// (``Dialect/makeMatcher(for:bytes:lastPrompt:)``: a console that showed its prompt alone).
+    var lastPrompt: Line?
 
     init(dialect: any Dialect) {
         self.dialect = dialect
@@ -106,7 +109,9 @@ struct Pairing: Sendable {
     /// Puts `request` in flight, sent `now` after `receivedBefore` bytes came.
     mutating func send(_ request: Request, receivedBefore: Int, now: ContinuousClock.Instant) {
         inFlight = InFlight(
-            request: request, matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes), sentAt: now,
+            request: request,
+            matcher: dialect.makeMatcher(for: request.command, bytes: request.bytes, lastPrompt: lastPrompt),
+            sentAt: now,
             deadline: request.timeout.map { now + $0 }, receivedBefore: receivedBefore)
     }
 
@@ -358,6 +363,7 @@ struct Pairing: Sendable {
                 answersLate = true
                 gate.cutShort(.readiness, now: now)
                 let command = owed.remove(at: index).command
+                lastPrompt = reply.prompt
                 return gate.report([.emit(.lateReply(command: command, reply: reply))])
             }
         }
@@ -371,6 +377,7 @@ struct Pairing: Sendable {
         let reply = flight.matcher.offerPartial(partial, isQuiet: isQuiet)
         inFlight = flight
         guard let reply else { return [] }
+        lastPrompt = reply.prompt
         framing.restOfPrompt = flight.matcher.restOfPrompt(after: partial)
         framing.takePartial()
         return gate.report(complete(flight, with: reply, now: now, gate: &gate, framing: &framing))
