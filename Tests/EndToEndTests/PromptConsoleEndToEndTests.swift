@@ -4,8 +4,8 @@ import TetherSimulator
 
 /// The `prompt` dialect against consoles as they really are, through the CLI and the
 /// libserialport path (docs/DIALECTS.md, "`prompt`"): output lines that begin with the
-/// prompt, and a console deaf while busy (text waiting at open:
-/// ``PendingInputEndToEndTests``).
+/// prompt, a console deaf while busy, replays of a boot log before the echo and of a
+/// prompt's text inside a line (text waiting at open: ``PendingInputEndToEndTests``).
 @Suite struct PromptConsoleEndToEndTests {
     /// The 41-line file the console's `cat` prints: most lines begin with `lead`.
     static func file(lead: String) -> [String] {
@@ -72,5 +72,71 @@ import TetherSimulator
             records.filter { $0["type"] as? String == "late_reply" }.map { $0["command"] as? String } == ["sleep 2"])
         #expect(console.discarded.isEmpty)
         #expect(result.status == 75)
+    }
+
+    /// Runs `tether query` against `device` with `options` and `commands`; returns the exit
+    /// status, the reply lines and the notification lines.
+    static func query(_ device: ScriptedDevice, _ options: [String], _ commands: [String]) throws -> (
+        status: Int32, replies: [[String]?], notifications: [String?], output: String
+    ) {
+        let simulator = try Simulator(device: device)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether",
+            ["query", simulator.devicePath, "--dialect", "prompt", "--format", "json", "--timeout", "10000"]
+                + options + commands)
+        let records = try JSONLines.parse(result.stdout)
+        return (
+            result.status, records.filter { $0["type"] as? String == "reply" }.map { $0["lines"] as? [String] },
+            records.filter { $0["type"] as? String == "notification" }.map { $0["line"] as? String },
+            result.stdout + result.stderr
+        )
+    }
+
+    /// An ESP32 reset as the port opened: it prints its boot log after the command is
+    /// written, then MicroPython's `>>> `, then echoes the command. The reply is `2`; the
+    /// boot log is notifications.
+    @Test func aBootLogBeforeTheEchoIsNotTheReply() throws {
+        let bootLog = [
+            "ets Jun  8 2016 00:22:57", "rst:0x1 (POWERON_RESET),boot:0x13 (SPI_FAST_FLASH_BOOT)",
+            "entry 0x4008067c", "MicroPython v1.22.0 on 2023-12-27; Generic ESP32 module with ESP32",
+        ]
+        let device = ScriptedDevice(rules: [
+            .init(
+                on: "print(1+1)\r",
+                send: [
+                    .init(
+                        bootLog[0] + "\r\n\r\n" + bootLog[1] + "\r\n" + bootLog[2] + "\r\n", after: .milliseconds(100)),
+                    .init(bootLog[3] + "\r\n>>> ", after: .milliseconds(250)),
+                    .init("print(1+1)\r\n", after: .milliseconds(20)), .init("2\r\n>>> ", after: .milliseconds(5)),
+                ])
+        ])
+        let (status, replies, notifications, output) = try Self.query(device, ["--prompt", ">>> "], ["print(1+1)"])
+        #expect(status == 0, "\(output)")
+        #expect(replies == [["2"]], "\(output)")
+        #expect(notifications == bootLog, "\(output)")
+    }
+
+    /// U-Boot's `crc32` prints `CRC32 for … ==> `, computes (60 ms), then the CRC: on a
+    /// console that showed `=> ` alone, that `=> ` is no prompt, and `version` gets its own
+    /// reply.
+    @Test func thePromptsTextInsideALineDoesNotEndTheReply() throws {
+        let crc32 = "crc32 0x42000000 0x19000"
+        let device = ScriptedDevice(
+            onOpen: [.init("=> ", after: .milliseconds(100))],
+            rules: [
+                .init(
+                    on: crc32 + "\r",
+                    send: [
+                        // After the prompt shown at open, whenever the command came.
+                        .init(crc32 + "\r\nCRC32 for 42000000 ... 42018fff ==> ", after: .milliseconds(150)),
+                        .init("b2aff8d0\r\n=> ", after: .milliseconds(60)),
+                    ]),
+                .init(on: "version\r", send: [.init("version\r\nU-Boot 2023.01\r\n=> ")]),
+            ])
+        let (status, replies, notifications, output) = try Self.query(device, [], [crc32, "version"])
+        #expect(status == 0, "\(output)")
+        #expect(replies == [["CRC32 for 42000000 ... 42018fff ==> b2aff8d0"], ["U-Boot 2023.01"]], "\(output)")
+        #expect(notifications.isEmpty, "\(output)")
     }
 }

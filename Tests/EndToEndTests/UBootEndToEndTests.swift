@@ -117,6 +117,31 @@ import Testing
         #expect(records.contains { $0["type"] as? String == "late_reply" && $0["command"] as? String == "sleep 2" })
     }
 
+    /// The first query after `tether send --command 'loady 0x42000000'` of a 100 KiB image
+    /// gets U-Boot's CRC of it, as zlib computes it: the rest of the transfer's summary
+    /// (`## Total Size …`, `## Start Addr …`, its prompt), which comes after the command is
+    /// written and before its echo, is earlier output, not the reply (docs/DIALECTS.md,
+    /// "`prompt`").
+    @Test func loadyThenCrc32GivesTheCRCOnTheFirstQuery() throws {
+        let board = try UBootBoard()
+        let folder = try TemporaryFolder()
+        let image = TransferEndToEndTests.data(102_400, seed: 29)
+        try image.write(to: folder.url.appendingPathComponent("fw.bin"))
+        board.powerOn()
+        #expect(board.waitUntilRunsCommands(), "U-Boot never ran a command")
+        let sent = try Subprocess.run(
+            "tether", ["send", board.console, "--command", "loady 0x42000000", folder.path("fw.bin")], timeout: 120)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let result = try Subprocess.run(
+            "tether",
+            ["query", board.console, "--dialect", "prompt", "--format", "json", "--timeout", "10000"]
+                + ["crc32 0x42000000 0x19000"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        let replies = records.filter { $0["type"] as? String == "reply" }.map { $0["lines"] as? [String] }
+        #expect(replies == [["crc32 for 42000000 ... 42018fff ==> \(try zlibCRC32(image))"]], "\(result.stdout)")
+    }
+
     private func load(with command: String, protocol kind: String) throws {
         let board = try UBootBoard()
         let folder = try TemporaryFolder()
