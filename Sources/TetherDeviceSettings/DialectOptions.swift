@@ -118,12 +118,20 @@ public struct DialectOptions {
             """, defaultHelp: "\(Int(PromptDialect.defaultReadinessWait / .milliseconds(1)))",
         range: ValueRange.integers(0...3_600_000, "ms").map { .milliseconds($0) })
 
+    public static let noEcho = Flag(
+        "--no-echo",
+        help: """
+            \(dialects(taking: .doesNotEcho)): the console does not echo what is typed (its echo is off): a reply is
+            every line after the command is written. Without it a reply starts after the
+            command's echo, and lines before the echo are notifications.
+            """)
+
     /// The options, for a command's ``CommandSpec``.
     public static let options: [OptionDeclaration] = [
         dialect.declaration, eol.declaration, notifyPattern.declaration, noUnsolicited.declaration,
         listen.declaration, errorPattern.declaration, urc.declaration, finalOK.declaration, finalError.declaration,
         payloadHeader.declaration, checkErrors.declaration, prompt.declaration, promptRegex.declaration,
-        promptWait.declaration,
+        promptWait.declaration, noEcho.declaration,
     ]
 
     private static let codeText = Parse.nonEmpty(InvalidValue("Please provide the code's text, e.g. 'FAIL'."))
@@ -147,7 +155,7 @@ public struct DialectOptions {
     public var kind: DialectKind?
     /// The other options: `--eol`, `--notify-pattern`, `--error-pattern`, `--urc`,
     /// `--final-ok`, `--final-error`, `--payload-header`, `--check-errors`, `--no-unsolicited`,
-    /// `--listen`, `--prompt`, `--prompt-regex`, `--prompt-wait`.
+    /// `--listen`, `--prompt`, `--prompt-regex`, `--prompt-wait`, `--no-echo`.
     public var settings: DialectSettings
 
     /// Reads the options.
@@ -160,7 +168,8 @@ public struct DialectOptions {
             checksErrors: arguments[Self.checkErrors], sendsNothingUnsolicited: arguments[Self.noUnsolicited],
             listenPeriod: arguments[Self.listen],
             prompt: arguments[Self.prompt], promptPattern: arguments[Self.promptRegex],
-            readinessWait: arguments[Self.promptWait], payloadHeaders: arguments[Self.payloadHeader])
+            readinessWait: arguments[Self.promptWait], doesNotEcho: arguments[Self.noEcho],
+            payloadHeaders: arguments[Self.payloadHeader])
     }
 
     /// Builds the dialect from the options, with a simulator profile's settings (dialect,
@@ -228,6 +237,7 @@ public struct DialectOptions {
         case .prompt: "--prompt"
         case .promptPattern: "--prompt-regex"
         case .readinessWait: "--prompt-wait"
+        case .doesNotEcho: "--no-echo"
         case .payloadHeaders: "--payload-header"
         }
     }

@@ -117,6 +117,16 @@ import TetherSimulator
         #expect(notifications == bootLog, "\(output)")
     }
 
+    /// A console whose echo is off, declared with `--no-echo`: the lines after the command
+    /// are the reply.
+    @Test func aConsoleDeclaredNotToEchoGetsItsLines() throws {
+        let device = ScriptedDevice(rules: [.init(on: "ver\r", send: [.init("fw 1.2.3\r\n> ")])])
+        let (status, replies, notifications, output) = try Self.query(device, ["--prompt", "> ", "--no-echo"], ["ver"])
+        #expect(status == 0, "\(output)")
+        #expect(replies == [["fw 1.2.3"]], "\(output)")
+        #expect(notifications.isEmpty, "\(output)")
+    }
+
     /// U-Boot's `crc32` prints `CRC32 for … ==> `, computes (60 ms), then the CRC: on a
     /// console that showed `=> ` alone, that `=> ` is no prompt, and `version` gets its own
     /// reply.

@@ -4,8 +4,8 @@ import TetherCommandLine
 import TetherDeviceSettings
 import TetherModel
 
-/// The prompt dialect's settings: `--prompt-regex` and `--prompt-wait`, and their device
-/// description keys.
+/// The prompt dialect's settings: `--prompt-regex`, `--prompt-wait` and `--no-echo`, and
+/// their device description keys.
 @Suite struct PromptSettingsTests {
     static let spec = CommandSpec(program: "test", abstract: "prompt settings", options: DeviceSettings.options)
 
@@ -25,6 +25,13 @@ import TetherModel
         let dialect = try Self.dialect(["--dialect", "prompt"])
         #expect(dialect.promptPattern == nil && dialect.prompt == "=> ")
         #expect(dialect.readinessWait == .seconds(10))
+        #expect(dialect.echoes)
+    }
+
+    @Test func noEchoDeclaresAConsoleThatDoesNotEcho() throws {
+        #expect(try Self.dialect(["--dialect", "prompt", "--no-echo"]).echoes == false)
+        let file = try DeviceDescription.parse(Array(#"{"dialect": "prompt", "no-echo": true}"#.utf8), file: "mcu.json")
+        #expect(try Self.dialect([], file: file).echoes == false)
     }
 
     @Test func aDeviceDescriptionGivesThemByKey() throws {

@@ -20,6 +20,8 @@ public enum DialectSetting: String, Sendable, CaseIterable {
     case promptPattern
     /// ``DialectSettings/readinessWait`` (`--prompt-wait`).
     case readinessWait
+    /// ``DialectSettings/doesNotEcho`` (`--no-echo`).
+    case doesNotEcho
     /// ``DialectSettings/errorPattern`` (`--error-pattern`).
     case errorPattern
     /// ``DialectSettings/terminator`` (`--eol`).

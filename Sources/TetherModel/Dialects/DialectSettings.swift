@@ -31,6 +31,8 @@ public struct DialectSettings: Sendable {
     public var promptPattern: LinePattern?
     /// After a timeout, how long the next command waits for the prompt (`--prompt-wait`).
     public var readinessWait: Duration?
+    /// Whether the console does not echo what is typed (`--no-echo`).
+    public var doesNotEcho: Bool
     /// Length-prefixed payload forms besides the dialect's own (`--payload-header`), in order.
     public var payloadHeaders: [PayloadHeaderTemplate]
 
@@ -40,7 +42,8 @@ public struct DialectSettings: Sendable {
         unsolicitedPrefixes: [String] = [], extraSuccessCodes: [String] = [], extraErrorCodes: [String] = [],
         checksErrors: Bool = false, sendsNothingUnsolicited: Bool = false, listenPeriod: Duration? = nil,
         prompt: String? = nil,
-        promptPattern: LinePattern? = nil, readinessWait: Duration? = nil, payloadHeaders: [PayloadHeaderTemplate] = []
+        promptPattern: LinePattern? = nil, readinessWait: Duration? = nil, doesNotEcho: Bool = false,
+        payloadHeaders: [PayloadHeaderTemplate] = []
     ) {
         self.terminator = terminator
         self.notificationPattern = notificationPattern
@@ -54,6 +57,7 @@ public struct DialectSettings: Sendable {
         self.prompt = prompt
         self.promptPattern = promptPattern
         self.readinessWait = readinessWait
+        self.doesNotEcho = doesNotEcho
         self.payloadHeaders = payloadHeaders
     }
 
@@ -70,6 +74,7 @@ public struct DialectSettings: Sendable {
             case .prompt: prompt != nil
             case .promptPattern: promptPattern != nil
             case .readinessWait: readinessWait != nil
+            case .doesNotEcho: doesNotEcho
             case .errorPattern: errorPattern != nil
             case .terminator: terminator != nil
             case .notificationPattern: notificationPattern != nil
@@ -92,6 +97,7 @@ public struct DialectSettings: Sendable {
         case .prompt: filled.prompt = defaults.prompt
         case .promptPattern: filled.promptPattern = defaults.promptPattern
         case .readinessWait: filled.readinessWait = defaults.readinessWait
+        case .doesNotEcho: filled.doesNotEcho = defaults.doesNotEcho
         case .errorPattern: filled.errorPattern = defaults.errorPattern
         case .terminator: filled.terminator = defaults.terminator
         case .notificationPattern: filled.notificationPattern = defaults.notificationPattern

@@ -18,7 +18,8 @@
 ///   echo**: a line before it is earlier output (the rest of a transfer's summary, a boot
 ///   log printed after the port opened), left to the session as a notification, and a
 ///   prompt before it ends that earlier output, not this reply. A console that does not
-///   echo (`echoes: false`): the reply is every line after the command is written.
+///   echo (`echoes: false`, `--no-echo`): the reply is every line after the command is
+///   written.
 /// - **A console that has shown its prompt at the start of a line** — the prompt that
 ///   ended its last reply was the whole line, or the command's echo follows the prompt
 ///   alone (`=> crc32 …`) — is not prompted by the same text after other text on a line:
@@ -177,11 +178,14 @@ extension PromptDialect {
     /// `--dialect prompt` (console: output up to its prompt), for ``DialectRegistry/builtIn``.
     public static let kind = DialectKind(
         name: "prompt", summary: "console: output up to its prompt",
-        takes: [.terminator, .notificationPattern, .prompt, .promptPattern, .errorPattern, .readinessWait]
+        takes: [
+            .terminator, .notificationPattern, .prompt, .promptPattern, .errorPattern, .readinessWait, .doesNotEcho,
+        ]
     ) { settings in
         PromptDialect(
             prompt: settings.prompt ?? PromptDialect.defaultPrompt, promptPattern: settings.promptPattern,
             terminator: settings.terminator ?? .cr, notificationPattern: settings.notificationPattern,
-            errorPattern: settings.errorPattern, readinessWait: settings.readinessWait ?? Self.defaultReadinessWait)
+            errorPattern: settings.errorPattern, readinessWait: settings.readinessWait ?? Self.defaultReadinessWait,
+            echoes: !settings.doesNotEcho)
     }
 }
