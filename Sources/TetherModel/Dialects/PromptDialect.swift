@@ -6,21 +6,21 @@
 ///   prompt, which arrives without a line terminator: ``prompt`` exactly, or any text
 ///   that ``promptPattern`` matches at its end. The prompt is matched on the
 ///   unterminated bytes (control sequences removed), once the command's echo (or, on a
-///   console that does not echo, a line of output) has been seen, and **only once no byte has followed them for**
-///   ``Session/partialQuietPeriod``: a prompt has no line end, so only what follows
-///   tells it from an output line that begins with the same text (`# comment` in a
-///   file a shell prints, `=> ` at the start of a U-Boot line) — whatever the reads,
-///   such a line never ends a reply. The whole unterminated line is the prompt
-///   (`user@box:~$ ` for the prompt `$ `), never a reply line (it is the reply's
-///   ``Reply/prompt``). A console that prints nothing for a command and does not echo
-///   it therefore times out.
+///   console that does not echo, a line of output) has been seen, and **only once no
+///   byte has followed them for** ``Session/partialQuietPeriod``: a prompt has no line
+///   end, so only what follows tells it from an output line that begins with the same
+///   text (`# comment` in a file a shell prints, `=> ` at the start of a U-Boot line) —
+///   whatever the reads, such a line never ends a reply. The whole unterminated line is
+///   the prompt (`user@box:~$ ` for the prompt `$ `), never a reply line (it is the
+///   reply's ``Reply/prompt``). A console that prints nothing for a command and does not
+///   echo it therefore times out.
 /// - **On a console that echoes (``echoes``), the reply starts after the command's
 ///   echo**: a line before it is earlier output (the rest of a transfer's summary, a boot
 ///   log printed after the port opened), left to the session as a notification, and a
 ///   prompt before it ends that earlier output, not this reply. A console that does not
 ///   echo (`echoes: false`, `--no-echo`): the reply is every line after the command is
 ///   written.
-/// - **A console that has shown its prompt at the start of a line** — the prompt that
+/// - **A console that has shown its prompt alone on a line** — the prompt that
 ///   ended its last reply was the whole line, or the command's echo follows the prompt
 ///   alone (`=> crc32 …`) — is not prompted by the same text after other text on a line:
 ///   U-Boot's `crc32` prints `CRC32 for 42000000 ... 42018fff ==> `, computes for as long
