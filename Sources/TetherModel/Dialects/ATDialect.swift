@@ -107,9 +107,6 @@ public struct ATDialect: Dialect {
         return final == "CONNECT" || final.hasPrefix("CONNECT ")
     }
 
-    /// V.250 frames every response as CR LF, text, CR LF: a blank line is framing.
-    public var blankLinesAreFraming: Bool { true }
-
     private var templateFraming: TemplatePayloadFraming {
         TemplatePayloadFraming(Self.builtInPayloadHeaders + payloadHeaders)
     }

@@ -20,11 +20,10 @@
 ///   new command closes whatever earlier, timed-out commands were still owed);
 ///   timed-out requests whose late reply has begun; the request in
 ///   flight; other timed-out requests. A line nobody takes is a notification.
-/// - **Blank lines** are never offered as a reply, and never mark one in doubt. While no
-///   request is queued, in flight, settling or owed a late reply, a blank line the
-///   device sent is a notification (`monitor` and `--log` show it); otherwise it is part
-///   of a reply's framing and dropped — always in a dialect whose blank lines are
-///   framing (``Dialect/blankLinesAreFraming``: `at`, `\r\nOK\r\n`, `\r\nRING\r\n`).
+/// - **Blank lines** are framing: never a notification, never a reply, never a reason
+///   for doubt — the CR LF before `\r\nRING\r\n`, the CR of a LF CR line end, the line
+///   end after a prompt (`BlankLineTests`). A matcher may take one (`at`'s message
+///   bodies); nobody else does. The bytes stay in the byte events (the transcript).
 /// - **Contested line.** When the request in flight has taken nothing yet and the
 ///   oldest timed-out request would take the line too, the line is held: the next line
 ///   decides that it was the timed-out request's late reply; the in-flight request's
@@ -289,10 +288,6 @@ public struct Session: Sendable {
 
     /// Whether a request is in flight, queued or its reply is settling.
     var isBusy: Bool { inFlight != nil || !queue.isEmpty || held != nil }
-
-    /// Whether no request is busy nor owed a late reply: a blank line is then the
-    /// device's own, not a reply's framing.
-    private var isIdle: Bool { !isBusy && owed.isEmpty }
 
     /// When ``expire(now:)`` next has work: the in-flight request's deadline, the end of
     /// a wait before the next request or of a settling reply, or a timed-out request's
@@ -930,7 +925,9 @@ public struct Session: Sendable {
         let cameDuringWrite = repliesAreUnmarked && inFlight?.awaitsWrite == true
         partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
-            return report(.notification(line), into: &actions)
+            // An empty tail is the overlong line's line end: framing.
+            if !line.isEmpty { report(.notification(line), into: &actions) }
+            return
         }
         var line = ControlSequences.cleaned(line)
         if let code = endOfDataMode {
@@ -1027,7 +1024,7 @@ public struct Session: Sendable {
         for index in owed.indices where !started.contains(index) {
             if let taken = offer(line, toOwed: index) { return taken }
         }
-        if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
+        if line.isEmpty { return [] }
         startSettling(SettlingEvidence(.unasked, line: line), now: now)
         accountForStray(now: now)
         if held != nil { held!.reply.isInDoubt = true }
