@@ -109,9 +109,11 @@
 /// - **Data mode** (``Dialect/entersDataMode(after:)``: `at`'s `CONNECT`): once that
 ///   reply is complete every byte received is data (``SessionEvent/data(_:)``), not
 ///   lines, until `NO CARRIER`, or an `OK` line after the host wrote the escape `+++`
-///   (``noteWrite(_:)``): ``SessionEvent/commandMode(_:)``, and lines again. Bytes that
-///   may begin that code are held back until more come or ``partialQuietPeriod`` passes.
-///   Requests other than raw writes wait in the queue meanwhile (they would be data).
+///   (``noteWrite(_:)``): ``SessionEvent/commandMode(_:)``, and lines again — that `OK`
+///   is a line too (a script expects it). Bytes that may begin that code are held back
+///   until more come or ``partialQuietPeriod`` passes. Requests other than raw writes
+///   wait in the queue meanwhile (they would be data), each until its timeout
+///   (``DataMode/deadline(of:)``).
 /// - After ``hangUp(reason:now:)`` every pending and queued request fails and new
 ///   ones fail at once.
 public struct Session: Sendable {
@@ -301,6 +303,7 @@ public struct Session: Sendable {
         if let pendingAt = pendingTextAt { candidates.append(pendingAt) }
         if let blockEnd = indefiniteBlockEndAt { candidates.append(blockEnd) }
         if let heldData = heldDataAt { candidates.append(heldData) }
+        if let dataMode { candidates += queue.compactMap(dataMode.deadline(of:)) }
         if inFlight == nil, !queue.isEmpty && !isHoldingRequests || held != nil, let end = waitEnd {
             candidates.append(end)
         }
@@ -329,7 +332,8 @@ public struct Session: Sendable {
     ) -> (RequestID, [SessionAction]) {
         let command = String(decoding: bytes, as: UTF8.self)
         let request = Request(
-            id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout)
+            id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout,
+            queuedAt: now)
         nextID += 1
         if let reason = closedReason ?? closingReason {
             let failure = RequestFailure.notSent(reason: reason)
@@ -458,7 +462,7 @@ public struct Session: Sendable {
         dataMode = nil
         let code = end.prefix { $0 != 0x0D && $0 != 0x0A }
         actions.append(.emit(.commandMode(Line(Array(code)))))
-        endOfDataMode = Array(code)
+        if !DataMode.isReadAsLine(code) { endOfDataMode = Array(code) }
         for line in framer.append(end) { route(line, now: now, into: &actions) }
         return report(actions)
     }
@@ -476,6 +480,7 @@ public struct Session: Sendable {
         if let heldData = heldDataAt, heldData <= now, let data = dataMode?.flush() {
             actions.append(.emit(.data(data)))
         }
+        if let dataMode { actions += dataMode.failExpired(in: &queue, now: now) }
         if let blockEnd = indefiniteBlockEndAt, blockEnd <= now, let block = framer.endIndefiniteBlock() {
             route(block, now: now, into: &actions)
         }
@@ -808,7 +813,7 @@ public struct Session: Sendable {
         longestAnswer = max(longestAnswer, roundTrip)
         recentRoundTrips.append(roundTrip)
         if recentRoundTrips.count > 32 { recentRoundTrips.removeFirst() }
-        if dialect.entersDataMode(after: reply) { dataMode = DataMode() }
+        if dialect.entersDataMode(after: reply) { dataMode = DataMode(began: now) }
         if repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not, nor the same error to two
