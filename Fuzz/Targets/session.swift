@@ -193,6 +193,8 @@ struct SessionProgram {
                 ended[id, default: 0] += 1
                 if case .timedOut = failure { timedOut[command, default: 0] += 1 }
             case .notification(let line):
+                // A blank line is framing (Tests/TetherModelTests/BlankLineTests.swift).
+                require(!line.isEmpty || line.ending != .terminated, "a blank line shown as a notification")
                 show([line])
             case .data(let bytes):
                 // Data mode (`at`'s CONNECT): bytes that are not lines.
@@ -238,11 +240,11 @@ struct SessionProgram {
         func count(_ line: Line) {
             defer { continuesOverlong = line.ending == .overlong }
             guard line.ending == .terminated else { return }
-            // The tail of an overlong line is shown as it is, even empty.
-            // Blank lines count too: shown while nothing is pending, else dropped; so
-            // does a line that is blank once its control sequences are removed (a lone
-            // ESC is shown as an empty line keeping its exact bytes). Only an empty
-            // piece beside AT's leading noise is no line.
+            // The tail of an overlong line is shown as it is, unless empty (its line
+            // end). Blank lines count too, though never shown as notifications (a
+            // matcher may take one: `at`'s message bodies); so does a line that is
+            // blank once its control sequences are removed. Only an empty piece beside
+            // AT's leading noise is no line.
             let split = pieces(of: line, dialect)
             let routed = continuesOverlong ? [line.bytes] : split.count > 1 ? split.filter { !$0.isEmpty } : split
             for piece in routed {

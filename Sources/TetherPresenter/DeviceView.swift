@@ -3,7 +3,7 @@
 /// The presenter calls ``render(_:state:)`` for every record, in order, from one task
 /// at a time — ``renderReceived(_:bytes:state:)`` for received bytes.
 /// ``renderReceived(_:bytes:state:)``, ``stateDidChange(_:)`` and ``finish(_:)`` are
-/// optional: their defaults do nothing.
+/// optional: their defaults do nothing; ``showsReceivedBytes`` defaults to `false`.
 ///
 /// No reference cycle is possible: ``Presenter`` is a value that never holds a view,
 /// and ``Presenter/present(_:to:)`` holds the view only for the length of the call;
@@ -14,6 +14,10 @@ public protocol DeviceView: Sendable {
     /// Shows bytes read from the port (a ``ViewEvent/received(_:)`` record), for a view
     /// that shows the raw stream; the default ignores them.
     func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState)
+    /// Whether the view shows the byte stream, so the bytes read must reach it whatever
+    /// the command (a transcript: the session's lines leave out blank lines, which are
+    /// framing).
+    var showsReceivedBytes: Bool { get }
     /// Called after each record with the new state (a dashboard redraws here).
     func stateDidChange(_ state: ViewState)
     /// Called once when the session is over.
@@ -28,6 +32,7 @@ public protocol DeviceView: Sendable {
 
 extension DeviceView {
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {}
+    public var showsReceivedBytes: Bool { false }
     public func stateDidChange(_ state: ViewState) {}
     public func finish(_ state: ViewState) {}
     public func renderBatch(_ render: () -> Void) { render() }

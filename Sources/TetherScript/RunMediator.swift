@@ -19,8 +19,10 @@ import TetherTransfer
 ///   to another device through the same calls.
 /// - Records are rendered under one lock, so the view sees one record at a time.
 /// - With `capturesBytes` (a Lua run) each observer also asks for the received bytes
-///   and keeps them, per device, for `dev.read` (``ReceivedBytes``); they are never
-///   rendered (a run writes no `received` record).
+///   and keeps them, per device, for `dev.read` (``ReceivedBytes``). They are rendered
+///   only to a view that shows the byte stream (``DeviceView/showsReceivedBytes``: a
+///   transcript, which keeps the blank lines the session drops as framing); a run
+///   writes no `received` record.
 final class RunMediator: Sendable {
     /// The run's devices, numbered by their place here.
     let devices: [ScriptDevice]
@@ -49,7 +51,7 @@ final class RunMediator: Sendable {
     /// records are rendered).
     func start() async {
         for (index, item) in devices.enumerated() {
-            let events = item.device.events(.lossless, includesBytes: capturesBytes)
+            let events = item.device.events(.lossless, includesBytes: capturesBytes || view.showsReceivedBytes)
             let task = Task { await self.observe(events, device: index) }
             observers.withLock { $0.append(task) }
         }
@@ -169,7 +171,13 @@ final class RunMediator: Sendable {
         presenter.withLock { presenter in
             let (records, state) = presenter.handle(event, from: devices[index].name)
             guard let state else { return }
-            for record in records { view.render(record, state: state) }
+            for record in records {
+                if case .received(let bytes) = record.event {
+                    view.renderReceived(record, bytes: bytes, state: state)
+                } else {
+                    view.render(record, state: state)
+                }
+            }
             view.stateDidChange(state)
         }
     }
@@ -196,7 +204,9 @@ final class RunMediator: Sendable {
         var ending = (reason: "closed", isLost: false)
         for await event in events {
             if case .received(let bytes) = event.kind {
-                if received.withLock({ $0[index].append(bytes, readAt: event.time) }) {
+                // A view that shows the byte stream (a transcript) gets them too.
+                if view.showsReceivedBytes { present(event, of: index) }
+                if capturesBytes, received.withLock({ $0[index].append(bytes, readAt: event.time) }) {
                     await inbox.post(.bytesArrived(device: index))
                 }
                 continue

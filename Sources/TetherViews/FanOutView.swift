@@ -21,6 +21,8 @@ public struct FanOutView: RunView {
         for view in views { view.renderReceived(record, bytes: bytes, state: state) }
     }
 
+    public var showsReceivedBytes: Bool { views.contains { $0.showsReceivedBytes } }
+
     public func render(_ record: RunRecord) {
         for case let view as any RunView in views { view.render(record) }
     }

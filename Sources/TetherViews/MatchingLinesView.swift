@@ -29,6 +29,8 @@ public struct MatchingLinesView: DeviceView {
         view.renderReceived(record, bytes: bytes, state: state)
     }
 
+    public var showsReceivedBytes: Bool { view.showsReceivedBytes }
+
     public func stateDidChange(_ state: ViewState) { view.stateDidChange(state) }
 
     public func finish(_ state: ViewState) { view.finish(state) }

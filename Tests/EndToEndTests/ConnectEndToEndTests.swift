@@ -300,8 +300,9 @@ import TetherSimulator
     }
 
     /// With the device's own dialect (no console wrapper), `--hex` shows each line with
-    /// the line end it came with, and the `--log` keeps the blank lines a device sends.
-    @Test func hexShowsLineEndsAndTheLogKeepsBlankLines() throws {
+    /// the line end it came with; a blank line is framing, not a notification, and the
+    /// transcript log, made from the byte stream, keeps it.
+    @Test func hexShowsLineEndsAndTheTranscriptKeepsBlankLines() throws {
         let folder = try TemporaryFolder()
         let profile = folder.path("blank.json")
         try """
@@ -309,6 +310,7 @@ import TetherSimulator
          "notifications": [{"every": 200, "send": ["tick", "", "tock"]}]}
         """.write(toFile: profile, atomically: true, encoding: .utf8)
         let log = folder.path("session.jsonl")
+        let transcript = folder.path("session.txt")
         let terminal = try TmuxTerminal(
             ["tether", "connect", "--sim", "--profile", profile, "--hex", "--log", log],
             environment: ["XDG_STATE_HOME": folder.path("state")])
@@ -319,7 +321,19 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
         let records = try JSONLines.parse(String(contentsOfFile: log, encoding: .utf8))
         let lines = records.filter { $0["type"] as? String == "notification" }.compactMap { $0["line"] as? String }
-        #expect(lines.starts(with: ["tick", "", "tock"]), "\(lines)")
+        #expect(lines.starts(with: ["tick", "tock"]), "\(lines)")
+        let again = try TmuxTerminal(
+            ["tether", "connect", "--sim", "--profile", profile, "--log", transcript],
+            environment: ["XDG_STATE_HOME": folder.path("state")])
+        #expect(again.waitForScreen(containing: "tock"), "\(again.screen)")
+        again.type("X")
+        again.press("Enter")
+        #expect(again.waitForScreen(containing: "X → x"), "\(again.screen)")
+        #expect(again.quitsCleanly())
+        let logged = try String(contentsOfFile: transcript, encoding: .utf8)
+        #expect(logged.contains("< tick\\r\\n\n"), "\(logged)")
+        #expect(logged.contains("< \\r\\n\n"), "the blank line: \(logged)")
+        #expect(logged.contains("> X\\n\n"), "the command as sent: \(logged)")
     }
 
     /// `connect --log /dev/full` ended with 74 from the view's thread and left the

@@ -119,6 +119,57 @@ import TetherSimulator
         #expect(immediate.last?["command"] as? String == "+++")
     }
 
+    /// A modem in data mode after `ATD*99#` (a PPP frame with `OK` in it), that
+    /// answers `+++` with `OK` a second later and `ATH` with `OK`.
+    private static func onlineModem() -> ScriptedDevice {
+        ScriptedDevice(rules: [
+            Rule(
+                on: "ATD*99#\r",
+                send: [
+                    Chunk("\r\nCONNECT 115200\r\n"),
+                    Chunk([0x7E, 0xFF, 0x03, 0x0D, 0x0A] + Array("OK\r\n".utf8) + [0x7E], after: .milliseconds(100)),
+                ]),
+            Rule(on: "+++", send: [Chunk("\r\nOK\r\n", after: .milliseconds(1000))]),
+            Rule(on: "ATH\r", send: [Chunk("\r\nOK\r\n")]),
+        ])
+    }
+
+    /// docs/SCRIPTING.md's escape to command mode in data mode: `write_now("+++")`, then
+    /// `expect("^OK$")` gets the modem's `OK` (also recorded as `command_mode`), and
+    /// `ATH` then gets its own `OK`.
+    @Test func theEscapeOKInDataModeIsExpected() throws {
+        let script = """
+            device.query("ATD*99#")
+            sleep(1000)
+            device.write_now("+++")
+            sleep(1100)
+            local line, err = device.expect("^OK$", 3000)
+            check(line == "OK", "the escape's OK")
+            local reply = device.query("ATH", 3000)
+            check(reply ~= nil, "ATH answered in command mode")
+            """
+        let (result, records, _) = try run(script, on: Self.onlineModem(), ["--dialect", "at"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(filter(records, type: "check").allSatisfy { $0["status"] as? String == "passed" })
+        #expect(filter(records, type: "command_mode").map { $0["line"] as? String } == ["OK"])
+    }
+
+    /// `send("+++")` queues a command, which waits for command mode — the modem stays in
+    /// data mode — and `query("ATH", 3000)` after it times out, unsent, at its timeout,
+    /// instead of waiting for ever.
+    @Test func aQueryWaitingForCommandModeEndsAtItsTimeout() throws {
+        let script = """
+            device.query("ATD*99#")
+            device.send("+++")
+            local reply, err = device.query("ATH", 3000)
+            check(not reply and err.kind == "timeout", "ATH timed out waiting for command mode")
+            """
+        let (result, records, seconds) = try run(
+            script, on: Self.onlineModem(), ["--dialect", "at", "--timeout", "1000"])
+        #expect(filter(records, type: "check").map { $0["status"] as? String } == ["passed"], "\(result.stdout)")
+        #expect(seconds >= 3 && seconds < 20, "\(seconds) s")
+    }
+
     /// All 256 byte values written raw come back from a loopback byte for byte
     /// (`read(256, 2000)`); `send("\x7f\xff\x00ABC")` goes out as `7f ff 00 41 42 43 0a`.
     @Test func everyByteValueRoundTripsFromLua() throws {

@@ -76,6 +76,32 @@ import TetherSimulator
         #expect((replies.last?["lines"] as? [String])?[1] == "OK")
     }
 
+    /// The exact input on a pty: a body of three lines whose last reads `OK`, sent in
+    /// pieces; the `OK` after the blank line is the final result code, and `AT` after
+    /// it gets its own `OK`.
+    @Test func aBodyOfSeveralLinesEndingInOK() throws {
+        let header = #"+CMGR: "REC UNREAD","+31612345678",,"26/11/30,09:15:00+04""#
+        let module = ScriptedDevice(rules: [
+            .init(
+                on: "AT+CMGR=1\r",
+                send: [
+                    .init("\r\n\(header)\r\nline one\r\nline two\r\nOK\r\n"),
+                    .init("\r\nOK\r\n", after: .milliseconds(100)),
+                ]),
+            .init(on: "AT\r", send: [.init("\r\nOK\r\n")]),
+        ])
+        let simulator = try Simulator(device: module)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["query", simulator.devicePath, "--dialect", "at", "--format", "json", "AT+CMGR=1", "AT"],
+            timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let replies = try replies(result)
+        #expect(replies.first?["lines"] as? [String] == [header, "line one", "line two", "OK"], "\(result.stdout)")
+        #expect(replies.map { $0["final"] as? String } == ["OK", "OK"], "\(result.stdout)")
+        #expect(try !JSONLines.types(result.stdout).contains("notification"), "\(result.stdout)")
+    }
+
     /// Data mode: `ATD*99#` answered `CONNECT 115200`, then a PPP frame (CR, LF and `OK`
     /// inside it) and `NO CARRIER`: the frame is `data` (counted, hex), the return to
     /// command mode a `command_mode` record, and `AT` then gets its own `OK`.

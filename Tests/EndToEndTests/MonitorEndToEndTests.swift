@@ -1,7 +1,33 @@
 import Foundation
 import Testing
+import TetherSimulator
 
 @Suite struct MonitorEndToEndTests {
+    /// `monitor --count N` on a pty device that sends `bytes` once it is opened: the text
+    /// output (docs/DIALECTS.md, "Rules every dialect shares": a blank line is framing).
+    private func monitor(_ bytes: String, count: Int) throws -> Subprocess.Result {
+        let device = ScriptedDevice(onOpen: [.init(bytes, after: .milliseconds(300))])
+        let simulator = try Simulator(device: device)
+        defer { simulator.stop() }
+        return try Subprocess.run("tether", ["monitor", simulator.devicePath, "--count", "\(count)"], timeout: 60)
+    }
+
+    /// A modem's standard `\r\nRING\r\n` on the default `line` dialect: `--count 1`
+    /// shows `RING`, not the empty line its CR LF heads it with.
+    @Test func countOneShowsTheRingAfterItsCRLF() throws {
+        let result = try monitor("\r\nRING\r\n", count: 1)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "RING\n")
+    }
+
+    /// A board ending its lines with LF CR: no blank line after each (`--count 2` would
+    /// stop at the first one).
+    @Test func lfCRLineEndsShowNoBlankLines() throws {
+        let result = try monitor("Model: pcDuino3\n\rBoard: sun7i\n\r", count: 2)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Model: pcDuino3\nBoard: sun7i\n")
+    }
+
     @Test func countStopsAfterThreeNotifications() throws {
         let result = try Subprocess.run("tether", ["monitor", "--sim", "--count", "3"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -111,6 +111,20 @@ import Testing
         }
     }
 
+    /// A run's transcript is made from the byte stream too: the blank line the device
+    /// sends is in it, though it is framing and no script sees it.
+    @Test func runTranscriptKeepsBlankLines() throws {
+        let folder = try TemporaryFolder()
+        let profile = folder.path("blank.json")
+        try Self.profile.write(toFile: profile, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--lua", "--sim", "--profile", profile, "--format", "transcript"],
+            stdin: #"check(device.expect("^tock$", 5000) == "tock", "tock")"#, timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let shown = result.stdout.split(separator: "\n").map { String($0.dropFirst(13)) }
+        #expect(shown.joined(separator: "\n").contains("< tick\\r\\n\n< \\r\\n\n< tock\\r\\n"), "\(result.stdout)")
+    }
+
     /// A run's transcript has its checks and summary as notes.
     @Test func runTranscriptHasTheChecks() throws {
         let result = try Subprocess.run(

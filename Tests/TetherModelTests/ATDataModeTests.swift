@@ -14,6 +14,10 @@ import Testing
         }
     }
 
+    private func failures(_ harness: SessionHarness) -> [(RequestID, RequestFailure)] {
+        harness.events.compactMap { if case .failed(let id, _, let failure) = $0 { (id, failure) } else { nil } }
+    }
+
     private func commandModeLines(_ harness: SessionHarness) -> [String] {
         harness.events.compactMap { if case .commandMode(let line) = $0 { line.text } else { nil } }
     }
@@ -51,6 +55,29 @@ import Testing
         harness.receive("\r\nOK\r\n", at: 1200)
         #expect(commandModeLines(harness) == ["OK"])
         #expect(data(harness) == Array("\r\nOK\r\n".utf8))
+        #expect(harness.notificationTexts == ["OK"], "the escape's OK is a line a script can expect")
+    }
+
+    /// Commands wait in the queue while the module is in data mode, but not beyond
+    /// their timeouts: `+++` sent as a command (not written at once) and `ATH` after it
+    /// each time out, unsent, their timeout after they were queued.
+    @Test func aCommandWaitingForCommandModeFailsAtItsTimeout() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("ATD*99#")
+        harness.receive("\r\nCONNECT 115200\r\n", at: 10)
+        let escape = harness.enqueue("+++", timeout: 1000, at: 100)
+        let hangUp = harness.enqueue("ATH", timeout: 3000, at: 100)
+        #expect(harness.session.nextDeadline == harness.at(1100))
+        harness.expire(at: 1100)
+        #expect(failures(harness).map(\.0) == [escape])
+        #expect(harness.session.nextDeadline == harness.at(3100))
+        harness.expire(at: 3099)
+        #expect(failures(harness).count == 1)
+        harness.expire(at: 3100)
+        #expect(failures(harness).map(\.0) == [escape, hangUp])
+        #expect(failures(harness).map(\.1) == [.timedOut(.milliseconds(1000)), .timedOut(.milliseconds(3000))])
+        #expect(harness.writtenText == "ATD*99#\r")
+        #expect(harness.session.nextDeadline == nil)
     }
 
     /// Bytes that may begin `NO CARRIER` are data once the line is quiet.

@@ -61,7 +61,7 @@ import Testing
         let bytes = Array("\u{1}\u{2}NO\r\nCARRIER?\r\nNO CARRIER\r\nOK\r\n".utf8)
         for reads in Self.cuts(of: bytes) {
             var stage = FramingStage(maximumLineLength: 1024, payloadFraming: nil)
-            stage.enterDataMode()
+            stage.enterDataMode(now: Self.now)
             var data: [UInt8] = []
             var code: Line?
             var lines: [Line] = []
@@ -173,16 +173,18 @@ import Testing
         var classifier = Classifier(dialect: LineDialect())
         var framing = FramingStage(maximumLineLength: 1024, payloadFraming: nil)
         let first = Request(
-            id: RequestID(value: 1), command: "A?", bytes: Array("A?".utf8), isRaw: false, timeout: .seconds(1))
+            id: RequestID(value: 1), command: "A?", bytes: Array("A?".utf8), isRaw: false, timeout: .seconds(1),
+            queuedAt: Self.now)
         pairing.send(first, receivedBefore: 0, now: Self.now)
         _ = pairing.expire(now: Self.now + .seconds(1), gate: &gate, classifier: &classifier, framing: &framing)
         #expect(pairing.inFlight == nil && pairing.owed.count == 1)
         #expect(gate.hold?.reason == .resync)
         let second = Request(
-            id: RequestID(value: 2), command: "B?", bytes: Array("B?".utf8), isRaw: false, timeout: .seconds(1))
+            id: RequestID(value: 2), command: "B?", bytes: Array("B?".utf8), isRaw: false, timeout: .seconds(1),
+            queuedAt: Self.now)
         pairing.send(second, receivedBefore: 0, now: Self.now + .seconds(2))
         let actions = pairing.offer(
-            Line(Array("7".utf8)), now: Self.now + .milliseconds(2100), isIdle: false, gate: &gate,
+            Line(Array("7".utf8)), now: Self.now + .milliseconds(2100), gate: &gate,
             classifier: &classifier, framing: &framing)
         #expect(actions.isEmpty)
         guard case .claimedByBoth = pairing.contest else {

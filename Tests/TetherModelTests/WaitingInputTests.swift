@@ -36,7 +36,7 @@ import Testing
         harness.receive("\r\nPoky", at: 210)
         harness.enqueue("root", at: 220)
         harness.receive("root\r\n", at: 225)
-        #expect(harness.notificationTexts == ["", "Poky"])
+        #expect(harness.notificationTexts == ["Poky"], "the CR LF after the consumed prompt is framing")
         #expect(harness.writtenText == "root\r")
     }
 

@@ -28,6 +28,10 @@ public final class ConsoleView: DeviceView {
         public var log: (any DeviceView)?
         /// The log file's path, if one is open.
         public var logPath: String?
+        /// Whether the log gets the byte stream rather than the session's lines: in raw
+        /// mode, and for a log that shows it (a transcript keeps the blank lines the
+        /// session drops as framing, ``DeviceView/showsReceivedBytes``).
+        var logsBytes: Bool { mode == .raw || log?.showsReceivedBytes == true }
         /// The serial settings the port has, from the latest `connected` or
         /// `reconnected` record (read back from the port); `nil` before the first.
         public var portSettings: String? = nil
@@ -85,8 +89,8 @@ public final class ConsoleView: DeviceView {
             return settings
         }
         // Raw mode logs the byte stream (renderReceived) and what was typed, not the
-        // session's reading of it into lines.
-        if settings.mode == .line || !Self.isLineEvent(record.event) { settings.log?.render(record, state: state) }
+        // session's reading of it into lines; so does a transcript.
+        if !settings.logsBytes || !Self.isLineEvent(record.event) { settings.log?.render(record, state: state) }
         if settings.mode == .raw && !Self.isConnectionEvent(record.event) { return }
         if case .sent = record.event { return }
         // Line mode shows the bytes after the last line end its own way (showReceived).
@@ -110,7 +114,7 @@ public final class ConsoleView: DeviceView {
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
         if !bytes.isEmpty { firstContact.withLock { $0 }?.noteReceived() }
-        if settings.mode == .raw { settings.log?.render(record, state: state) }
+        if settings.logsBytes { settings.log?.render(record, state: state) }
         guard settings.mode == .raw else {
             let pending = tail.withLock { tail in
                 if let end = bytes.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {

@@ -44,10 +44,12 @@
 ///   dropped. `AT+CMGS=…`/`AT+CMGW=…` without a text ends at the prompt
 ///   (``Reply/prompt``): the module then waits for the text. A prompt that comes after
 ///   the command timed out gets no text.
-/// - Message bodies: in a `+CMGR:`/`+CMGL:` answer the line after each header is the
-///   message's text (or PDU), information whatever it says — `OK`, `ERROR`, `+CMTI: 1`
-///   or an empty line end nothing — unless it is unsolicited for every command
-///   (``isUnsolicited(_:pending:)``: `RING`, a `--urc` prefix).
+/// - Message bodies: in a `+CMGR:`/`+CMGL:` answer the lines after each header are the
+///   message's text (or PDU), information whatever they say — `OK`, `ERROR`, `+CMTI: 1`
+///   or an empty line end nothing — unless unsolicited for every command
+///   (``isUnsolicited(_:pending:)``: `RING`, a `--urc` prefix). A body of several lines
+///   ends at the command's next header, or after a blank line at a final result code
+///   or a `+XXX:` line (`Matcher/offerBody(_:)`).
 /// - Data mode (V.250 §5.2.3): after a `CONNECT[ <rate>]` final result code every byte is
 ///   data (``SessionEvent/data(_:)``) until `NO CARRIER`, or `OK` after the escape `+++`
 ///   (``Session``: ``SessionEvent/commandMode(_:)``).
@@ -106,9 +108,6 @@ public struct ATDialect: Dialect {
         guard let final = reply.finalResult?.text.trimmingWhitespace() else { return false }
         return final == "CONNECT" || final.hasPrefix("CONNECT ")
     }
-
-    /// V.250 frames every response as CR LF, text, CR LF: a blank line is framing.
-    public var blankLinesAreFraming: Bool { true }
 
     private var templateFraming: TemplatePayloadFraming {
         TemplatePayloadFraming(Self.builtInPayloadHeaders + payloadHeaders)
@@ -226,6 +225,14 @@ public struct ATDialect: Dialect {
     /// The set commands that open the SMS text prompt.
     static let textPromptCommands = ["+CMGS=", "+CMGW="]
 
+    /// Where a matcher is in a message answer: outside a body, in a body's text, or
+    /// after a blank line in it (held: text or framing, the next line says).
+    enum MessageBody {
+        case outside
+        case text
+        case afterBlank(Line)
+    }
+
     private struct Matcher: ReplyMatcher {
         let command: String
         let shape: CommandShape
@@ -242,8 +249,8 @@ public struct ATDialect: Dialect {
         var sentText = false
         /// The lines of the text's echo still expected, in order.
         var textEcho: [String] = []
-        /// Whether the last line taken was a message header: the next one is its body.
-        var bodyFollows = false
+        /// Where a message answer (`+CMGR:`/`+CMGL:`) stands (``offerBody(_:)``).
+        var body = MessageBody.outside
         var hasStarted: Bool { sawEcho || !lines.isEmpty }
         var linesSoFar: [Line] { lines }
 
@@ -296,11 +303,7 @@ public struct ATDialect: Dialect {
                 lines.append(line)
                 return .consumed
             }
-            if bodyFollows {
-                bodyFollows = false
-                lines.append(line)
-                return .consumed
-            }
+            if let step = offerBody(line) { return step }
             let text = line.text.trimmingWhitespace()
             if text.isEmpty { return .notMine }
             if text.uppercased() == command {
@@ -329,9 +332,41 @@ public struct ATDialect: Dialect {
                 {
                     return .notMine
                 }
-                bodyFollows = ATDialect.messageHeaderPrefixes.contains(prefix)
+                if ATDialect.messageHeaderPrefixes.contains(prefix) { body = .text }
             }
             lines.append(line)
+            return .consumed
+        }
+
+        /// A line after a message header, while ``body`` is in a body: the message's
+        /// text, whatever it reads (`OK`, `ERROR`), over as many lines as it has. The
+        /// body ends where the modem's framing says — at the next header of the
+        /// command (`+CMGL: 2,…`), or, after a blank line (V.250 heads each code with
+        /// CR LF), at a final result code or a `+XXX:` line (an unsolicited code) — and
+        /// that line is then read as any other (`nil`). A blank line is held until the
+        /// next line says whether it was text (`Hi`, ``, `Bye`) or that framing
+        /// (`ATMessageBodyTests`).
+        private mutating func offerBody(_ line: Line) -> MatchStep? {
+            let blank: Line?
+            switch body {
+            case .outside: return nil
+            case .text: blank = nil
+            case .afterBlank(let held): blank = held
+            }
+            let text = line.text.trimmingWhitespace()
+            let prefix = ATDialect.prefix(of: text)
+            let isHeader = prefix.map { ATDialect.messageHeaderPrefixes.contains($0) && shape.prefixes.contains($0) }
+            if isHeader == true || blank != nil && (prefix != nil || dialect.finalResultIsError(text) != nil) {
+                body = .outside
+                return nil
+            }
+            if let blank { lines.append(blank) }
+            if text.isEmpty {
+                body = .afterBlank(line)
+            } else {
+                lines.append(line)
+                body = .text
+            }
             return .consumed
         }
 

@@ -73,12 +73,6 @@ public protocol Dialect: Sendable {
     /// ``Session`` hands it to its ``LineFramer`` once. The default is `nil`.
     var payloadFraming: (any PayloadFraming)? { get }
 
-    /// Whether a blank line is always framing, never the device's own text — V.250
-    /// heads every result code and unsolicited result code with CR LF (`at`) — so the
-    /// ``Session`` drops it even while nothing is pending. The default is `false`: a
-    /// blank line then is a notification while no request is pending.
-    var blankLinesAreFraming: Bool { get }
-
     /// The named values the dialect reads in a received line (a notification), or why
     /// it is damaged; `nil` when the dialect reads nothing of its own there (the
     /// Presenter then reads `name=value` fields). The default is `nil`; `nmea` reads
@@ -233,8 +227,6 @@ extension Dialect {
     public func leadingNoiseLength(in line: Line) -> Int { 0 }
 
     public var payloadFraming: (any PayloadFraming)? { nil }
-
-    public var blankLinesAreFraming: Bool { false }
 
     public func fields(of line: Line) -> LineFields? { nil }
 

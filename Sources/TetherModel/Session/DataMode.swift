@@ -10,6 +10,8 @@ struct DataMode: Sendable {
     /// The result code after the escape.
     static let ok = Array("OK".utf8)
 
+    /// When the data state began: a command queued before waits for command mode from then.
+    let began: ContinuousClock.Instant
     /// The host sent ``escape``: an `OK` line now ends the data state.
     var escapeSent = false
     /// Bytes held back because they may begin the code that ends the data state.
@@ -31,6 +33,37 @@ struct DataMode: Sendable {
         let kept = heldLength(of: buffer)
         held = Array(buffer.suffix(kept))
         return (Array(buffer.dropLast(kept)), nil)
+    }
+
+    /// Whether the code that ended the data state is also read as a line: the `OK` after
+    /// the escape is (a script expects it, docs/SCRIPTING.md); `NO CARRIER` is reported
+    /// once, as the return to command mode.
+    static func isReadAsLine(_ code: some Collection<UInt8>) -> Bool {
+        code.elementsEqual(ok)
+    }
+
+    /// When `request`, waiting in the queue for command mode, times out unsent: its
+    /// timeout after it was queued or the data state began, whichever is later — nothing
+    /// waits without its deadline (`ATDataModeTests`). `nil` for a raw write (it goes out
+    /// in data mode) or a request without a timeout.
+    func deadline(of request: Request) -> ContinuousClock.Instant? {
+        guard !request.isRaw, let timeout = request.timeout else { return nil }
+        return max(request.queuedAt, began) + timeout
+    }
+
+    /// Removes from `queue` the requests whose ``deadline(of:)`` has passed, timed out:
+    /// no reply came within their timeout (none can while they wait), and as they were
+    /// never sent no late reply is owed.
+    func failExpired(in queue: inout [Request], now: ContinuousClock.Instant) -> [SessionAction] {
+        var failed: [SessionAction] = []
+        queue.removeAll { request in
+            guard let deadline = deadline(of: request), deadline <= now, let timeout = request.timeout else {
+                return false
+            }
+            failed.append(.emit(.failed(request.id, command: request.command, failure: .timedOut(timeout))))
+            return true
+        }
+        return failed
     }
 
     /// The bytes held back, as data (the line went quiet, or the device hung up).

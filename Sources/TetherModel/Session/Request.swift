@@ -21,6 +21,8 @@ public struct Request: Sendable, Equatable {
     /// How long to wait for the reply once sent; `nil` waits without a deadline
     /// (a hang-up still ends the wait).
     public let timeout: Duration?
+    /// When it was queued.
+    public let queuedAt: ContinuousClock.Instant
 }
 
 /// Why a request produced no reply.

@@ -14,7 +14,9 @@ extension Session {
         let cameDuringWrite = dialect.repliesAreUnmarked && pairing.inFlight?.write == .writing
         pairing.partialPrecedesRequest = false
         if line.ending != .terminated || isTailOfOverlongLine {
-            return gate.report(.notification(line), into: &actions)
+            // An empty tail is the overlong line's line end: framing.
+            if !line.isEmpty { gate.report(.notification(line), into: &actions) }
+            return
         }
         let cleaned = ControlSequences.cleaned(line)
         if framing.isEndOfDataMode(cleaned) { return }
@@ -35,14 +37,10 @@ extension Session {
                 line, now: now, lastByteAt: framing.lastByteAt, gate: &gate, classifier: &classifier)
         } else {
             taken += pairing.offer(
-                line, now: now, isIdle: isIdle, gate: &gate, classifier: &classifier, framing: &framing)
+                line, now: now, gate: &gate, classifier: &classifier, framing: &framing)
         }
         gate.report(taken, into: &actions)
     }
-
-    /// Whether no request is busy nor owed a late reply: a blank line is then the
-    /// device's own, not a reply's framing.
-    private var isIdle: Bool { !isBusy && pairing.owed.isEmpty }
 
     /// Bytes received in data mode: data, until the code that ends it; what follows
     /// that code is lines again.

@@ -61,6 +61,7 @@ public struct Session: Sendable {
             framing.pendingTextAt(quiet: Self.pendingTextQuietPeriod), framing.indefiniteBlockEndAt,
             framing.heldDataAt,
         ]
+        if case .data(let dataMode) = framing.mode { candidates += queue.map(dataMode.deadline(of:)) }
         if pairing.inFlight == nil, !queue.isEmpty && !gate.isHoldingRequests || gate.settlingReply != nil {
             candidates.append(gate.holdEnd(lastByteAt: framing.lastByteAt, hasPartial: !framing.partial.isEmpty))
         }
@@ -89,7 +90,8 @@ public struct Session: Sendable {
     ) -> (RequestID, [SessionAction]) {
         let command = String(decoding: bytes, as: UTF8.self)
         let request = Request(
-            id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout)
+            id: RequestID(value: nextID), command: command, bytes: bytes, isRaw: isRaw, timeout: timeout,
+            queuedAt: now)
         nextID += 1
         if let reason = closedReason ?? closingReason {
             return (request.id, [.emit(.failed(request.id, command: command, failure: .notSent(reason: reason)))])
@@ -187,6 +189,7 @@ public struct Session: Sendable {
         if let heldData = framing.heldDataAt, heldData <= now, let data = framing.flushData() {
             actions.append(.emit(.data(data)))
         }
+        if case .data(let dataMode) = framing.mode { actions += dataMode.failExpired(in: &queue, now: now) }
         if let blockEnd = framing.indefiniteBlockEndAt, blockEnd <= now, let block = framing.endIndefiniteBlock() {
             route(block, now: now, into: &actions)
         }

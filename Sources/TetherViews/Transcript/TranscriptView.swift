@@ -26,9 +26,11 @@ import TetherPresenter
 /// escaped as ``ByteEscaping`` does (`\x1b`, `\\` for a backslash), so a transcript
 /// diffs cleanly between two boards. A named device's lines carry `[NAME]`.
 ///
-/// Given the byte stream — the received bytes of `connect`'s raw mode — it writes
-/// those bytes cut into lines (``LineSplitter``), and what was typed as sent, instead
-/// of the session's lines, so it holds exactly what crossed the port.
+/// It asks for the byte stream (``showsReceivedBytes``) and, given it, writes those
+/// bytes cut into lines (``LineSplitter``) instead of the session's lines, so it holds
+/// exactly what crossed the port — blank lines too, which the session drops as framing
+/// (`TranscriptEndToEndTests`). Commands are written as sent, with the dialect's
+/// terminator; raw writes and what was typed (`connect`'s raw mode) as their bytes.
 public final class TranscriptView: RunView, ModemLineView {
     private struct State {
         var fromBytes = false
@@ -61,6 +63,8 @@ public final class TranscriptView: RunView, ModemLineView {
                 ).map {
                     line($0.time, device, ">", $0.bytes)
                 }
+            case .sent:
+                return sessionLines(for: record, device: device)
             default:
                 // From the byte stream, the session's lines would be its bytes again.
                 return mode.fromBytes ? notes(for: record, device: device) : sessionLines(for: record, device: device)
@@ -72,6 +76,8 @@ public final class TranscriptView: RunView, ModemLineView {
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         render(record, state: state)
     }
+
+    public var showsReceivedBytes: Bool { true }
 
     public func finish(_ state: ViewState) {
         let lines = self.state.withLock { mode in

@@ -85,7 +85,8 @@ final class Connection {
     /// Renders the device's events on the view in a task, from now until the device
     /// closes or `isDone` says so; `observe` sees each record after it is rendered.
     /// With `includesBytes` the view also gets every chunk read from the port
-    /// (``DeviceView/renderReceived(_:bytes:state:)``: `connect`'s terminal).
+    /// (``DeviceView/renderReceived(_:bytes:state:)``: `connect`'s terminal), as does a
+    /// view that shows the byte stream (``DeviceView/showsReceivedBytes``: a transcript).
     /// With `onDeviceLoop` the task runs on the device's loop thread
     /// (``Device/executor``): a batch of events is rendered in the loop turn that read
     /// it, without waking a thread of Swift's pool (`query`, whose output is a reply per
@@ -95,7 +96,7 @@ final class Connection {
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false }
     ) -> Task<ViewState, Never> {
-        let events = device.events(.lossless, includesBytes: includesBytes)
+        let events = device.events(.lossless, includesBytes: includesBytes || view.showsReceivedBytes)
         let view = self.view
         let name = displayName
         let facts = opened.facts

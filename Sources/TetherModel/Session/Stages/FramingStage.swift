@@ -81,7 +81,7 @@ struct FramingStage: Sendable {
 
     // MARK: - Data mode
 
-    mutating func enterDataMode() { mode = .data(DataMode()) }
+    mutating func enterDataMode(now: ContinuousClock.Instant) { mode = .data(DataMode(began: now)) }
 
     /// The host wrote `bytes` outside any request: in data mode, the escape `+++` makes
     /// the module's `OK` end it.
@@ -102,7 +102,7 @@ struct FramingStage: Sendable {
         }
         mode = .lines
         let code = Array(end.prefix { $0 != 0x0D && $0 != 0x0A })
-        endOfDataMode = code
+        if !DataMode.isReadAsLine(code) { endOfDataMode = code }
         return (data, Line(code), framer.append(end))
     }
 

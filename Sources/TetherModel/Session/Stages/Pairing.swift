@@ -196,7 +196,7 @@ struct Pairing: Sendable {
         let resyncs = repliesAreUnmarked && tempo.isBehind
         if resyncs { reply.isInDoubt = true }
         tempo.noteRoundTrip(roundTrip)
-        if dialect.entersDataMode(after: reply) { framing.enterDataMode() }
+        if dialect.entersDataMode(after: reply) { framing.enterDataMode(now: now) }
         if repliesAreUnmarked {
             // The same answer to another command is a repeat; the same answer to the
             // same command (a steady reading) is not, nor the same error to two
@@ -249,7 +249,7 @@ struct Pairing: Sendable {
     /// begun; the request in flight; other timed-out requests. A line nobody takes is a
     /// notification.
     mutating func offer(
-        _ line: Line, now: ContinuousClock.Instant, isIdle: Bool, gate: inout Gate, classifier: inout Classifier,
+        _ line: Line, now: ContinuousClock.Instant, gate: inout Gate, classifier: inout Classifier,
         framing: inout FramingStage
     ) -> [SessionAction] {
         var actions: [SessionAction] = []
@@ -297,7 +297,7 @@ struct Pairing: Sendable {
         for index in owed.indices where !started.contains(index) {
             if let taken = offer(line, toOwed: index, lastByteAt: framing.lastByteAt) { return taken }
         }
-        if line.isEmpty { return isIdle && !dialect.blankLinesAreFraming ? [.emit(.notification(line))] : [] }
+        if line.isEmpty { return [] }
         stray(line, evidence: .unasked, now: now, gate: &gate)
         gate.doubtSettlingReply()
         if inFlight == nil, gate.settlingReply == nil { classifier.learn(line) }
