@@ -74,9 +74,10 @@ import Testing
 
     /// A header that, with the text before it, is longer than a line is text: no piece
     /// is longer than the maximum (found by fuzzing, `Fuzz/Targets/session.swift`: with
-    /// a 1-byte maximum line, `#0#` gave the 2-byte piece `#0`).
+    /// a 1-byte maximum line, `#0#` gave the 2-byte piece `#0`, and a stream ending in the
+    /// incomplete header `#5` gave it whole at the end).
     @Test func aHeaderLongerThanALineIsText() {
-        for text in ["#0#", "#15abcde", "x#0ab"] {
+        for text in ["#0#", "#15abcde", "x#0ab", "#5", "x#52"] {
             let lines = Self.verified([Array(text.utf8)], maximumLineLength: 1, framing: ArbitraryBlockFraming())
             #expect(lines.map(\.bytes) == text.utf8.map { [$0] }, "\(text)")
             #expect(lines.allSatisfy { $0.payloadRange == nil }, "\(text)")

@@ -234,10 +234,12 @@ public struct LineFramer: Sendable {
         candidate += bytes[chunkFrom..<chunkTo]
         var header = payloadFraming?.header(in: candidate[...]) ?? .notAHeader
         // A header with the text before it longer than a line is none: no piece is
-        // longer than the maximum (`#0` with a 1-byte maximum line).
+        // longer than the maximum (`#0` with a 1-byte maximum line). One still incomplete
+        // that already reaches the maximum will be longer (`#5` of `#5xxxxx`).
         switch header {
         case .block(let headerLength, _, _) where at + headerLength > maximumLineLength: header = .notAHeader
         case .indefinite(let headerLength) where at + headerLength > maximumLineLength: header = .notAHeader
+        case .incomplete where at + candidate.count >= maximumLineLength: header = .notAHeader
         default: break
         }
         /// The chunk index of line offset `offset` (at or after the buffered bytes).
