@@ -43,6 +43,29 @@ import Testing
         #expect(harness.replies.count == 2)
     }
 
+    /// A `CONNECT` that both a timed-out `ATZ` and the `ATD` in flight would take is
+    /// decided at `ATD`'s deadline (the device cannot be that late): data mode begins
+    /// then, outside a read, and the unterminated bytes that came after `CONNECT` are
+    /// data, as they are when data mode begins in a read (found by fuzzing,
+    /// `Fuzz/Targets/session.swift`: they stayed in the framer and came out as a line at
+    /// hang-up, while the bytes after them were data).
+    @Test func bytesAfterAConnectDecidedAtTheDeadlineAreData() {
+        var harness = SessionHarness(ATDialect())
+        harness.enqueue("ATZ", timeout: 10)
+        harness.expire(at: 10)
+        harness.enqueue("ATD*99#", timeout: 2000, at: 10)
+        harness.expire(at: 250)
+        #expect(harness.writtenText == "ATZ\rATD*99#\r")
+        harness.receive("\r\nCONNECT\r\n", at: 255)
+        harness.receive("~\u{7D}#", at: 260)
+        harness.expire(at: 2250)
+        #expect(harness.replies.first?.reply.finalResult == Line("CONNECT"))
+        harness.receive("\u{7E}", at: 2260)
+        harness.close(at: 2300)
+        #expect(data(harness) == Array("~\u{7D}#\u{7E}".utf8))
+        #expect(harness.notifications.isEmpty)
+    }
+
     /// `+++` written, then the module's `OK`: command mode again; an `OK` inside data
     /// before the escape is data.
     @Test func theEscapeThenOKReturnsToCommandMode() {

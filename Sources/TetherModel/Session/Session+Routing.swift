@@ -54,6 +54,15 @@ extension Session {
         return gate.report(actions)
     }
 
+    /// Data mode began outside a read (a reply decided at its deadline, or ended by a
+    /// consumed prompt): the unterminated bytes after that reply are data too, as they
+    /// are when it begins in a read.
+    mutating func dataAfterEnteringDataMode(wasInDataMode: Bool, now: ContinuousClock.Instant) -> [SessionAction] {
+        guard !wasInDataMode, framing.isInDataMode else { return [] }
+        let partial = framing.takePartial()
+        return partial.isEmpty ? [] : receiveData(partial, now: now)
+    }
+
     /// Offers the unterminated bytes (a prompt) to pairing.
     mutating func offerPartial(isQuiet: Bool, now: ContinuousClock.Instant) -> [SessionAction] {
         guard let partial = framing.offerablePartial else { return [] }

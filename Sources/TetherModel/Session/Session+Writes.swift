@@ -82,10 +82,12 @@ extension Session {
         // only after the pending-text quiet, which says nothing of the device's speed
         // (and would stretch every later settling reply by 1.5 times that quiet).
         let answeredAt = max(flight.sentAt, framing.lastByteAt ?? now)
+        let wasInDataMode = framing.isInDataMode
         let completed = pairing.complete(
             flight, with: Reply(lines: flight.matcher.linesSoFar), now: now, answeredAt: answeredAt, gate: &gate,
             framing: &framing)
-        return gate.report(completed) + sendNext(now: now)
+        let data = dataAfterEnteringDataMode(wasInDataMode: wasInDataMode, now: now)
+        return gate.report(completed + data) + sendNext(now: now)
     }
 
     /// Consumes the whole pending text when it was reported and nothing came since — a

@@ -185,6 +185,7 @@ public struct Session: Sendable {
     /// Times out the request in flight if its deadline has passed, ends waits that are
     /// over and sends the next request.
     public mutating func expire(now: ContinuousClock.Instant) -> [SessionAction] {
+        let wasInDataMode = framing.isInDataMode
         var actions: [SessionAction] = []
         if let heldData = framing.heldDataAt, heldData <= now, let data = framing.flushData() {
             actions.append(.emit(.data(data)))
@@ -203,6 +204,7 @@ public struct Session: Sendable {
             actions.append(.emit(.pendingText(line, start: framing.pendingStart)))
         }
         actions += pairing.expire(now: now, gate: &gate, classifier: &classifier, framing: &framing)
+        actions += dataAfterEnteringDataMode(wasInDataMode: wasInDataMode, now: now)
         return gate.report(actions) + sendNext(now: now)
     }
 

@@ -121,7 +121,9 @@ struct FramingStage: Sendable {
 
     // MARK: - The unterminated bytes
 
-    mutating func takePartial() { _ = framer.takePartial() }
+    /// Takes the unterminated bytes out of the framer (a prompt taken, or data after all).
+    @discardableResult
+    mutating func takePartial() -> [UInt8] { framer.takePartial() }
     mutating func removePartialPrefix(_ count: Int) { framer.removePartialPrefix(count) }
     mutating func endIndefiniteBlock() -> Line? { framer.endIndefiniteBlock() }
     mutating func finish() -> Line? { framer.finish() }
