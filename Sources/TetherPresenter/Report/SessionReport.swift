@@ -97,6 +97,8 @@ public struct SessionReport: Sendable {
     /// Records read, and lines that were not a record with a known time (skipped).
     public private(set) var records = 0
     public private(set) var skipped = 0
+    /// Where each device's report is in ``devices``, by name.
+    private var deviceIndex: [String: Int] = [:]
 
     /// An empty report.
     public init() {}
@@ -135,13 +137,16 @@ public struct SessionReport: Sendable {
             outcome = (record["outcome"]?.text ?? "", milliseconds)
         default:
             guard let name = record["device"]?.text ?? record["port"]?.text else { return }
-            var device = devices.first { $0.name == name } ?? DeviceReport(name: name)
-            Self.add(type, record, at: time, to: &device)
-            if let index = devices.firstIndex(where: { $0.name == name }) {
-                devices[index] = device
-            } else {
-                devices.append(device)
-            }
+            let index =
+                deviceIndex[name]
+                ?? {
+                    devices.append(DeviceReport(name: name))
+                    deviceIndex[name] = devices.count - 1
+                    return devices.count - 1
+                }()
+            // In place: a copy taken out and stored back would copy the device's arrays
+            // on every record, and reading a log would cost the square of its length.
+            Self.add(type, record, at: time, to: &devices[index])
         }
     }
 
