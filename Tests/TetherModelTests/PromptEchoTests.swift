@@ -103,6 +103,37 @@ import Testing
         #expect(harness.notifications.isEmpty)
     }
 
+    /// A reader that consumed the shown `=> ` (a person typing at it in `connect`, a
+    /// query file's wait line, Lua's `expect`) saw the console show its prompt alone:
+    /// the echo then comes without it, and `==> ` in crc32's output is still no prompt.
+    /// (Found trying `tether run` with `=~ => $` then crc32: the reply was cut at `==> `
+    /// and the CRC shown as a notification.)
+    @Test func aConsumedPromptIsThePromptShownAlone() {
+        var harness = SessionHarness(PromptDialect())
+        harness.receive("U-Boot 2024.04\r\n=> ", at: 0)
+        harness.expire(at: 100)
+        let consumed = harness.consumePendingText(start: 16, count: 3, at: 110)
+        #expect(consumed)
+        harness.enqueue(Self.crc32, at: 110)
+        harness.receive(Self.crc32 + "\r\nCRC32 for 42000000 ... 42018fff ==> ", at: 115)
+        harness.expire(at: 235)
+        #expect(harness.replies.isEmpty)
+        harness.receive("b2aff8d0\r\n=> ", at: 240)
+        harness.expire(at: 290)
+        #expect(harness.replyLines == [["CRC32 for 42000000 ... 42018fff ==> b2aff8d0"]])
+    }
+
+    /// A console whose lines end LF CR (`Model: pcDuino3\n\r`): the CR of each line end is
+    /// framing, not a blank line of the reply.
+    @Test func lfCRLineEndsGiveNoBlankReplyLines() {
+        var harness = SessionHarness(PromptDialect())
+        harness.receive("=> ", at: 0)
+        harness.enqueue("x", at: 10)
+        harness.receive("x\n\ra\n\rb\n\rc\n\r=> ", at: 15)
+        harness.expire(at: 70)
+        #expect(harness.replyLines == [["a", "b", "c"]])
+    }
+
     /// A prompt that is the end of a longer prompt line (`user@box:~$ ` for `$ `) still
     /// ends the reply after that text.
     @Test func aPromptAfterTextStillEndsTheReplyWhereItNeverCameAlone() {

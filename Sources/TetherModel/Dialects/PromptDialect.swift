@@ -120,10 +120,15 @@ public struct PromptDialect: Dialect {
         var sawEcho = false
         var lines: [Line] = []
         var heldEmptyLines: [Line] = []
+        /// How the line before ended: an empty line ended by CR after one ended by LF is
+        /// the second half of a LF CR line end (`a\n\rb`), framing, not a blank line.
+        var previousTerminator: Terminator?
         var hasStarted: Bool { sawEcho || !lines.isEmpty }
         var linesSoFar: [Line] { lines }
 
         mutating func offer(_ line: Line) -> MatchStep {
+            let endsLFCR = line.isEmpty && line.terminator == .cr && previousTerminator == .lf
+            previousTerminator = line.terminator
             if !sawEcho && lines.isEmpty, let before = textBeforeEcho(in: line) {
                 sawEcho = true
                 if promptPattern == nil && before == promptText { showsPromptAlone = true }
@@ -132,7 +137,7 @@ public struct PromptDialect: Dialect {
             // Before the echo: earlier output, not this reply.
             if echoes && !sawEcho { return .notMine }
             if line.isEmpty {
-                if !lines.isEmpty { heldEmptyLines.append(line) }
+                if !lines.isEmpty && !endsLFCR { heldEmptyLines.append(line) }
                 return .consumed
             }
             lines += heldEmptyLines

@@ -75,8 +75,12 @@ extension Session {
         guard count > 0, closedReason == nil, start == framing.pendingStart,
             let length = ControlSequences.length(ofPrefixKeeping: count, in: framing.partial)
         else { return nil }
+        let consumed = Line(Array(framing.partial.prefix(length)), ending: .unterminated)
         framing.removePartialPrefix(length)
         pairing.waitingPrefix = nil
+        // What a reader consumed as the console's prompt is what the console showed
+        // (a console that showed its prompt alone, PromptDialect's showsPromptAlone).
+        pairing.lastPrompt = consumed
         guard let flight = pairing.inFlight, flight.receivedBefore <= start, pairing.contest == nil else { return [] }
         // Its round trip ends at the prompt's last byte, not now: the reader matched it
         // only after the pending-text quiet, which says nothing of the device's speed
