@@ -32,6 +32,29 @@ import Testing
         #expect(typed.take(Array("ls\r".utf8), at: time).map(\.bytes) == [Array("ls\r".utf8)])
     }
 
+    /// From the byte stream, a line ended by CR is written before the next record (no LF
+    /// can join it now) and the text after the last line end (a prompt) before the next
+    /// command; keystrokes in raw mode do not cut the line being echoed. (Found trying
+    /// `query --format transcript A B` on a CR device: `> B` came before `< R-A\r`.)
+    @Test func heldBytesAreWrittenBeforeTheRecordsAfterThem() {
+        let sink = BufferSink()
+        let view = TranscriptView(output: sink, timestamps: Timestamper(.hour24Start))
+        let state = ViewState(port: "/dev/ttyUSB0")
+        let records: [ViewEvent] = [
+            .received(Array("R-A\r".utf8)),
+            .sent(command: ViewLine(bytes: Array("B".utf8), terminator: .cr)),
+            .received(Array("=> ".utf8)),
+            .sent(command: ViewLine(bytes: Array("l".utf8), ending: .unterminated), kind: .raw),
+            .received(Array("l".utf8)),
+            .sent(command: ViewLine(bytes: Array("s".utf8), terminator: .cr)),
+        ]
+        for event in records { view.render(ViewRecord(time: time, event: event), state: state) }
+        #expect(
+            sink.text
+                == "00:00:00.000 < R-A\\r\n00:00:00.000 > B\\r\n00:00:00.000 < => l\n00:00:00.000 > s\\r\n",
+            "a raw keystroke is written with the rest of its typed line")
+    }
+
     @Test func sessionLinesAreWrittenOnceWithTheirLineEnds() {
         let sink = BufferSink()
         let view = TranscriptView(output: sink, timestamps: Timestamper(.hour24Start))

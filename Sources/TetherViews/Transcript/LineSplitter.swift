@@ -42,6 +42,12 @@ struct LineSplitter: Sendable {
         partial.isEmpty ? nil : cut()
     }
 
+    /// A line ended by a CR still waiting for a possible LF, once the session has moved
+    /// on (a later record says no LF is coming with it); `nil` when there is none.
+    mutating func flushHeldCR() -> Piece? {
+        partial.last == 0x0D ? cut() : nil
+    }
+
     private mutating func cut() -> Piece {
         defer { partial = [] }
         return Piece(time: latest ?? Date(), bytes: partial)

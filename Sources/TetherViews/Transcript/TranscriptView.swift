@@ -51,26 +51,45 @@ public final class TranscriptView: RunView, ModemLineView {
     public func render(_ record: ViewRecord, state: ViewState) {
         let device = state.device
         let lines: [String] = self.state.withLock { mode in
-            switch record.event {
-            case .received(let bytes):
-                mode.fromBytes = true
-                return mode.received[device ?? "", default: LineSplitter()].take(bytes, at: record.time).map {
-                    line($0.time, device, "<", $0.bytes)
+            // Bytes the splitter still holds came before this record: a line ended by a
+            // CR (no LF can join it now), and before a command line the text after the
+            // last line end too (a prompt). Not before a raw write: keystrokes in raw
+            // mode would cut the line being echoed into pieces.
+            var before: [String] = []
+            if mode.fromBytes {
+                let key = device ?? ""
+                let held: LineSplitter.Piece?
+                switch record.event {
+                case .received: held = nil
+                case .sent(_, .command): held = mode.received[key]?.flush()
+                default: held = mode.received[key]?.flushHeldCR()
                 }
-            case .sent(let command, let kind) where kind != .command:
-                return mode.sent[device ?? "", default: LineSplitter(holdsTrailingCR: false)].take(
-                    command.bytes, at: record.time
-                ).map {
-                    line($0.time, device, ">", $0.bytes)
-                }
-            case .sent:
-                return sessionLines(for: record, device: device)
-            default:
-                // From the byte stream, the session's lines would be its bytes again.
-                return mode.fromBytes ? notes(for: record, device: device) : sessionLines(for: record, device: device)
+                if let held { before.append(line(held.time, device, "<", held.bytes)) }
             }
+            return before + recordLines(for: record, device: device, mode: &mode)
         }
         write(lines)
+    }
+
+    private func recordLines(for record: ViewRecord, device: String?, mode: inout State) -> [String] {
+        switch record.event {
+        case .received(let bytes):
+            mode.fromBytes = true
+            return mode.received[device ?? "", default: LineSplitter()].take(bytes, at: record.time).map {
+                line($0.time, device, "<", $0.bytes)
+            }
+        case .sent(let command, let kind) where kind != .command:
+            return mode.sent[device ?? "", default: LineSplitter(holdsTrailingCR: false)].take(
+                command.bytes, at: record.time
+            ).map {
+                line($0.time, device, ">", $0.bytes)
+            }
+        case .sent:
+            return sessionLines(for: record, device: device)
+        default:
+            // From the byte stream, the session's lines would be its bytes again.
+            return mode.fromBytes ? notes(for: record, device: device) : sessionLines(for: record, device: device)
+        }
     }
 
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
