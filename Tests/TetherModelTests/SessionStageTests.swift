@@ -153,6 +153,23 @@ import Testing
             ])
     }
 
+    /// A line nobody asked for during the opening listen makes that listen longer, once:
+    /// one `held` record for the command, not two. (Found trying `query` on a modem that
+    /// sends `\r\nRING\r\n` at open: two `listen` records, 150 and 22 ms.)
+    @Test func evidenceDuringTheOpeningListenLengthensItAndIsReportedOnce() {
+        var harness = SessionHarness(LineDialect(openingListen: .milliseconds(150)))
+        harness.session.holdRequests()
+        harness.enqueue("AT")
+        harness.release(at: 0)
+        harness.receive("RING\r\n", at: 20)
+        harness.expire(at: 150)
+        #expect(harness.writes.isEmpty, "the listen lasts 150 ms after the evidence")
+        harness.expire(at: 170)
+        let held = harness.events.filter { if case .held = $0 { true } else { false } }
+        #expect(held == [.held(.listen, for: .milliseconds(170), before: "AT")])
+        #expect(harness.writes.count == 1)
+    }
+
     @Test func theQuietAfterATimeoutIsReportedWithTheCommandItHeld() {
         var harness = SessionHarness(LineDialect())
         harness.enqueue("A?", timeout: 100)

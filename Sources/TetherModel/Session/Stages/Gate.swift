@@ -126,7 +126,16 @@ struct Gate: Sendable {
         // A listen teaches only what the device says unasked: not after a repeated
         // reply (`OK` to two set commands) or a late reply that never came.
         let spokeUnasked = evidence.kind == .unasked || evidence.kind == .begunBeforeCommand
-        if spokeUnasked, Self.evidenceListenPeriod > .zero { evidenceListenEnd = now + Self.evidenceListenPeriod }
+        guard spokeUnasked, Self.evidenceListenPeriod > .zero else { return }
+        let end = now + Self.evidenceListenPeriod
+        if var listen = hold, listen.reason == .listen {
+            // During a listen it lasts that much longer: one listen, reported once.
+            listen.quiet = max(listen.quiet, end - listen.from)
+            listen.limit = max(listen.limit, end)
+            hold = listen
+        } else {
+            evidenceListenEnd = end
+        }
     }
 
     /// Holds `reply` while it settles for `settle`.
