@@ -142,7 +142,8 @@ public struct TextView: DeviceView {
     /// Why replies settle (``ViewEvent/settling(_:)``), for people.
     private func settlingCause(_ note: SettlingNote) -> String {
         let shown = note.line.map { "'\(show($0))'" } ?? "a line"
-        let command = Self.escaped(note.command ?? "")
+        // An empty command (the line end alone) is named as `describe` names it.
+        let command = note.command?.isEmpty == false ? Self.escaped(note.command!) : "(empty line)"
         let cause =
             switch note.reason {
             case .unasked: "\(shown) came unasked"

@@ -23,6 +23,13 @@ import TetherViews
         text.utf8.filter { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }
     }
 
+    /// An empty command (the line end alone) is named, not left blank: `late reply to  (…`
+    /// was seen after `query … '*IDN?' '' 'TEMP?'`.
+    @Test func aSettlingNoteNamesAnEmptyCommand() {
+        let (_, diagnostics) = rendered(.settling(SettlingNote(.noLateReply, command: "")))
+        #expect(diagnostics.contains("stopped waiting for the late reply to (empty line) (docs/"), "\(diagnostics)")
+    }
+
     @Test func aLateReplyShowsTheCommandEscaped() {
         let (output, _) = rendered(.lateReply(command: "AT\(Self.escape)", lines: [ViewLine("OK")]))
         #expect(output == "late reply to AT\\x1b[2J: OK\n")
