@@ -34,6 +34,8 @@ final class RunMediator: Sendable {
     private let lostDevices = Mutex<Set<Int>>([])
     private let observers = Mutex<[Task<Void, Never>]>([])
     private let capturesBytes: Bool
+    /// The view's ``DeviceView/showsReceivedBytes``, read once: every read asks it.
+    private let viewShowsBytes: Bool
     /// Per device, the received bytes not yet read.
     private let received: Mutex<[ReceivedBytes]>
 
@@ -43,6 +45,7 @@ final class RunMediator: Sendable {
         self.devices = devices
         self.view = view
         self.capturesBytes = capturesBytes
+        viewShowsBytes = view.showsReceivedBytes
         presenter = Mutex(RunPresenter(devices: devices.map { ($0.name, $0.device.port) }, facts: devices.map(\.facts)))
         received = Mutex(Array(repeating: ReceivedBytes(), count: devices.count))
     }
@@ -51,7 +54,7 @@ final class RunMediator: Sendable {
     /// records are rendered).
     func start() async {
         for (index, item) in devices.enumerated() {
-            let events = item.device.events(.lossless, includesBytes: capturesBytes || view.showsReceivedBytes)
+            let events = item.device.events(.lossless, includesBytes: capturesBytes || viewShowsBytes)
             let task = Task { await self.observe(events, device: index) }
             observers.withLock { $0.append(task) }
         }
@@ -205,7 +208,7 @@ final class RunMediator: Sendable {
         for await event in events {
             if case .received(let bytes) = event.kind {
                 // A view that shows the byte stream (a transcript) gets them too.
-                if view.showsReceivedBytes { present(event, of: index) }
+                if viewShowsBytes { present(event, of: index) }
                 if capturesBytes, received.withLock({ $0[index].append(bytes, readAt: event.time) }) {
                     await inbox.post(.bytesArrived(device: index))
                 }

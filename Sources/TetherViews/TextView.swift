@@ -143,7 +143,7 @@ public struct TextView: DeviceView {
     private func settlingCause(_ note: SettlingNote) -> String {
         let shown = note.line.map { "'\(show($0))'" } ?? "a line"
         // An empty command (the line end alone) is named as `describe` names it.
-        let command = note.command?.isEmpty == false ? Self.escaped(note.command!) : "(empty line)"
+        let command = note.command.flatMap { $0.isEmpty ? nil : Self.escaped($0) } ?? "(empty line)"
         let cause =
             switch note.reason {
             case .unasked: "\(shown) came unasked"

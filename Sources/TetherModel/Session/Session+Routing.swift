@@ -77,7 +77,7 @@ extension Session {
             let end = gate.holdEnd(lastByteAt: framing.lastByteAt, hasPartial: !framing.partial.isEmpty)
         {
             guard now >= end else { return [] }
-            actions += open(now: now)
+            actions += release(gate.open(before: queue.first?.command, now: now), now: now)
         }
         if pairing.inFlight == nil, !queue.isEmpty, !framing.isInDataMode, gate.listensAfterEvidence(now: now) {
             return actions
@@ -110,18 +110,12 @@ extension Session {
         return actions
     }
 
-    /// Ends the gate's hold and reports the settling reply, then what was reported while
-    /// it settled.
-    private mutating func open(now: ContinuousClock.Instant) -> [SessionAction] {
-        let (events, resyncs) = gate.open(before: queue.first?.command, now: now)
-        if resyncs { pairing.tempo.forgetUnaccountedIfQuiet(pairing.resyncQuiet, now: now) }
-        return events.map { .emit($0) }
-    }
-
-    /// Reports the settling reply, then what was reported while it settled.
-    mutating func release(now: ContinuousClock.Instant) -> [SessionAction] {
-        let (events, resyncs) = gate.releaseSettlingReply()
-        if resyncs { pairing.tempo.forgetUnaccountedIfQuiet(pairing.resyncQuiet, now: now) }
-        return events.map { .emit($0) }
+    /// Reports what the gate released (its settling reply, then what was reported while
+    /// it settled); a reply held to resync may show the device is in step again.
+    mutating func release(
+        _ released: (events: [SessionEvent], resyncs: Bool), now: ContinuousClock.Instant
+    ) -> [SessionAction] {
+        if released.resyncs { pairing.tempo.forgetUnaccountedIfQuiet(pairing.resyncQuiet, now: now) }
+        return released.events.map { .emit($0) }
     }
 }

@@ -55,17 +55,21 @@ public struct Session: Sendable {
     var isBusy: Bool { pairing.inFlight != nil || !queue.isEmpty || gate.settlingReply != nil }
 
     /// When ``expire(now:)`` next has work; `nil` when there is nothing to time.
+    /// Read before every `poll` of the port loop, so it builds no array.
     public var nextDeadline: ContinuousClock.Instant? {
-        var candidates = [
-            pairing.nextDeadline, framing.quietPartialAt(isAwaited: pairing.awaitsPartial),
-            framing.pendingTextAt(quiet: Self.pendingTextQuietPeriod), framing.indefiniteBlockEndAt,
-            framing.heldDataAt,
-        ]
-        if case .data(let dataMode) = framing.mode { candidates += queue.map(dataMode.deadline(of:)) }
-        if pairing.inFlight == nil, !queue.isEmpty && !gate.isHoldingRequests || gate.settlingReply != nil {
-            candidates.append(gate.holdEnd(lastByteAt: framing.lastByteAt, hasPartial: !framing.partial.isEmpty))
+        var earliest = pairing.nextDeadline
+        func consider(_ instant: ContinuousClock.Instant?) {
+            if let instant, earliest.map({ instant < $0 }) ?? true { earliest = instant }
         }
-        return candidates.compactMap { $0 }.min()
+        consider(framing.quietPartialAt(isAwaited: pairing.awaitsPartial))
+        consider(framing.pendingTextAt(quiet: Self.pendingTextQuietPeriod))
+        consider(framing.indefiniteBlockEndAt)
+        consider(framing.heldDataAt)
+        if case .data(let dataMode) = framing.mode { queue.forEach { consider(dataMode.deadline(of: $0)) } }
+        if pairing.inFlight == nil, !queue.isEmpty && !gate.isHoldingRequests || gate.settlingReply != nil {
+            consider(gate.holdEnd(lastByteAt: framing.lastByteAt, hasPartial: !framing.partial.isEmpty))
+        }
+        return earliest
     }
 
     /// Queues `command` (its UTF-8 bytes), as ``enqueue(bytes:timeout:isRaw:closingReason:now:)`` does.
@@ -227,7 +231,7 @@ public struct Session: Sendable {
     {
         guard closedReason == nil else { return [] }
         closedReason = reason
-        var actions = release(now: now)
+        var actions = release(gate.releaseSettlingReply(), now: now)
         if let data = framing.flushData(), !data.isEmpty { actions.append(.emit(.data(data))) }
         actions += pairing.hangUp(now: now, lastByteAt: framing.lastByteAt, gate: &gate)
         if let flight = pairing.inFlight, case let soFar = flight.matcher.linesSoFar, !soFar.isEmpty {

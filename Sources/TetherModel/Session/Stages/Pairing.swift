@@ -91,14 +91,13 @@ struct Pairing: Sendable {
 
     /// The earliest instant something here times out.
     var nextDeadline: ContinuousClock.Instant? {
-        var candidates: [ContinuousClock.Instant] = []
-        if case .awaitingNextAnswer(_, let decidesAt, _) = contest {
-            candidates.append(decidesAt)
-        } else {
-            candidates = owed.map(\.expiresAt)
-        }
-        if let deadline = inFlight?.deadline { candidates.append(deadline) }
-        return candidates.min()
+        // A timed-out request waits for the contested line's decision before it expires.
+        let late: ContinuousClock.Instant? =
+            if case .awaitingNextAnswer(_, let decidesAt, _) = contest { decidesAt } else {
+                owed.lazy.map(\.expiresAt).min()
+            }
+        guard let deadline = inFlight?.deadline else { return late }
+        return late.map { min($0, deadline) } ?? deadline
     }
 
     /// The resync quiet of the gate's bounds (``ReplyTempo/resyncQuiet(minimum:maximum:)``).
