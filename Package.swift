@@ -70,14 +70,18 @@ let package = Package(
         // stays a crash report (C: a signal handler must be async-signal-safe).
         .target(name: "CAbortOrigin"),
         .target(name: "CSignalRecord"),
+        // inih, the INI parser, from Debian (`apt-get install libinih-dev`): the named
+        // devices' configuration file (docs/CONFIG.md).
+        .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         // Device settings: the device options (serial, pacing, dialect) declared once, in
-        // layers — a device description file, the command line, inline settings. JSON
-        // files are checked by the simulator's StrictJSON, whose profiles give dialect defaults.
+        // layers — a named device's section of the configuration file, a device
+        // description file, the command line, inline settings. JSON files are checked by
+        // the simulator's StrictJSON, whose profiles give dialect defaults.
         .target(
             name: "TetherDeviceSettings",
             dependencies: [
                 "TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator", "TetherJSON",
-                "TetherLibC",
+                "TetherLibC", "CInih",
             ]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore", "TetherLibC"]),

@@ -32,11 +32,13 @@ public struct SettingsLayer: Sendable, Equatable {
     /// The keys a layer may give, for messages.
     public static var keys: [String] { DeviceSettings.options.map { String($0.key.dropFirst(2)) } }
 
-    /// `bud: unknown setting; did you mean 'baud'?` for a key that is no option.
-    public static func unknownKey(_ key: String) -> String {
-        "\(key): unknown setting"
-            + (Suggestion.nearest(to: key, among: keys).map { "; did you mean '\($0)'?" }
-                ?? "; expected one of \(keys.joined(separator: ", "))")
+    /// `bud: unknown setting; did you mean 'baud'?` for a key that is no option (nor one
+    /// of the `extra` keys the source takes besides, e.g. `port`).
+    public static func unknownKey(_ key: String, extra: [String] = []) -> String {
+        let known = extra + keys
+        return "\(key): unknown setting"
+            + (Suggestion.nearest(to: key, among: known).map { "; did you mean '\($0)'?" }
+                ?? "; expected one of \(known.joined(separator: ", "))")
     }
 
     /// Sets `key` to `values` (a flag: `["true"]` or `["false"]`), checking them as the

@@ -48,4 +48,7 @@ public struct PortSummary: Sendable, Equatable {
 public protocol PortListView: Sendable {
     /// Shows every port (an empty list says so).
     func render(ports: [PortSummary])
+    /// Shows the named devices of the configuration files, after the ports (an empty
+    /// list shows nothing).
+    func render(namedDevices: [NamedDeviceSummary])
 }

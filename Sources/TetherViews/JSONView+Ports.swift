@@ -17,4 +17,16 @@ extension JSONView: PortListView {
             ])
         }
     }
+
+    /// One object per named device: `{"v":1,"type":"named_device","name":…,"place":…,
+    /// "presence":"present"|"absent"|"remote"|"simulator","description":…,"file":…}`.
+    public func render(namedDevices: [NamedDeviceSummary]) {
+        for device in namedDevices {
+            write([
+                "v": .int(Self.schemaVersion), "type": "named_device", "name": .string(device.name),
+                "place": .string(device.place), "presence": .string(device.presence.rawValue),
+                "description": device.description.map(JSONValue.string) ?? .null, "file": .string(device.file),
+            ])
+        }
+    }
 }

@@ -23,4 +23,17 @@ extension TextView: PortListView {
             }
         }
     }
+
+    /// `Named devices:` then one line each: name, place, presence, description.
+    public func render(namedDevices: [NamedDeviceSummary]) {
+        guard !namedDevices.isEmpty else { return }
+        output.write("Named devices:\n")
+        let width = namedDevices.map(\.name.count).max() ?? 0
+        for device in namedDevices {
+            var line = "  " + Self.escaped(device.name) + String(repeating: " ", count: width - device.name.count)
+            line += "  " + Self.escaped(device.place) + "  (" + device.presence.rawValue + ")"
+            if let description = device.description { line += "  " + Self.escaped(description) }
+            output.write(line + "\n")
+        }
+    }
 }

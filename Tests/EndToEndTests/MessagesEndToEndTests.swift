@@ -69,7 +69,10 @@ import TetherSimulator
         let folder = try TemporaryFolder()
         let result = try Subprocess.run(path: "/bin/sh", ["-c", "cd '\(folder.url.path)' && '\(tether)' query sim x"])
         #expect(result.status == 66)
-        #expect(result.stderr == "Error: sim: no such device. Did you mean '--sim'?\n")
+        #expect(
+            result.stderr
+                == "Error: sim: no such device, and no named device of that name (docs/CONFIG.md). Did you mean '--sim'?\n"
+        )
     }
 
     /// `--profile DIR` said "NSCocoaErrorDomain error 256".

@@ -102,16 +102,23 @@ final class Subprocess: @unchecked Sendable {
         return (child, stdinPipe, stdoutPipe, stderrPipe)
     }
 
-    /// Runs to completion (killing the child after `timeout` seconds).
-    static func run(_ product: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60)
-        throws -> Result
-    {
-        try run(path: productsDirectory.appendingPathComponent(product).path, arguments, stdin: stdin, timeout: timeout)
+    /// Runs to completion (killing the child after `timeout` seconds), with
+    /// `environment` over this process's.
+    static func run(
+        _ product: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60,
+        environment: [String: String] = [:]
+    ) throws -> Result {
+        try run(
+            path: productsDirectory.appendingPathComponent(product).path, arguments, stdin: stdin, timeout: timeout,
+            environment: environment)
     }
 
     /// Runs the executable at `path` to completion (killing it after `timeout` seconds).
-    static func run(path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> Result {
-        let process = try Subprocess(path: path, arguments)
+    static func run(
+        path: String, _ arguments: [String], stdin: String? = nil, timeout: Double = 60,
+        environment: [String: String] = [:]
+    ) throws -> Result {
+        let process = try Subprocess(path: path, arguments, environment: environment)
         if let stdin { process.write(stdin) }
         process.closeInput()
         return process.wait(timeout: timeout)

@@ -1,3 +1,4 @@
+import TetherDeviceSettings
 import TetherSerial
 import TetherTransfer
 
@@ -35,7 +36,12 @@ struct CommandFailure: Error {
             case .settingsNotApplied: .settingsNotApplied
             case .disconnected, .io: .ioError
             }
-        self.init(error.description, code: code)
+        if case .notFound(let path) = error, NamedDevices.mayName(path) {
+            // `lab-psu` is no file here and no configured name either.
+            self.init(NamedDevices().unknown(path), code: code)
+        } else {
+            self.init(error.description, code: code)
+        }
     }
 
     /// A file a transfer cannot read (66) or write (73).

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherLibC
 import TetherPresenter
 import TetherSerial
@@ -12,7 +13,9 @@ enum ListCommand: Command {
         discussion: """
             Shows each port's node, description, USB vendor and product ID, manufacturer,
             product, serial number and its /dev/serial/by-id links: what you need to
-            open it by a stable name.
+            open it by a stable name. Then the named devices of the configuration
+            files (docs/CONFIG.md) with whether each is here now: present, absent,
+            remote (not looked for) or simulator.
             """,
         options: [ConnectionOptions.format(showing: .portList).declaration]
     )
@@ -33,7 +36,35 @@ enum ListCommand: Command {
             throw CommandFailure(error)
         }
         view.render(ports: ports.map(PortSummary.init))
+        let named = NamedDevices()
+        let devices = try named.names().map { entry throws(UsageError) in try named.device(named: entry.name) }
+        view.render(namedDevices: devices.compactMap { $0 }.map { NamedDeviceSummary($0, ports: ports) })
         return .success
+    }
+}
+
+extension NamedDeviceSummary {
+    /// The listing entry for a named device, `ports` being the ports found.
+    init(_ device: NamedDevice, ports: [SerialPortInfo]) {
+        let place: String
+        let presence: Presence
+        switch device.place {
+        case .port(let path):
+            place = path
+            if (try? PortAddress(parsing: path))?.isRemote == true {
+                presence = .remote
+            } else {
+                presence = FileSystem.kind(atPath: path) == nil ? .absent : .present
+            }
+        case .match(let match):
+            place = "match \(match)"
+            presence = ports.contains(where: match.matches) ? .present : .absent
+        case .simulator(let profile):
+            place = "sim" + (profile.map { ":" + $0 } ?? "")
+            presence = .simulator
+        }
+        self.init(
+            name: device.name, place: place, presence: presence, description: device.description, file: device.file)
     }
 }
 

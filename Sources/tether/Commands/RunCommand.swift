@@ -140,7 +140,7 @@ enum RunCommand: Command {
             return .success
         }
         let settings = try ports.map { port throws(UsageError) in
-            try DeviceSettings(arguments, below: options.deviceDescription.map { [$0] } ?? [], above: port.settings)
+            try DeviceSettings(arguments, below: port.namedSettings + options.settingsBelow, above: port.settings)
         }
         // Ended by a signal, a run exits at once with its code (docs/SCRIPTING.md): by
         // exit(3), not by the signal's default action, so the lock files of its ports go

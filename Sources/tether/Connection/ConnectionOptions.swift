@@ -128,8 +128,9 @@ struct ConnectionOptions {
 
     /// The help of the `<port>` argument.
     static let portHelp = """
-        The serial port: a device path or symlink, or a port exported over the
-        network, rfc2217://HOST:PORT or tcp://HOST:PORT (omit with --sim or --match).
+        The serial port: a device path or symlink, a port exported over the
+        network, rfc2217://HOST:PORT or tcp://HOST:PORT, or a named device of
+        ~/.config/tether/config (docs/CONFIG.md); omit with --sim or --match.
         """
 
     /// The port as typed; `nil` with `--sim`.
@@ -163,8 +164,9 @@ struct ConnectionOptions {
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
     var dialect: DialectOptions
-    /// The settings of `--device FILE`, under the command line's own.
-    var deviceDescription: SettingsLayer?
+    /// The settings under the command line's own, lowest first: a named device's
+    /// (``NamedDevice``), then `--device FILE`'s.
+    var settingsBelow: [SettingsLayer]
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
     var hardware: HardwareOptions
 
@@ -191,9 +193,22 @@ struct ConnectionOptions {
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option.
     init(_ arguments: ParsedArguments, port: String?, simulatesNamedPorts: Bool = false) throws(UsageError) {
+        let named = try port.flatMap(Self.namedDevice)
+        if named != nil, arguments[Self.sim] {
+            throw UsageError("Give either <port> or '--sim', not both (got \(Quoted(port ?? "")))")
+        }
         self.port = port
         usesSimulator = arguments[Self.sim]
         simulatorProfile = arguments[Self.profile]
+        var namedMatch: PortMatch?
+        switch named?.place {
+        case .port(let place): self.port = place
+        case .match(let match): (self.port, namedMatch) = (nil, match)
+        case .simulator(let profile):
+            (self.port, usesSimulator) = (nil, true)
+            simulatorProfile = simulatorProfile ?? profile
+        case nil: break
+        }
         if simulatorProfile != nil, !usesSimulator {
             throw UsageError("'--profile' applies only to '--sim'")
         }
@@ -201,8 +216,8 @@ struct ConnectionOptions {
         let description = try arguments[Self.device].map { path throws(UsageError) in
             try DeviceDescription.load(path)
         }
-        deviceDescription = description
-        let settings = try DeviceSettings(arguments, below: description.map { [$0] } ?? [])
+        settingsBelow = (named?.settings ?? []) + (description.map { [$0] } ?? [])
+        let settings = try DeviceSettings(arguments, below: settingsBelow)
         configuration = settings.configuration
         pacing = settings.pacing
         discardsWaitingInput = settings.discardsWaitingInput
@@ -234,16 +249,19 @@ struct ConnectionOptions {
                     + "('--log FILE.txt'); every \(format.name) record carries its time")
         }
         hardware = HardwareOptions(arguments)
+        hardware.match = hardware.match ?? namedMatch
         if usesSimulator, hardware.waits {
             throw UsageError(
                 "'--wait' applies only to a port that may not exist yet; the simulator's port exists once it starts")
         }
-        if port?.isEmpty == true { throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0") }
-        address = try port.map(Self.address)
-        if usesSimulator, let port {
+        if self.port?.isEmpty == true {
+            throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0")
+        }
+        address = try self.port.map(Self.address)
+        if usesSimulator, let port = self.port {
             throw UsageError("Give either <port> or '--sim', not both (got \(Quoted(port)))")
         }
-        if let match = hardware.match, usesSimulator || port != nil {
+        if let match = hardware.match, usesSimulator || self.port != nil {
             throw UsageError(
                 "Give one of <port>, '--sim' or '--match', not several (got \(Quoted("--match \(match)")))")
         }
@@ -266,6 +284,15 @@ extension ConnectionOptions {
         } catch {
             throw UsageError(error.description)
         }
+    }
+
+    /// The named device a port argument names (``NamedDevices``): only a text that may
+    /// be a name (no `/`, no `:`) and is no file here.
+    ///
+    /// - Throws: ``UsageError`` for a configuration file or section that cannot be read.
+    static func namedDevice(_ port: String) throws(UsageError) -> NamedDevice? {
+        guard NamedDevices.mayName(port), FileSystem.kind(atPath: port) == nil else { return nil }
+        return try NamedDevices().device(named: port)
     }
 
     /// Parses a port argument (see ``PortAddress``).

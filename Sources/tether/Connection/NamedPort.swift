@@ -3,7 +3,8 @@ import TetherDeviceSettings
 import TetherLibC
 
 /// A device of `tether run`, from a `--port` value: `PATH`, `NAME=PATH`, `NAME=sim` or
-/// `NAME=sim:PROFILE`, optionally followed by its own settings,
+/// `NAME=sim:PROFILE` — where PATH may be a named device's name (``NamedDevice``) —
+/// optionally followed by its own settings,
 /// `,KEY=VALUE,KEY=VALUE…`; or from `--sim` (unnamed, default profile).
 ///
 /// A key is a device option's long name without `--` (``DeviceSettings/options``:
@@ -19,6 +20,9 @@ struct NamedPort {
     /// Its own settings, over the command line's: its description file, then its
     /// inline settings.
     var settings: [SettingsLayer] = []
+    /// The settings of the named device it names (``NamedDevice``), under the command
+    /// line's.
+    var namedSettings: [SettingsLayer] = []
 
     /// Parses a `--port` value. A value is `NAME=…` when the text before its first
     /// `=` is an identifier (a letter or `_`, then letters, digits, `_`); otherwise
@@ -59,6 +63,16 @@ struct NamedPort {
                     "Unknown simulator profile \(Quoted(profile)) in \(Quoted(value)). Profiles: \(known).")
             }
             target = .simulator(profile: profile)
+        } else if let named = try ConnectionOptions.namedDevice(String(rest)) {
+            switch named.place {
+            case .port(let place): target = .port(try ConnectionOptions.address(place))
+            case .simulator(let profile): target = .simulator(profile: profile ?? SimulatorProfile.defaultName)
+            case .match:
+                throw UsageError(
+                    "The named device \(Quoted(rest)) is found by 'match', which '--port' does not take; give its 'port' in \(named.file)"
+                )
+            }
+            namedSettings = named.settings
         } else {
             target = .port(try ConnectionOptions.address(String(rest)))
         }
