@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `scripts/install` (README, "Installing"): installs both executables, their man pages,
+/// `scripts/install` (docs/INSTALL.md): installs both executables, their man pages,
 /// completions, documents and examples under a prefix, where they work from any folder,
 /// and `--uninstall` removes what it installed.
 @Suite struct InstallScriptEndToEndTests {
@@ -41,7 +41,7 @@ import Testing
 
         // The documents the man page and --help name are installed under those names.
         #expect(manual.stdout.contains("share/doc/tether"), "\(manual.stdout)")
-        for doc in ["README.md", "docs/PROFILES.md", "Simulator/README.md"] {
+        for doc in ["README.md", "docs/PROFILES.md", "docs/INSTALL.md", "Simulator/README.md"] {
             #expect(FileManager.default.fileExists(atPath: prefix.path("share/doc/tether/\(doc)")), "\(doc)")
         }
         // examples/, which the docs run, is installed beside them and runs from there.
