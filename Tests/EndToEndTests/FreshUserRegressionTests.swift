@@ -18,7 +18,7 @@ import TetherSimulator
     }
 
     /// Sent two commands in one write whose second reply then looked like a stray
-    /// line. (An empty command is a command now: the line end alone, README.md
+    /// line. (An empty command is a command now: the line end alone, docs/QUERY.md,
     /// "Escapes in commands"; `BytesEndToEndTests` checks it.)
     @Test(arguments: ["TEMP?\nHUM?", "A\r"])
     func commandsThatCannotBeSentAsOneAreRefused(command: String) throws {
