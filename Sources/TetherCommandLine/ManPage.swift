@@ -43,15 +43,16 @@ public enum ManPage {
         return page
     }
 
-    /// Where the files this page names (`README.md`, `docs/…`, `Simulator/README.md`)
-    /// are once installed: `scripts/install` copies them under the prefix, keeping
-    /// those names (the man page is not the only copy of the facts, and a path in it
-    /// must lead somewhere on the machine that has the page).
+    /// Where the files this page names (`README.md`, `docs/…`, `Simulator/README.md`,
+    /// `examples/…`) are once installed: `scripts/install` copies them under the prefix,
+    /// keeping those names (the man page is not the only copy of the facts, and a path
+    /// in it must lead somewhere on the machine that has the page).
     static let documentation = """
-        The README.md, docs/*.md and Simulator/README.md files this page names are
-        installed with it by scripts/install, under PREFIX/share/doc/tether
-        (/usr/local/share/doc/tether, or ~/.local/share/doc/tether for a user); they
-        are also at the top of tether's source tree.
+        The README.md, docs/*.md and Simulator/README.md files and the examples/
+        scripts this page names are installed with it by scripts/install, under
+        PREFIX/share/doc/tether (/usr/local/share/doc/tether, or
+        ~/.local/share/doc/tether for a user); they are also at the top of tether's
+        source tree.
         """
 
     /// Arguments, options and option groups, each under `heading` (`.SH` for the page,

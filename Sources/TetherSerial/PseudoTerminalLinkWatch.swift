@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 
 /// Keeps a reconnect from reopening a symbolic link to a pseudo-terminal slave that
-/// was not made again (docs/HARDWARE.md, "Reconnecting").
+/// was not made again (docs/HARDWARE.md, "The device goes away and comes back").
 ///
 /// When the program behind a pty ends without removing its link (`/tmp/devA →
 /// /dev/pts/1`), the kernel gives `/dev/pts/1` to the next pty anyone opens: another

@@ -17,7 +17,7 @@ import TetherLibC
 /// dropped after 5 probes unanswered) and `TCP_USER_TIMEOUT` (``userTimeout``: data the
 /// server has not acknowledged for 10 000 ms drops the connection, RFC 5482), so either
 /// way the connection ends within about 10 s of the cut, as a hang-up
-/// (docs/HARDWARE.md, "Ports on another machine: ser2net").
+/// (docs/REMOTE.md, "In detail").
 public final class TCPPort: SerialTransport {
     /// The address as the user gave it (`tcp://host:7000`).
     public let name: String

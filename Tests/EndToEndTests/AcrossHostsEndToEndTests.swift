@@ -5,7 +5,7 @@ import Testing
 /// Devices behind ser2net on three hosts — network namespaces of this machine
 /// (``NetworkHost``), each with a `tether-sim` and a ser2net exporting its pty — driven
 /// by one `tether run`, and one host's link cut without a word, then restored
-/// (docs/HARDWARE.md, "Ports on another machine: ser2net"; docs/RELIABILITY.md).
+/// (docs/REMOTE.md, "In detail"; docs/RELIABILITY.md).
 @Suite(
     .serialized,
     .enabled(if: NetworkHost.isPermitted, "needs root to make network namespaces (ip netns add): CI runs as root"))

@@ -4,7 +4,7 @@ import TetherSimulator
 
 /// `connect --mode raw` in a real terminal (tmux) against a device that reprograms it:
 /// what passes, what is shown escaped instead, and the terminal as it was found after
-/// every way out (README, "Raw mode").
+/// every way out (docs/CONNECT.md, "Raw mode").
 @Suite(.serialized) struct ConsoleTerminalModesEndToEndTests {
     typealias Chunk = ScriptedDevice.Chunk
 

@@ -67,9 +67,9 @@ import Testing
         #expect(reply?["lines"] as? [String] == ["+CSQ: 20,99"])
     }
 
-    /// README's own device file was refused by `monitor` (and `lines`: "Unknown option
-    /// '--eol'"): settings a command does not take (`eol`, `urc`) are the device's, and
-    /// the command uses what applies to it.
+    /// The device file of docs/SCRIPTING.md ("At a glance") was refused by `monitor` (and
+    /// `lines`: "Unknown option '--eol'"): settings a command does not take (`eol`, `urc`)
+    /// are the device's, and the command uses what applies to it.
     @Test func deviceFileWithSettingsTheCommandDoesNotTake() throws {
         let folder = try TemporaryFolder()
         let file = folder.path("modem.json")

@@ -18,7 +18,7 @@ import TetherSimulator
     }
 
     /// Sent two commands in one write whose second reply then looked like a stray
-    /// line. (An empty command is a command now: the line end alone, README.md
+    /// line. (An empty command is a command now: the line end alone, docs/QUERY.md,
     /// "Escapes in commands"; `BytesEndToEndTests` checks it.)
     @Test(arguments: ["TEMP?\nHUM?", "A\r"])
     func commandsThatCannotBeSentAsOneAreRefused(command: String) throws {
@@ -43,8 +43,8 @@ import TetherSimulator
         #expect(result.stdout.isEmpty)
     }
 
-    /// The built-in simulator ignores empty and blank lines (README.md, "Run against the
-    /// simulator"): the empty command and a blank one time out.
+    /// The built-in simulator ignores empty and blank lines (docs/SIMULATOR.md,
+    /// "`--sim`: the simulator in-process"): the empty command and a blank one time out.
     @Test(arguments: ["", " \t "])
     func theSimulatorIgnoresEmptyAndBlankLines(command: String) throws {
         let result = try Subprocess.run("tether", ["query", "--sim", "--timeout", "300", command])

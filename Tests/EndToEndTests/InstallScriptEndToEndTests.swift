@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// `scripts/install` (README, "Installing"): installs both executables, their man pages
-/// and completions under a prefix, where they work from any folder, and `--uninstall`
-/// removes what it installed.
+/// `scripts/install` (docs/INSTALL.md): installs both executables, their man pages,
+/// completions, documents and examples under a prefix, where they work from any folder,
+/// and `--uninstall` removes what it installed.
 @Suite struct InstallScriptEndToEndTests {
     /// The package's root, where `scripts/` is.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -41,9 +41,22 @@ import Testing
 
         // The documents the man page and --help name are installed under those names.
         #expect(manual.stdout.contains("share/doc/tether"), "\(manual.stdout)")
-        for doc in ["README.md", "docs/PROFILES.md", "Simulator/README.md"] {
+        for doc in ["README.md", "docs/PROFILES.md", "docs/INSTALL.md", "Simulator/README.md"] {
             #expect(FileManager.default.fileExists(atPath: prefix.path("share/doc/tether/\(doc)")), "\(doc)")
         }
+        // examples/, which the docs run, is installed beside them and runs from there.
+        let examples = try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/examples")
+        #expect(examples.contains("chamber.txt"))
+        for example in examples {
+            let installedCopy = try? Data(
+                contentsOf: URL(fileURLWithPath: prefix.path("share/doc/tether/examples/\(example)")))
+            #expect(
+                installedCopy == (try Data(contentsOf: Self.root.appendingPathComponent("examples/\(example)"))),
+                "\(example)")
+        }
+        let example = try Subprocess.run(
+            path: prefix.path("bin/tether"), ["run", prefix.path("share/doc/tether/examples/chamber.txt"), "--sim"])
+        #expect(example.status == 0, "\(example.stdout)\(example.stderr)")
 
         let removed = try Self.install(["--prefix", prefix.url.path, "--uninstall"])
         #expect(removed.status == 0, "\(removed.stderr)")

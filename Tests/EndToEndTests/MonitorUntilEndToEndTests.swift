@@ -4,7 +4,7 @@ import TetherSimulator
 
 /// `monitor --until` and `--only`, through the built CLI and libserialport against a
 /// pty: a boot log captured up to its prompt, GPS sentences picked out, and the exit
-/// codes that say what ended it (README, "Capturing until a line").
+/// codes that say what ended it (docs/CAPTURE.md, "Capturing until a line").
 @Suite struct MonitorUntilEndToEndTests {
     typealias Chunk = ScriptedDevice.Chunk
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// Debian's ser2net exporting one serial port on loopback, raw (`tcp://`) and with
-/// RFC 2217 (`rfc2217://`), configured by the README's sample (examples/ser2net.yaml)
+/// RFC 2217 (`rfc2217://`), configured by docs/REMOTE.md's sample (examples/ser2net.yaml)
 /// on free ports — or on another "host", a ``NetworkHost``'s address inside its
 /// namespace; stopped by ``stop()`` or when released.
 final class Ser2net {
@@ -23,17 +23,17 @@ final class Ser2net {
     var rawAddress: String { "tcp://\(host):\(rawPort)" }
     var telnetAddress: String { "rfc2217://\(host):\(telnetPort)" }
 
-    /// The README's sample configuration.
+    /// docs/REMOTE.md's sample configuration.
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../examples/ser2net.yaml").standardizedFileURL.path
 
-    /// Writes the README's sample configuration for `device`, on free ports, into
+    /// Writes docs/REMOTE.md's sample configuration for `device`, on free ports, into
     /// `folder` and starts ser2net.
     convenience init(exporting device: String, in folder: TemporaryFolder) throws {
         try self.init(exporting: device, in: folder, on: nil, ports: (Self.freePort(), Self.freePort()))
     }
 
-    /// Writes the README's sample configuration for `device` into `folder`, on
+    /// Writes docs/REMOTE.md's sample configuration for `device` into `folder`, on
     /// `networkHost`'s address and the sample's ports (7000 raw, 7001 RFC 2217), and
     /// starts ser2net inside that host's namespace. With `kickolduser: true`: a link cut
     /// leaves ser2net holding the dead connection (its own TCP gives up only after

@@ -5,7 +5,7 @@ import TetherSimulator
 
 /// With minicom on a port, `tether query` opened it anyway and the two split the
 /// device's bytes: tether honours UUCP lock files in /run/lock and takes one itself
-/// (docs/HARDWARE.md, "Port locking").
+/// (docs/HARDWARE.md, "One port, one tether: exclusive access").
 @Suite(.enabled(if: access("/run/lock", W_OK) == 0, "needs /run/lock to be writable"))
 struct UUCPLockEndToEndTests {
     /// `/run/lock/LCK..N` for the simulator's `/dev/pts/N`.

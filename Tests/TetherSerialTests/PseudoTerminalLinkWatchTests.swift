@@ -4,7 +4,7 @@ import Testing
 import TetherSerial
 
 /// A reconnect reopens a link to a pty only when the link was made again
-/// (docs/HARDWARE.md, "Reconnecting").
+/// (docs/HARDWARE.md, "The device goes away and comes back").
 @Suite struct PseudoTerminalLinkWatchTests {
     /// A folder for links, removed by the caller.
     static func folder() throws -> String {

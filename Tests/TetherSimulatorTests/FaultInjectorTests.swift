@@ -70,7 +70,7 @@ import Testing
 
     /// The drops' own stream: with the default seed, `--drop 0.2` once dropped the first
     /// four replies (the stream was the profile noise's). Of 200 replies about a fifth go,
-    /// and the first two (the README's `--drop 0.2` example) are answered.
+    /// and the first two (docs/SIMULATOR.md's `--drop 0.2` example) are answered.
     @Test func dropsFollowTheirProbabilityFromTheFirstReply() {
         var plan = FaultPlan(seed: ProfileDevice.defaultSeed)
         plan.dropProbability = 0.2

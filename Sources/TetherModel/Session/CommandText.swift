@@ -6,7 +6,7 @@ import TetherLibC
 /// An empty command is a command: it sends the line end alone (a bare Enter), and a
 /// single space sends a space and the line end. A CR or LF typed into the text is
 /// refused (it would reach the device as several commands); the escapes `\r` and `\n`
-/// ask for those bytes on purpose (README.md, "Escapes in commands"). One shape is no
+/// ask for those bytes on purpose (docs/QUERY.md, "Escapes in commands"). One shape is no
 /// line break: a command line, a CR, then a text ending in Ctrl-Z (0x1A) or ESC (0x1B)
 /// with no CR or LF of its own — an SMS text for the `at` dialect's prompt
 /// (`AT+CMGS="+15551230000"` CR `Hello` Ctrl-Z, docs/DIALECTS.md).

@@ -17,8 +17,8 @@ enum ConnectCommand: Command {
                     arrives: text, colour, cursor movement, erase, scrolling and the
                     modes a full-screen program needs pass; queries the terminal would
                     answer to the device (ESC[6n, ESC[c, ESC[21t), printer mode, OSC and
-                    C1 controls are shown escaped (README, "Raw mode"). The default for
-                    --dialect prompt.
+                    C1 controls are shown escaped (docs/CONNECT.md, "Raw mode"). The
+                    default for --dialect prompt.
               line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and

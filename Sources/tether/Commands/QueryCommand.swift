@@ -33,7 +33,7 @@ enum QueryCommand: Command {
               tether query --sim '*IDN?' 'TEMP?'
               tether query /dev/ttyUSB0 --eol none 'PRINT 2+2\\r'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
-              tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net, see README)
+              tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net: docs/REMOTE.md)
             """,
         arguments: [
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
