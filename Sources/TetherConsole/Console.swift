@@ -213,15 +213,21 @@ public struct Console: Sendable {
         }
     }
 
-    /// Sets the baud rate typed after `B` (and keeps it for a reconnect).
+    /// Sets the baud rate typed after `B` (and keeps it for a reconnect), and shows what
+    /// the port reports having then, as `c` does from then on.
     private func changeBaudRate(to text: String) async {
         guard let rate = Int(text.trimmingWhitespace()), rate > 0, rate <= Int(Int32.max) else {
             terminal.write("\(Quoted(text)) is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
             return
         }
         do {
-            try await device.setBaudRate(rate)
-            terminal.write("baud rate \(rate)\n")
+            let report = try await device.setBaudRate(rate)
+            guard let actual = report.actual else {
+                terminal.write("baud rate \(rate) set; the port does not report its settings\n")
+                return
+            }
+            view.settings.withLock { $0.portSettings = actual.summary }
+            terminal.write("baud rate \(rate) set; the port reports \(actual.summary)\n")
         } catch {
             terminal.write("cannot set the baud rate to \(rate): \(error)\n")
         }

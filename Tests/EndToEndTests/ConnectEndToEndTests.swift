@@ -193,7 +193,7 @@ import TetherSimulator
         terminal.press("C-t", "b")
         #expect(terminal.waitForScreen { $0.contains("break sent (250 ms)") || $0.contains("cannot: ") })
         terminal.press("C-t", "c")
-        #expect(terminal.waitForScreen(containing: "115200 8N1, dialect line; line mode; hex off;"))
+        #expect(terminal.waitForScreen(containing: "57600 8N1, dialect line; line mode; hex off;"))
         terminal.press("C-t", "h")
         #expect(terminal.waitForScreen(containing: "hex view on"))
         terminal.type("*IDN?")

@@ -33,7 +33,8 @@ public final class ConsoleView: DeviceView {
         /// session drops as framing, ``DeviceView/showsReceivedBytes``).
         var logsBytes: Bool { mode == .raw || log?.showsReceivedBytes == true }
         /// The serial settings the port has, from the latest `connected` or
-        /// `reconnected` record (read back from the port); `nil` before the first.
+        /// `reconnected` record or change of the baud rate (read back from the port);
+        /// `nil` before the first.
         public var portSettings: String? = nil
 
         public init(
@@ -85,7 +86,12 @@ public final class ConsoleView: DeviceView {
 
     public func render(_ record: ViewRecord, state: ViewState) {
         let settings = self.settings.withLock { settings in
-            if let shown = state.settings { settings.portSettings = shown }
+            // Only an open says: a later change of the baud rate (the escape key's `B`)
+            // sets them itself, and the session's state keeps the open's.
+            switch record.event {
+            case .connected(_, let shown), .reconnected(_, let shown, _, _): settings.portSettings = shown
+            default: break
+            }
             return settings
         }
         // Raw mode logs the byte stream (renderReceived) and what was typed, not the
