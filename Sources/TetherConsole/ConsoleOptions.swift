@@ -7,9 +7,11 @@ public struct ConsoleOptions: Sendable {
     public static let mode = Option<ConsoleMode?>(
         "--mode", value: "mode", help: "raw (keys as typed) or line (editing, history).",
         defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleMode.self))
+    /// Ctrl-T, the escape key when `--escape` is not given (as tio's).
+    public static let defaultEscape: UInt8 = 0x14
     public static let escape = Option<UInt8>(
         "--escape", value: "key", help: "The escape key for local commands: ctrl-A … ctrl-Z (or ^A).",
-        default: 0x14, defaultHelp: "ctrl-t"
+        default: defaultEscape, defaultHelp: "ctrl-t"
     ) { text throws(InvalidValue) in
         guard let key = EscapeKeyFilter.key(parsing: text) else {
             throw InvalidValue("Please provide a control key such as 'ctrl-t', 'ctrl-a' or '^]'.")
@@ -25,6 +27,12 @@ public struct ConsoleOptions: Sendable {
     public static let enter = Option<EnterKey>(
         "--enter", value: "eol", help: "Raw mode: what the Enter key sends: cr, lf or crlf.", default: .cr,
         defaultHelp: "cr, as typed", parse: Parse.choice(EnterKey.self))
+
+    /// The escape key's local commands, for `connect --help` and the man page: the
+    /// list the escape key's `?` shows, from the same declaration (``LocalCommand``).
+    public static let keysHelp =
+        "KEYS (after the escape key: Ctrl-T, or the one --escape gives):\n"
+        + LocalCommand.listing(escape: defaultEscape).dropLast()
 
     /// Every one, in the order `--help` lists them.
     public static let declarations = [

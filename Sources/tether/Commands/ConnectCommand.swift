@@ -57,7 +57,8 @@ enum ConnectCommand: Command {
         options: ConnectionOptions.options + [
             HardwareOptions.noReconnect.declaration
         ] + ConsoleOptions.declarations,
-        usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
+        usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]",
+        epilogue: ConsoleOptions.keysHelp
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
