@@ -87,11 +87,24 @@ public struct Console: Sendable {
                 await transferFile(at: path, by: kind)
             case .receiveByProtocol(let kind):
                 await receiveFiles(by: kind)
+            case .promptSeen:
+                switchToRawAtPrompt()
             case .end(let hungUp):
                 return hungUp ? .hungUp : .inputEnded
             }
         }
         return .inputEnded
+    }
+
+    /// Says once that a console's prompt made the mode raw, then shows the prompt as raw
+    /// mode does: what picocom shows from here on.
+    private func switchToRawAtPrompt() {
+        let prompt = view.switchToRawAtPrompt()
+        let name = EscapeKeyFilter.name(of: escape)
+        terminal.write(
+            "\(Quoted(ByteEscaping.escaped(prompt))) looks like a console's prompt: raw mode (keys as typed); "
+                + "\(name) m for line mode\n")
+        view.showRaw(prompt)
     }
 
     /// Sends keys typed in raw mode: Ctrl-C at once (``InterruptKey``), the others in
@@ -156,7 +169,10 @@ public struct Console: Sendable {
             break  // the terminal asks for the path first (.sendFile)
         case .switchMode:
             let mode = terminal.mode  // switched by the terminal as the key was read
-            view.settings.withLock { $0.mode = mode }
+            view.settings.withLock { settings in
+                settings.mode = mode
+                settings.switchesAtPrompt = false  // the user chose
+            }
             if mode == .line { view.undoDeviceModes() }
             terminal.write("\(mode) mode\n")
         case .sendBreak:

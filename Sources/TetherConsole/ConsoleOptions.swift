@@ -6,7 +6,8 @@ import TetherCommandLine
 public struct ConsoleOptions: Sendable {
     public static let mode = Option<ConsoleMode?>(
         "--mode", value: "mode", help: "raw (keys as typed) or line (editing, history).",
-        defaultHelp: "raw for --dialect prompt, else line", parse: Parse.choice(ConsoleMode.self))
+        defaultHelp: "raw for --dialect prompt, else line, raw once a console's prompt shows",
+        parse: Parse.choice(ConsoleMode.self))
     /// Ctrl-T, the escape key when `--escape` is not given (as tio's).
     public static let defaultEscape: UInt8 = 0x14
     public static let escape = Option<UInt8>(

@@ -32,6 +32,10 @@ public final class ConsoleView: DeviceView {
         /// mode, and for a log that shows it (a transcript keeps the blank lines the
         /// session drops as framing, ``DeviceView/showsReceivedBytes``).
         var logsBytes: Bool { mode == .raw || log?.showsReceivedBytes == true }
+        /// Line mode: switch to raw mode at a console's prompt (``ConsolePrompt``) once
+        /// the device is quiet; set when the user did not choose the mode, cleared once
+        /// it switched or the user switched (the escape key's `m`).
+        public var switchesAtPrompt = false
         /// The serial settings the port has, from the latest `connected` or
         /// `reconnected` record or change of the baud rate (read back from the port);
         /// `nil` before the first.
@@ -116,7 +120,7 @@ public final class ConsoleView: DeviceView {
     /// (what the device changed is undone when the terminal stops,
     /// ``ConsoleScreen/undoOnExit(_:)``), or as hex pairs. In line mode, where the
     /// records show whole lines, only the bytes after the last line end are shown, once
-    /// quiet (``ConsoleScreen/holdTail(_:)``): a console's prompt.
+    /// quiet (``ConsoleScreen/holdTail(_:switchesToRaw:)``): a console's prompt.
     public func renderReceived(_ record: ViewRecord, bytes: [UInt8], state: ViewState) {
         let settings = self.settings.withLock { $0 }
         if !bytes.isEmpty { firstContact.withLock { $0 }?.noteReceived() }
@@ -131,9 +135,36 @@ public final class ConsoleView: DeviceView {
                 return tail
             }
             let shown = settings.showsHex ? ByteEscaping.hex(pending) : ByteEscaping.escaped(pending)
-            terminal.holdTail(pending.isEmpty ? nil : shown + " [unterminated]")
+            terminal.holdTail(
+                pending.isEmpty ? nil : shown + " [unterminated]",
+                switchesToRaw: settings.switchesAtPrompt && ConsolePrompt.isPrompt(pending))
             return
         }
+        showRaw(bytes, settings: settings)
+    }
+
+    /// Raw mode from now on, after a console's prompt was seen in line mode
+    /// (``ConsoleInput/promptSeen``); no more switching at a prompt.
+    ///
+    /// - Returns: the bytes received after the last line end (the prompt), for
+    ///   ``showRaw(_:)`` once the switch is said.
+    public func switchToRawAtPrompt() -> [UInt8] {
+        settings.withLock { settings in
+            settings.mode = .raw
+            settings.switchesAtPrompt = false
+        }
+        return tail.withLock { tail in
+            defer { tail = [] }
+            return tail
+        }
+    }
+
+    /// Shows `bytes` received as raw mode shows them (``renderReceived(_:bytes:state:)``).
+    public func showRaw(_ bytes: [UInt8]) {
+        showRaw(bytes, settings: settings.withLock { $0 })
+    }
+
+    private func showRaw(_ bytes: [UInt8], settings: Settings) {
         if settings.showsHex {
             terminal.writeBytes(Array((ByteEscaping.hex(bytes) + " ").utf8))
             return

@@ -22,7 +22,10 @@ enum ConnectCommand: Command {
               line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and
-                    notifications above the line being typed. The default otherwise.
+                    notifications above the line being typed. The default otherwise; with
+                    no --mode and the line dialect, a console's prompt (text such as '=> ',
+                    '# ' or 'uart:~$ ' after a line end, then quiet) switches to raw, said
+                    once (docs/CONNECT.md).
             Lines, typed or from a pipe, take the escapes of commands: \\r \\n \\t \\e (ESC),
             \\xNN (hex) and \\\\ (a backslash); a line with a bad one is not sent.
             The escape key (Ctrl-T) followed by a key runs a local command that never
@@ -94,7 +97,12 @@ enum ConnectCommand: Command {
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
-        view.settings.withLock { $0.mode = chosen }
+        view.settings.withLock { settings in
+            settings.mode = chosen
+            // A line device keeps line mode; a console (a prompt after its output, then
+            // quiet) gets raw mode, said once (docs/CONNECT.md, "Which mode").
+            settings.switchesAtPrompt = console.mode == nil && connection.dialectName == LineDialect.kind.name
+        }
         let session = Console(
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
             escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
