@@ -37,6 +37,8 @@ public struct Console: Sendable {
     let portName: String
     /// The dialect's name, for `c`.
     let dialectName: String
+    /// `--map`: what typed keys and lines become before they are sent.
+    let map: CharacterMap
 
     /// A session of `device` on `terminal`, shown by `view`.
     ///
@@ -48,10 +50,14 @@ public struct Console: Sendable {
     ///     open; `nil`: `tether-DATE.jsonl` (``defaultLogName(_:)``).
     ///   - portName: the port's name, as the escape key's `c` shows it.
     ///   - dialectName: the dialect's name, as `c` shows it.
+    ///   - map: `--map`'s flags for what is typed (raw mode's keys after `enter`'s
+    ///     mapping, line mode's lines before their line end).
     public init(
         terminal: any ConsoleScreen, view: ConsoleView, device: any ConsoleDevice, timeout: Duration?,
-        escape: UInt8, enter: EnterKey, logPath: String?, portName: String, dialectName: String
+        escape: UInt8, enter: EnterKey, logPath: String?, portName: String, dialectName: String,
+        map: CharacterMap = CharacterMap()
     ) {
+        self.map = map
         self.terminal = terminal
         self.view = view
         self.device = device
@@ -74,7 +80,7 @@ public struct Console: Sendable {
             case .line(let line):
                 sendLine(line)
             case .keystrokes(let keys):
-                sendKeys(enter.mapping(keys))
+                sendKeys(map.typed(enter.mapping(keys)))
             case .command(let key):
                 if await perform(key) == .quit { return .quit }
             case .sendFile(let path):
@@ -122,7 +128,7 @@ public struct Console: Sendable {
     /// `\r \n \t \e \xNN \\`); nothing when one is bad.
     private func sendLine(_ line: String) {
         do {
-            device.sendLine(try CommandText.bytes(fromEscaped: line), timeout: timeout)
+            device.sendLine(map.typed(try CommandText.bytes(fromEscaped: line)), timeout: timeout)
         } catch {
             terminal.write("\(error); nothing sent\n")
         }

@@ -24,6 +24,8 @@ public final class ConsoleView: DeviceView {
         public var showsTimestamps: Bool
         /// How times are written (`--timestamp-format`).
         public var timestampStyle: TimestampStyle = .hour24
+        /// When tether's own text is coloured (`--color`).
+        public var colour: ColorChoice = .auto
         /// The log file's view, if one is open.
         public var log: (any DeviceView)?
         /// The log file's path, if one is open.
@@ -58,6 +60,8 @@ public final class ConsoleView: DeviceView {
     /// The settings in force; the escape key's commands change them.
     public let settings: Mutex<Settings>
     private let passthrough: Mutex<PassthroughFilter>
+    /// `--map`: what raw mode shows of the bytes received.
+    private let map: CharacterMap
     /// Line mode: bytes received after the last line end (at most ``tailLimit``).
     private let tail = Mutex<[UInt8]>([])
     /// The most bytes of an unterminated tail line mode shows.
@@ -72,9 +76,15 @@ public final class ConsoleView: DeviceView {
 
     /// A view drawn on `terminal`.
     ///
-    /// - Parameter mapsCR: show a lone CR received in raw mode as a line end (`--map-cr`).
-    public init(terminal: any ConsoleScreen, settings: Settings, mapsCR: Bool = false) {
+    /// - Parameters:
+    ///   - mapsCR: show a lone CR received in raw mode as a line end (`--map-cr`).
+    ///   - map: `--map`'s flags for received bytes, applied before raw mode shows them
+    ///     as text (the hex view and the log keep them as they came).
+    public init(
+        terminal: any ConsoleScreen, settings: Settings, mapsCR: Bool = false, map: CharacterMap = CharacterMap()
+    ) {
         self.terminal = terminal
+        self.map = map
         self.settings = Mutex(settings)
         timestamper = Timestamper(settings.timestampStyle)
         var filter = PassthroughFilter()
@@ -107,7 +117,7 @@ public final class ConsoleView: DeviceView {
         if case .pendingText = record.event { return }
         TextView(
             output: terminal, diagnostics: terminal, timestamps: settings.showsTimestamps ? timestamper : nil,
-            showsHex: settings.showsHex, environment: environment
+            showsHex: settings.showsHex, environment: environment, colour: settings.colour
         ).render(record, state: state)
         if case .exchanged(let exchange) = record.event, case .timedOut = exchange.outcome,
             let hint = firstContact.withLock({ $0 })?.afterTimeout()
@@ -172,7 +182,7 @@ public final class ConsoleView: DeviceView {
         let (shown, undo) = passthrough.withLock { filter in
             filter.timestamp = settings.showsTimestamps ? { [timestamper] in timestamper.stamp(Date()) } : nil
             let modes = filter.modes
-            let shown = filter.filter(bytes)
+            let shown = filter.filter(map.received(bytes))
             return (shown, filter.modes == modes ? nil : filter.modes.undo)
         }
         terminal.writeBytes(shown)

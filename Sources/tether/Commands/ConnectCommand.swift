@@ -46,7 +46,8 @@ enum ConnectCommand: Command {
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
             input line is sent as a command in turn; --mode raw, --escape, --echo,
-            --map-cr and --enter need the terminal, and are refused there (exit 64).
+            --map-cr, --enter, --map and --color need the terminal, and are refused
+            there (exit 64).
 
             EXAMPLES:
               tether connect --sim
@@ -78,7 +79,7 @@ enum ConnectCommand: Command {
                     "'\(option)' needs a terminal on standard input and output and text output; without them "
                         + "connect sends each input line as a command")
             }
-            return try await runFromPipe(options)
+            return try await runFromPipe(options, initString: console.initString)
         }
         let log = try options.log.map { path throws(CommandFailure) in
             try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
@@ -88,7 +89,7 @@ enum ConnectCommand: Command {
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
                 log: log?.view, logPath: options.log, timestampStyle: options.timestampStyle),
-            mapsCR: console.mapsCR)
+            mapsCR: console.mapsCR, map: console.map)
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
@@ -99,6 +100,7 @@ enum ConnectCommand: Command {
         terminal.echoesLocally = console.echoes
         view.settings.withLock { settings in
             settings.mode = chosen
+            settings.colour = console.color
             // A line device keeps line mode; a console (a prompt after its output, then
             // quiet) gets raw mode, said once (docs/CONNECT.md, "Which mode").
             settings.switchesAtPrompt = console.mode == nil && connection.dialectName == LineDialect.kind.name
@@ -106,20 +108,22 @@ enum ConnectCommand: Command {
         let session = Console(
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
             escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
-            dialectName: connection.dialectName)
+            dialectName: connection.dialectName, map: console.map)
         // Also when the session ends by an error: the device's terminal modes are undone
         // as the terminal thread ends.
         defer { terminal.stop() }
-        let code = try await connection.runUntilStopped(includesBytes: true) { stop in
+        let timeout = options.timeout
+        let code = try await connection.runUntilStopped(includesBytes: true) { [device = connection.device] stop in
+            if let initString = console.initString { _ = device.send(bytes: initString, timeout: timeout) }
             stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
         }
         try log?.check()
         return code
     }
 
-    /// Input from a pipe or file (or JSON output): ``PipedConsole``; a bad escape ends
-    /// the session (exit 64).
-    private static func runFromPipe(_ options: ConnectionOptions) async throws -> ExitCode {
+    /// Input from a pipe or file (or JSON output): ``PipedConsole``, after `initString`;
+    /// a bad escape ends the session (exit 64).
+    private static func runFromPipe(_ options: ConnectionOptions, initString: [UInt8]?) async throws -> ExitCode {
         let connection = try await Connection(options)
         let device = connection.device
         let timeout = options.timeout
@@ -145,6 +149,7 @@ enum ConnectCommand: Command {
         }
         return try await connection.runUntilStopped(observe: observe) { stop in
             for await _ in shown { break }
+            if let initString { _ = device.send(bytes: initString, timeout: timeout) }
             switch await PipedConsole.run(
                 StandardInput.lines(), send: { _ = try? await device.query(bytes: $0, timeout: timeout) })
             {
