@@ -55,6 +55,22 @@ public struct ConsoleOptions: Sendable {
             "tether's own colours: never, auto (on a terminal, unless NO_COLOR is set)\nor always; a device's own colours in raw mode pass either way.",
         default: .auto, parse: Parse.choice(ColorChoice.self))
 
+    public static let socket = Option<String?>(
+        "--socket", value: "address",
+        help:
+            "Share the session with other programs, as tio's --socket: unix:PATH\nlistens there; each program connected gets the bytes received and what it\nwrites goes to the device (socat - UNIX-CONNECT:PATH)."
+    ) { text throws(InvalidValue) in
+        guard text.hasPrefix("unix:"), text.count > 5 else {
+            throw InvalidValue("Please provide unix:PATH, the path of a Unix domain socket to make.")
+        }
+        return String(text.dropFirst(5))
+    }
+    public static let pty = Flag(
+        "--pty",
+        help:
+            "Share the session on a new pseudo-terminal too, its path said at the start\n(for a program that opens a serial port)."
+    )
+
     /// The escape key's local commands, for `connect --help` and the man page: the
     /// list the escape key's `?` shows, from the same declaration (``LocalCommand``).
     public static let keysHelp =
@@ -68,7 +84,8 @@ public struct ConsoleOptions: Sendable {
     ]
 
     /// Every one, in the order `--help` lists them.
-    public static let declarations = [mode.declaration] + terminalOnly + [initString.declaration]
+    public static let declarations =
+        [mode.declaration] + terminalOnly + [initString.declaration, socket.declaration, pty.declaration]
 
     /// The mode asked for; `nil`: chosen by the dialect.
     public var mode: ConsoleMode?
@@ -86,6 +103,10 @@ public struct ConsoleOptions: Sendable {
     public var initString: [UInt8]?
     /// When tether's own text is coloured.
     public var color: ColorChoice
+    /// `--socket unix:PATH`'s path; `nil` when not given.
+    public var socket: String?
+    /// Whether `--pty` was given.
+    public var pty: Bool
     /// The first option given that only a terminal can honour (`--mode raw`,
     /// ``terminalOnly``), as typed; `nil` when none was.
     public var terminalOnlyOption: String?
@@ -100,6 +121,8 @@ public struct ConsoleOptions: Sendable {
         map = arguments[Self.map]
         initString = arguments[Self.initString]
         color = arguments[Self.color]
+        socket = arguments[Self.socket]
+        pty = arguments[Self.pty]
         let given = Self.terminalOnly.first { arguments.isGiven($0) }
         terminalOnlyOption = mode == .raw ? "--mode raw" : given?.key
     }

@@ -79,7 +79,7 @@ enum ConnectCommand: Command {
                     "'\(option)' needs a terminal on standard input and output and text output; without them "
                         + "connect sends each input line as a command")
             }
-            return try await runFromPipe(options, initString: console.initString)
+            return try await runFromPipe(options, console: console)
         }
         let log = try options.log.map { path throws(CommandFailure) in
             try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
@@ -94,6 +94,8 @@ enum ConnectCommand: Command {
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
+        let share = try share(console, connection.device)
+        defer { share?.stop() }
         view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
@@ -121,11 +123,30 @@ enum ConnectCommand: Command {
         return code
     }
 
-    /// Input from a pipe or file (or JSON output): ``PipedConsole``, after `initString`;
-    /// a bad escape ends the session (exit 64).
-    private static func runFromPipe(_ options: ConnectionOptions, initString: [UInt8]?) async throws -> ExitCode {
+    /// `--socket`, `--pty`: the session shared (``SessionShare``), its paths said on
+    /// standard error; `nil` when neither is given.
+    ///
+    /// - Throws: ``CommandFailure`` (73) when the socket or pty cannot be made.
+    private static func share(_ console: ConsoleOptions, _ device: Device) throws(CommandFailure) -> SessionShare? {
+        do {
+            let share = try SessionShare.sharing(device, socketPath: console.socket, pty: console.pty)
+            for path in [share?.socketPath.map { "unix:\($0)" }, share?.ptyPath].compactMap({ $0 }) {
+                FileSink.standardError.write("sharing the session on \(path)\n")
+            }
+            return share
+        } catch {
+            throw CommandFailure("cannot share the session: \(error)", code: .cannotCreateLog)
+        }
+    }
+
+    /// Input from a pipe or file (or JSON output): ``PipedConsole``, after
+    /// `--init-string`; a bad escape ends the session (exit 64).
+    private static func runFromPipe(_ options: ConnectionOptions, console: ConsoleOptions) async throws -> ExitCode {
         let connection = try await Connection(options)
         let device = connection.device
+        let initString = console.initString
+        let share = try share(console, device)
+        defer { share?.stop() }
         let timeout = options.timeout
         // Nothing is sent before the session's first record (`connected`) is shown: a
         // `--log` file that cannot take it ends the session there.
