@@ -450,6 +450,18 @@ import TetherSimulator
             ["--enter", "lfcr"],
             "Error: The value 'lfcr' is invalid for '--enter <eol>'. Please provide one of 'cr', 'lf', 'crlf'."
         ),
+        (
+            ["--map", "CRLF"],
+            "Error: The value 'CRLF' is invalid for '--map <flags>'. Please provide flags separated by commas from 'ICRNL', 'IGNCR', 'INLCR', 'INLCRNL', 'OCRNL', 'ONLCRNL', 'OIGNCR', 'ODELBS', 'OLTU'."
+        ),
+        (
+            ["--color", "sometimes"],
+            "Error: The value 'sometimes' is invalid for '--color <when>'. Please provide one of 'never', 'auto', 'always'."
+        ),
+        (
+            ["--init-string", "AT\\q"],
+            "Error: The value 'AT\\q' is invalid for '--init-string <text>'. Bad escape '\\q' at position 3 in the command 'AT\\q': use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\."
+        ),
     ])
     func badConsoleOptionsAreUsageErrors(arguments: [String], message: String) throws {
         let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments)

@@ -38,26 +38,6 @@ import TetherSimulator
         #expect(ConnectEndToEndTests.received(folder) == "\u{1}RATE 0\nSETP?\n")
     }
 
-    @Test(arguments: [
-        (
-            ["--map", "CRLF"],
-            "Error: The value 'CRLF' is invalid for '--map <flags>'. Please provide flags separated by commas from 'ICRNL', 'IGNCR', 'INLCR', 'INLCRNL', 'OCRNL', 'ONLCRNL', 'OIGNCR', 'ODELBS', 'OLTU'."
-        ),
-        (
-            ["--color", "sometimes"],
-            "Error: The value 'sometimes' is invalid for '--color <when>'. Please provide one of 'never', 'auto', 'always'."
-        ),
-        (
-            ["--init-string", "AT\\q"],
-            "Error: The value 'AT\\q' is invalid for '--init-string <text>'. Bad escape '\\q' at position 3 in the command 'AT\\q': use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\."
-        ),
-    ])
-    func badValuesAreUsageErrors(arguments: [String], message: String) throws {
-        let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments)
-        #expect(result.status == 64)
-        #expect(result.stderr == message + " (see 'tether connect --help')\n")
-    }
-
     /// `--map` and `--color` act on the terminal: from a pipe they are refused, not ignored.
     @Test(arguments: [["--map", "OLTU"], ["--color", "always"]])
     func terminalOptionsAreRefusedFromAPipe(arguments: [String]) throws {

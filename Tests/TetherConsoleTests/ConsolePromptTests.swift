@@ -24,18 +24,24 @@ import TetherPresenter
         #expect(!ConsolePrompt.isPrompt(Array(text.utf8)))
     }
 
+    /// A line mode view on `screen` that has received `text`.
+    static func view(on screen: RecordingScreen, switchesAtPrompt: Bool, received text: String) -> ConsoleView {
+        var settings = ConsoleView.Settings(
+            mode: .line, showsHex: false, showsTimestamps: false, log: nil, logPath: nil)
+        settings.switchesAtPrompt = switchesAtPrompt
+        let view = ConsoleView(terminal: screen, settings: settings)
+        let bytes = Array(text.utf8)
+        view.renderReceived(
+            ViewRecord(time: Date(), event: .received(bytes)), bytes: bytes, state: ViewState(port: "/dev/ttyS0"))
+        return view
+    }
+
     /// The view asks the terminal to switch at a prompt only when the mode was chosen
-    /// for the user; after the switch it shows bytes as raw mode does.
+    /// for the user.
     @Test func theViewSwitchesAtAPromptWhenAsked() {
         for switches in [false, true] {
             let screen = RecordingScreen(mode: .line)
-            var settings = ConsoleView.Settings(
-                mode: .line, showsHex: false, showsTimestamps: false, log: nil, logPath: nil)
-            settings.switchesAtPrompt = switches
-            let view = ConsoleView(terminal: screen, settings: settings)
-            let bytes = Array("GNU ld 2.40\r\n=> ".utf8)
-            view.renderReceived(
-                ViewRecord(time: Date(), event: .received(bytes)), bytes: bytes, state: ViewState(port: "/dev/ttyS0"))
+            _ = Self.view(on: screen, switchesAtPrompt: switches, received: "GNU ld 2.40\r\n=> ")
             #expect(screen.shown == [switches ? .prompt("=>  [unterminated]") : .tail("=>  [unterminated]")])
         }
     }
@@ -44,13 +50,7 @@ import TetherPresenter
     /// view is in raw mode and switches no more.
     @Test func theConsoleSaysOnceWhatItChose() async {
         let screen = RecordingScreen(mode: .line)
-        var settings = ConsoleView.Settings(
-            mode: .line, showsHex: false, showsTimestamps: false, log: nil, logPath: nil)
-        settings.switchesAtPrompt = true
-        let view = ConsoleView(terminal: screen, settings: settings)
-        let bytes = Array("\r\n=> ".utf8)
-        view.renderReceived(
-            ViewRecord(time: Date(), event: .received(bytes)), bytes: bytes, state: ViewState(port: "/dev/ttyS0"))
+        let view = Self.view(on: screen, switchesAtPrompt: true, received: "\r\n=> ")
         let console = Console(
             terminal: screen, view: view, device: RecordingDevice(), timeout: .milliseconds(500), escape: 0x14,
             enter: .cr, logPath: nil, portName: "/dev/ttyS0", dialectName: "line")

@@ -76,36 +76,42 @@ public struct CharacterMap: Sendable, Equatable {
 
     /// The received `bytes` as the screen shows them.
     public func received(_ bytes: [UInt8]) -> [UInt8] {
-        guard flags.contains(where: { $0.rawValue.hasPrefix("I") }) else { return bytes }
-        var shown: [UInt8] = []
-        shown.reserveCapacity(bytes.count)
-        for byte in bytes {
+        mapping(bytes, prefix: "I") { byte, flags in
             switch byte {
-            case 0x0D where flags.contains(.igncr): continue
-            case 0x0D where flags.contains(.icrnl): shown.append(0x0A)
-            case 0x0A where flags.contains(.inlcr): shown.append(0x0D)
-            case 0x0A where flags.contains(.inlcrnl): shown += [0x0D, 0x0A]
-            default: shown.append(byte)
+            case 0x0D where flags.contains(.igncr): []
+            case 0x0D where flags.contains(.icrnl): [0x0A]
+            case 0x0A where flags.contains(.inlcr): [0x0D]
+            case 0x0A where flags.contains(.inlcrnl): [0x0D, 0x0A]
+            default: nil
             }
         }
-        return shown
     }
 
     /// The typed `bytes` as they are sent.
     public func typed(_ bytes: [UInt8]) -> [UInt8] {
-        guard flags.contains(where: { $0.rawValue.hasPrefix("O") }) else { return bytes }
-        var sent: [UInt8] = []
-        sent.reserveCapacity(bytes.count)
-        for byte in bytes {
+        mapping(bytes, prefix: "O") { byte, flags in
             switch byte {
-            case 0x0D where flags.contains(.oigncr): continue
-            case 0x0D where flags.contains(.ocrnl): sent.append(0x0A)
-            case 0x0A where flags.contains(.onlcrnl): sent += [0x0D, 0x0A]
-            case 0x7F where flags.contains(.odelbs): sent.append(0x08)
-            case UInt8(ascii: "a")...UInt8(ascii: "z") where flags.contains(.oltu): sent.append(byte - 0x20)
-            default: sent.append(byte)
+            case 0x0D where flags.contains(.oigncr): []
+            case 0x0D where flags.contains(.ocrnl): [0x0A]
+            case 0x0A where flags.contains(.onlcrnl): [0x0D, 0x0A]
+            case 0x7F where flags.contains(.odelbs): [0x08]
+            case UInt8(ascii: "a")...UInt8(ascii: "z") where flags.contains(.oltu): [byte - 0x20]
+            default: nil
             }
         }
-        return sent
+    }
+
+    /// `bytes` with each byte `replacement` maps replaced (`nil`: kept); `bytes` as
+    /// they are when no flag of the direction (`I` or `O`) is in force.
+    private func mapping(
+        _ bytes: [UInt8], prefix: String, _ replacement: (UInt8, Set<Flag>) -> [UInt8]?
+    ) -> [UInt8] {
+        guard flags.contains(where: { $0.rawValue.hasPrefix(prefix) }) else { return bytes }
+        var mapped: [UInt8] = []
+        mapped.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if let bytes = replacement(byte, flags) { mapped += bytes } else { mapped.append(byte) }
+        }
+        return mapped
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import TetherLibC
@@ -43,6 +44,8 @@ public final class SessionShare: @unchecked Sendable {
     private let ptySlave: Int32
     private let wake: (read: Int32, write: Int32)
     private let state = Mutex(State())
+    /// Signalled when the thread has closed everything.
+    private let finished = DispatchSemaphore(value: 0)
     private let toDevice: @Sendable ([UInt8]) -> Void
 
     /// Opens the socket at `socketPath` (a stale socket there, nobody listening, is
@@ -90,6 +93,7 @@ public final class SessionShare: @unchecked Sendable {
         guard !bytes.isEmpty else { return }
         let dropped = state.withLock { state -> [Int32] in
             var dropped: [Int32] = []
+            guard !state.isStopped else { return dropped }
             state.clients.removeAll { client in
                 let isBehind = !client.isPseudoTerminal && client.pending.count + bytes.count > Self.clientBufferLimit
                 if isBehind { dropped.append(client.descriptor) }
@@ -105,13 +109,16 @@ public final class SessionShare: @unchecked Sendable {
         signal()
     }
 
-    /// Closes the clients, the socket (its file removed) and the pty; idempotent.
+    /// Closes the clients, the socket (its file removed) and the pty, and returns once
+    /// they are (waiting at most 2 s for the thread); idempotent.
     public func stop() {
         let first = state.withLock { state in
             defer { state.isStopped = true }
             return !state.isStopped
         }
-        if first { signal() }
+        guard first else { return }
+        signal()
+        _ = finished.wait(timeout: .now() + 2)
     }
 
     private func signal() {
@@ -198,6 +205,11 @@ public final class SessionShare: @unchecked Sendable {
             close(listener)
             if let socketPath { unlink(socketPath) }
         }
+        finished.signal()
+    }
+
+    deinit {
+        // Here, not when the thread ends: a late deliver(_:) may still signal.
         close(wake.read)
         close(wake.write)
     }
