@@ -102,15 +102,16 @@ public struct Console: Sendable {
         return .inputEnded
     }
 
-    /// Says once that a console's prompt made the mode raw, then shows the prompt as raw
-    /// mode does: what picocom shows from here on.
+    /// Says once that a console's prompt made the mode raw, then shows what line mode
+    /// has not shown yet, the prompt last, as raw mode does: what picocom shows from
+    /// here on.
     private func switchToRawAtPrompt() {
-        let prompt = view.switchToRawAtPrompt()
+        let (prompt, unshown) = view.switchToRawAtPrompt()
         let name = EscapeKeyFilter.name(of: escape)
         terminal.write(
             "\(Quoted(ByteEscaping.escaped(prompt))) looks like a console's prompt: raw mode (keys as typed); "
                 + "\(name) m for line mode\n")
-        view.showRaw(prompt)
+        view.showRaw(unshown)
     }
 
     /// Sends keys typed in raw mode: Ctrl-C at once (``InterruptKey``), the others in

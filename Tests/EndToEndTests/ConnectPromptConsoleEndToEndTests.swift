@@ -32,6 +32,30 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 
+    /// The exact steps: Enter (which the simulator's console ignores, so it times out),
+    /// `version`, `printenv`. The session still held `version`'s reply, settling after
+    /// the timeout, when the prompt came: raw mode shows it, not `[in doubt…]`.
+    @Test func enterThenVersionThenPrintenvShowWhatTheConsoleSent() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try ConnectEndToEndTests.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try ConnectEndToEndTests.connect(folder)
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "no reply within 1000 ms"), "\(terminal.screen)")
+        terminal.type("version")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "'=> ' looks like a console's prompt"), "\(terminal.screen)")
+        terminal.type("printenv")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "Environment size: 112/8188 bytes\n=>"), "\(terminal.screen)")
+        #expect(terminal.screen.contains("version\nTBoot 2024.04-sim (tether simulator)\n"), "\(terminal.screen)")
+        for noise in ["[unterminated]", "in doubt", "note:"] {
+            #expect(!terminal.screen.contains(noise), "\(terminal.screen)")
+        }
+        #expect(terminal.quitsCleanly())
+    }
+
     /// A line device's replies end with their line ends: line mode stays.
     @Test func aLineDeviceKeepsLineMode() throws {
         let folder = try TemporaryFolder()

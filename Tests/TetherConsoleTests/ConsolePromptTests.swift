@@ -46,11 +46,28 @@ import TetherPresenter
         }
     }
 
-    /// `promptSeen` (the terminal switched): said once, then the prompt shown raw; the
-    /// view is in raw mode and switches no more.
-    @Test func theConsoleSaysOnceWhatItChose() async {
+    /// `promptSeen` (the terminal switched): said once, naming the prompt, then what
+    /// line mode has not shown shown raw; the view is in raw mode and switches no more.
+    /// A reply the session still held (settling after a timeout) was never shown: only
+    /// the prompt was, after the message.
+    @Test(arguments: [
+        (["version\r\nTBoot\r\n=> "], false, "version\r\nTBoot\r\n=> "),
+        (["version\r\nTBoot\r\n=> "], true, "=> "),
+        (["TBoot\r\n", "=> "], true, "=> "),
+    ])
+    func theConsoleSaysOnceWhatItChose(received: [String], shownAsRecord: Bool, shown: String) async {
         let screen = RecordingScreen(mode: .line)
-        let view = Self.view(on: screen, switchesAtPrompt: true, received: "\r\n=> ")
+        let view = Self.view(on: screen, switchesAtPrompt: true, received: received[0])
+        if shownAsRecord {
+            view.render(
+                ViewRecord(time: Date(), event: .notification(ViewLine("TBoot"), readings: [])),
+                state: ViewState(port: "/dev/ttyS0"))
+        }
+        for text in received.dropFirst() {
+            view.renderReceived(
+                ViewRecord(time: Date(), event: .received(Array(text.utf8))), bytes: Array(text.utf8),
+                state: ViewState(port: "/dev/ttyS0"))
+        }
         let console = Console(
             terminal: screen, view: view, device: RecordingDevice(), timeout: .milliseconds(500), escape: 0x14,
             enter: .cr, logPath: nil, portName: "/dev/ttyS0", dialectName: "line")
@@ -60,7 +77,7 @@ import TetherPresenter
         #expect(
             screen.text.hasSuffix(
                 "'=> ' looks like a console's prompt: raw mode (keys as typed); Ctrl-T m for line mode\n"))
-        #expect(screen.bytes == Array("=> ".utf8))
+        #expect(screen.bytes == Array(shown.utf8))
         #expect(view.settings.withLock { ($0.mode, $0.switchesAtPrompt) } == (.raw, false))
     }
 }

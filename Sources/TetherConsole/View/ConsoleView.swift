@@ -66,6 +66,12 @@ public final class ConsoleView: DeviceView {
     private let tail = Mutex<[UInt8]>([])
     /// The most bytes of an unterminated tail line mode shows.
     static let tailLimit = 256
+    /// Line mode that may switch at a prompt: the bytes received since the last record
+    /// that showed the device's lines (at most ``unshownLimit``), which raw mode shows
+    /// when it takes over — the replies a settling session still held among them.
+    private let unshown = Mutex<[UInt8]>([])
+    /// The most bytes ``switchToRawAtPrompt()`` shows: 64 KiB.
+    static let unshownLimit = 64 << 10
     /// Read once (for `NO_COLOR`): a text view is made per record, with the settings
     /// in force.
     private let environment = Environment.variables
@@ -108,6 +114,10 @@ public final class ConsoleView: DeviceView {
             }
             return settings
         }
+        if settings.switchesAtPrompt, Self.isLineEvent(record.event) {
+            let pending = tail.withLock { $0 }
+            unshown.withLock { $0 = pending }
+        }
         // Raw mode logs the byte stream (renderReceived) and what was typed, not the
         // session's reading of it into lines; so does a transcript.
         if !settings.logsBytes || !Self.isLineEvent(record.event) { settings.log?.render(record, state: state) }
@@ -144,6 +154,12 @@ public final class ConsoleView: DeviceView {
                 }
                 return tail
             }
+            if settings.switchesAtPrompt {
+                unshown.withLock { unshown in
+                    unshown += bytes
+                    if unshown.count > Self.unshownLimit { unshown.removeFirst(unshown.count - Self.unshownLimit) }
+                }
+            }
             let shown = settings.showsHex ? ByteEscaping.hex(pending) : ByteEscaping.escaped(pending)
             terminal.holdTail(
                 pending.isEmpty ? nil : shown + " [unterminated]",
@@ -156,17 +172,26 @@ public final class ConsoleView: DeviceView {
     /// Raw mode from now on, after a console's prompt was seen in line mode
     /// (``ConsoleInput/promptSeen``); no more switching at a prompt.
     ///
-    /// - Returns: the bytes received after the last line end (the prompt), for
-    ///   ``showRaw(_:)`` once the switch is said.
-    public func switchToRawAtPrompt() -> [UInt8] {
+    /// - Returns: the prompt (the bytes after the last line end), and the bytes
+    ///   received since the last record that showed the device's lines, the prompt
+    ///   last (replies a settling session still holds would never be shown otherwise),
+    ///   for ``showRaw(_:)`` once the switch is said.
+    public func switchToRawAtPrompt() -> (prompt: [UInt8], unshown: [UInt8]) {
         settings.withLock { settings in
             settings.mode = .raw
             settings.switchesAtPrompt = false
         }
-        return tail.withLock { tail in
+        let prompt = tail.withLock { tail in
             defer { tail = [] }
             return tail
         }
+        return (
+            prompt,
+            unshown.withLock { unshown in
+                defer { unshown = [] }
+                return unshown
+            }
+        )
     }
 
     /// Shows `bytes` received as raw mode shows them (``renderReceived(_:bytes:state:)``).
