@@ -36,6 +36,9 @@ public final class SessionShare: @unchecked Sendable {
 
     private struct State {
         var clients: [Client] = []
+        /// Clients dropped by ``deliver(_:)``, for the thread to close: only the thread
+        /// closes a descriptor, so it never polls one closed (and maybe reused) meanwhile.
+        var closing: [Int32] = []
         var isStopped = false
     }
 
@@ -91,22 +94,20 @@ public final class SessionShare: @unchecked Sendable {
     /// Hands `bytes` received from the device to every client.
     public func deliver(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        let dropped = state.withLock { state -> [Int32] in
-            var dropped: [Int32] = []
-            guard !state.isStopped else { return dropped }
+        let isStopped = state.withLock { state in
+            guard !state.isStopped else { return true }
             state.clients.removeAll { client in
                 let isBehind = !client.isPseudoTerminal && client.pending.count + bytes.count > Self.clientBufferLimit
-                if isBehind { dropped.append(client.descriptor) }
+                if isBehind { state.closing.append(client.descriptor) }
                 return isBehind
             }
             for index in state.clients.indices
             where state.clients[index].pending.count + bytes.count <= Self.clientBufferLimit {
                 state.clients[index].pending += bytes
             }
-            return dropped
+            return false
         }
-        for descriptor in dropped { close(descriptor) }
-        signal()
+        if !isStopped { signal() }
     }
 
     /// Closes the clients, the socket (its file removed) and the pty, and returns once
@@ -130,7 +131,11 @@ public final class SessionShare: @unchecked Sendable {
     private func serve() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let (clients, isStopped) = state.withLock { ($0.clients, $0.isStopped) }
+            let (clients, closing, isStopped) = state.withLock { state in
+                defer { state.closing = [] }
+                return (state.clients, state.closing, state.isStopped)
+            }
+            for descriptor in closing { close(descriptor) }
             if isStopped { return finish() }
             var entries = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             if listener >= 0 { entries.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
