@@ -6,14 +6,21 @@ import TetherSimulator
 /// after its output, then quiet) is recognised and gets raw mode, said once, so the
 /// screen shows what picocom shows; a line device keeps line mode.
 @Suite(.serialized) struct ConnectPromptConsoleEndToEndTests {
-    /// Against the simulator's `prompt-console`, `version` then `printenv` showed
-    /// `=>  [unterminated]`, a settling note and `[in doubt…]`.
-    @Test func theSimulatorsConsoleGetsRawMode() throws {
+    /// Against the simulator's `prompt-console`, Enter (which it ignores, so the line
+    /// times out), `version`, `printenv` showed `=>  [unterminated]`, a settling note
+    /// and `[in doubt…]`. After the timeout the session still held `version`'s reply,
+    /// settling, when the prompt came: raw mode shows it.
+    @Test(arguments: [false, true])
+    func theSimulatorsConsoleGetsRawMode(enterFirst: Bool) throws {
         let folder = try TemporaryFolder()
         let simulator = try ConnectEndToEndTests.simulator("prompt-console", in: folder)
         defer { simulator.stop() }
         let terminal = try ConnectEndToEndTests.connect(folder)
         #expect(terminal.waitForScreen(containing: "line mode"))
+        if enterFirst {
+            terminal.press("Enter")
+            #expect(terminal.waitForScreen(containing: "no reply within 1000 ms"), "\(terminal.screen)")
+        }
         terminal.type("version")
         terminal.press("Enter")
         #expect(
@@ -23,36 +30,13 @@ import TetherSimulator
         terminal.type("printenv")
         terminal.press("Enter")
         #expect(terminal.waitForScreen(containing: "Environment size: 112/8188 bytes\n=>"), "\(terminal.screen)")
+        #expect(terminal.screen.contains("TBoot 2024.04-sim (tether simulator)"), "\(terminal.screen)")
         #expect(terminal.screen.contains("=> printenv\nbaudrate=115200\n"), "\(terminal.screen)")
-        for noise in ["[unterminated]", "in doubt", "note:", "✗"] {
+        for noise in ["[unterminated]", "in doubt", "note:"] + (enterFirst ? [] : ["✗"]) {
             #expect(!terminal.screen.contains(noise), "\(terminal.screen)")
         }
         #expect(terminal.screen.components(separatedBy: "looks like a console's prompt").count == 2)
-        #expect(ConnectEndToEndTests.received(folder) == "version\nprintenv\r")
-        #expect(terminal.quitsCleanly())
-    }
-
-    /// The exact steps: Enter (which the simulator's console ignores, so it times out),
-    /// `version`, `printenv`. The session still held `version`'s reply, settling after
-    /// the timeout, when the prompt came: raw mode shows it, not `[in doubt…]`.
-    @Test func enterThenVersionThenPrintenvShowWhatTheConsoleSent() throws {
-        let folder = try TemporaryFolder()
-        let simulator = try ConnectEndToEndTests.simulator("prompt-console", in: folder)
-        defer { simulator.stop() }
-        let terminal = try ConnectEndToEndTests.connect(folder)
-        #expect(terminal.waitForScreen(containing: "line mode"))
-        terminal.press("Enter")
-        #expect(terminal.waitForScreen(containing: "no reply within 1000 ms"), "\(terminal.screen)")
-        terminal.type("version")
-        terminal.press("Enter")
-        #expect(terminal.waitForScreen(containing: "'=> ' looks like a console's prompt"), "\(terminal.screen)")
-        terminal.type("printenv")
-        terminal.press("Enter")
-        #expect(terminal.waitForScreen(containing: "Environment size: 112/8188 bytes\n=>"), "\(terminal.screen)")
-        #expect(terminal.screen.contains("version\nTBoot 2024.04-sim (tether simulator)\n"), "\(terminal.screen)")
-        for noise in ["[unterminated]", "in doubt", "note:"] {
-            #expect(!terminal.screen.contains(noise), "\(terminal.screen)")
-        }
+        #expect(ConnectEndToEndTests.received(folder) == (enterFirst ? "\n" : "") + "version\nprintenv\r")
         #expect(terminal.quitsCleanly())
     }
 
