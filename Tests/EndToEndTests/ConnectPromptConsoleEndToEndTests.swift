@@ -40,6 +40,25 @@ import TetherSimulator
         #expect(terminal.quitsCleanly())
     }
 
+    /// Typed at the line before the switch (`print`, while the prompt was still held
+    /// back): it was dropped with the line editor; it goes on as keys.
+    @Test func whatWasTypedBeforeTheSwitchIsKept() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try ConnectEndToEndTests.simulator("prompt-console", in: folder)
+        defer { simulator.stop() }
+        let terminal = try ConnectEndToEndTests.connect(folder)
+        #expect(terminal.waitForScreen(containing: "line mode"))
+        terminal.type("version")
+        terminal.press("Enter")
+        terminal.type("print")
+        #expect(terminal.waitForScreen(containing: "looks like a console's prompt"), "\(terminal.screen)")
+        terminal.type("env")
+        terminal.press("Enter")
+        #expect(terminal.waitForScreen(containing: "=> printenv\nbaudrate=115200"), "\(terminal.screen)")
+        #expect(ConnectEndToEndTests.received(folder) == "version\nprintenv\r")
+        #expect(terminal.quitsCleanly())
+    }
+
     /// A line device's replies end with their line ends: line mode stays.
     @Test func aLineDeviceKeepsLineMode() throws {
         let folder = try TemporaryFolder()

@@ -525,6 +525,11 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         {
             if tail.switchesToRaw {
                 continuation.yield(.promptSeen)  // the line editor ends: the mode is raw
+                // What was typed at the line, not sent yet, goes on as keys: the console
+                // echoes it after its prompt, as if typed there.
+                let typedAhead = (editor?.typedText ?? []) + pendingScalars.flatMap { Array(String($0).utf8) }
+                pendingScalars = []
+                if !typedAhead.isEmpty { continuation.yield(.keystrokes(typedAhead)) }
             } else {
                 write(tail.text + "\n")
                 flushOutput(aboveLine: true)
