@@ -37,6 +37,8 @@ public struct Console: Sendable {
     let portName: String
     /// The dialect's name, for `c`.
     let dialectName: String
+    /// `--map`: what typed keys and lines become before they are sent.
+    let map: CharacterMap
 
     /// A session of `device` on `terminal`, shown by `view`.
     ///
@@ -48,10 +50,14 @@ public struct Console: Sendable {
     ///     open; `nil`: `tether-DATE.jsonl` (``defaultLogName(_:)``).
     ///   - portName: the port's name, as the escape key's `c` shows it.
     ///   - dialectName: the dialect's name, as `c` shows it.
+    ///   - map: `--map`'s flags for what is typed (raw mode's keys after `enter`'s
+    ///     mapping, line mode's lines before their line end).
     public init(
         terminal: any ConsoleScreen, view: ConsoleView, device: any ConsoleDevice, timeout: Duration?,
-        escape: UInt8, enter: EnterKey, logPath: String?, portName: String, dialectName: String
+        escape: UInt8, enter: EnterKey, logPath: String?, portName: String, dialectName: String,
+        map: CharacterMap = CharacterMap()
     ) {
+        self.map = map
         self.terminal = terminal
         self.view = view
         self.device = device
@@ -74,7 +80,7 @@ public struct Console: Sendable {
             case .line(let line):
                 sendLine(line)
             case .keystrokes(let keys):
-                sendKeys(enter.mapping(keys))
+                sendKeys(map.typed(enter.mapping(keys)))
             case .command(let key):
                 if await perform(key) == .quit { return .quit }
             case .sendFile(let path):
@@ -87,11 +93,25 @@ public struct Console: Sendable {
                 await transferFile(at: path, by: kind)
             case .receiveByProtocol(let kind):
                 await receiveFiles(by: kind)
+            case .promptSeen:
+                switchToRawAtPrompt()
             case .end(let hungUp):
                 return hungUp ? .hungUp : .inputEnded
             }
         }
         return .inputEnded
+    }
+
+    /// Says once that a console's prompt made the mode raw, then shows what line mode
+    /// has not shown yet, the prompt last, as raw mode does: what picocom shows from
+    /// here on.
+    private func switchToRawAtPrompt() {
+        let (prompt, unshown) = view.switchToRawAtPrompt()
+        let name = EscapeKeyFilter.name(of: escape)
+        terminal.write(
+            "\(Quoted(ByteEscaping.escaped(prompt))) looks like a console's prompt: raw mode (keys as typed); "
+                + "\(name) m for line mode\n")
+        view.showRaw(unshown)
     }
 
     /// Sends keys typed in raw mode: Ctrl-C at once (``InterruptKey``), the others in
@@ -109,7 +129,7 @@ public struct Console: Sendable {
     /// `\r \n \t \e \xNN \\`); nothing when one is bad.
     private func sendLine(_ line: String) {
         do {
-            device.sendLine(try CommandText.bytes(fromEscaped: line), timeout: timeout)
+            device.sendLine(map.typed(try CommandText.bytes(fromEscaped: line)), timeout: timeout)
         } catch {
             terminal.write("\(error); nothing sent\n")
         }
@@ -156,7 +176,10 @@ public struct Console: Sendable {
             break  // the terminal asks for the path first (.sendFile)
         case .switchMode:
             let mode = terminal.mode  // switched by the terminal as the key was read
-            view.settings.withLock { $0.mode = mode }
+            view.settings.withLock { settings in
+                settings.mode = mode
+                settings.switchesAtPrompt = false  // the user chose
+            }
             if mode == .line { view.undoDeviceModes() }
             terminal.write("\(mode) mode\n")
         case .sendBreak:
@@ -213,15 +236,21 @@ public struct Console: Sendable {
         }
     }
 
-    /// Sets the baud rate typed after `B` (and keeps it for a reconnect).
+    /// Sets the baud rate typed after `B` (and keeps it for a reconnect), and shows what
+    /// the port reports having then, as `c` does from then on.
     private func changeBaudRate(to text: String) async {
         guard let rate = Int(text.trimmingWhitespace()), rate > 0, rate <= Int(Int32.max) else {
             terminal.write("\(Quoted(text)) is not a baud rate (a whole number of bit/s, e.g. 115200)\n")
             return
         }
         do {
-            try await device.setBaudRate(rate)
-            terminal.write("baud rate \(rate)\n")
+            let report = try await device.setBaudRate(rate)
+            guard let actual = report.actual else {
+                terminal.write("baud rate \(rate) set; the port does not report its settings\n")
+                return
+            }
+            view.settings.withLock { $0.portSettings = actual.summary }
+            terminal.write("baud rate \(rate) set; the port reports \(actual.summary)\n")
         } catch {
             terminal.write("cannot set the baud rate to \(rate): \(error)\n")
         }

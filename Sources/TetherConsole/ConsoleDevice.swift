@@ -30,8 +30,9 @@ public protocol ConsoleDevice: Sendable {
     ) async throws(SerialError) -> Result
     /// Changes the baud rate (bit/s), kept for a reconnect (``Device/setBaudRate(_:)``).
     ///
+    /// - Returns: what the port reports having after the change.
     /// - Throws: ``SerialError`` when the port refuses it or is away.
-    func setBaudRate(_ baudRate: Int) async throws(SerialError)
+    func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport
     /// Runs a file transfer's `machine` on the port, which it owns meanwhile; cancelling
     /// the calling task cancels it (CAN CAN) (``Device/transfer(_:report:)``).
     ///

@@ -68,7 +68,8 @@ extension RFC2217Port: LineControl {
         }
     }
 
-    /// Changes the remote port's baud rate (`SET-BAUDRATE`).
+    /// Changes the remote port's baud rate (`SET-BAUDRATE`); the ``settingsReport``
+    /// then has it.
     ///
     /// - Throws: ``SerialError/invalidConfiguration(_:)`` for a rate below 1 or above
     ///   `UInt32.max`; ``SerialError/io(path:function:errno:message:)`` when the server
@@ -88,6 +89,7 @@ extension RFC2217Port: LineControl {
                     message: "the server set the baud rate to \(applied), not \(baudRate)")
             }
         }
+        report.withLock { $0.actual?.baudRate = baudRate }
     }
 
     /// Reads the remote port's modem control lines: DTR and RTS as the server drives

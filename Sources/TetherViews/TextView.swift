@@ -37,16 +37,18 @@ public struct TextView: DeviceView {
     ///     (`--timestamps`, `--timestamp-format`); `nil` for none.
     ///   - showsHex: show received lines as hex pairs (`54 45 0d`) instead of text.
     ///   - environment: read for `NO_COLOR`.
+    ///   - colour: when the text is coloured (`--color`; by default on a terminal
+    ///     without `NO_COLOR`).
     public init(
         output: any OutputSink = FileSink.standardOutput,
         diagnostics: any OutputSink = FileSink.standardError, timestamps: Timestamper? = nil,
-        showsHex: Bool = false, environment: [String: String] = Environment.variables
+        showsHex: Bool = false, environment: [String: String] = Environment.variables, colour: ColorChoice = .auto
     ) {
         self.output = BatchingSink(output)
         self.diagnostics = diagnostics
         self.timestamps = timestamps
         self.showsHex = showsHex
-        self.style = TextStyle(enabled: output.isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true)
+        self.style = TextStyle(enabled: colour.usesColour(onTerminal: output.isTerminal, environment: environment))
     }
 
     public func render(_ record: ViewRecord, state: ViewState) {

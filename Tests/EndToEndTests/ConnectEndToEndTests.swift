@@ -193,7 +193,7 @@ import TetherSimulator
         terminal.press("C-t", "b")
         #expect(terminal.waitForScreen { $0.contains("break sent (250 ms)") || $0.contains("cannot: ") })
         terminal.press("C-t", "c")
-        #expect(terminal.waitForScreen(containing: "115200 8N1, dialect line; line mode; hex off;"))
+        #expect(terminal.waitForScreen(containing: "57600 8N1, dialect line; line mode; hex off;"))
         terminal.press("C-t", "h")
         #expect(terminal.waitForScreen(containing: "hex view on"))
         terminal.type("*IDN?")
@@ -449,6 +449,18 @@ import TetherSimulator
         (
             ["--enter", "lfcr"],
             "Error: The value 'lfcr' is invalid for '--enter <eol>'. Please provide one of 'cr', 'lf', 'crlf'."
+        ),
+        (
+            ["--map", "CRLF"],
+            "Error: The value 'CRLF' is invalid for '--map <flags>'. Please provide flags separated by commas from 'ICRNL', 'IGNCR', 'INLCR', 'INLCRNL', 'OCRNL', 'ONLCRNL', 'OIGNCR', 'ODELBS', 'OLTU'."
+        ),
+        (
+            ["--color", "sometimes"],
+            "Error: The value 'sometimes' is invalid for '--color <when>'. Please provide one of 'never', 'auto', 'always'."
+        ),
+        (
+            ["--init-string", "AT\\q"],
+            "Error: The value 'AT\\q' is invalid for '--init-string <text>'. Bad escape '\\q' at position 3 in the command 'AT\\q': use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\."
         ),
     ])
     func badConsoleOptionsAreUsageErrors(arguments: [String], message: String) throws {

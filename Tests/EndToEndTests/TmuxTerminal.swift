@@ -98,12 +98,18 @@ final class TmuxTerminal {
 
 /// The bytes a simulated device received, read from its transcript (`<` lines).
 enum TranscriptBytes {
-    static func received(in path: String) -> [UInt8] {
+    /// What the simulator received, by its `--log` at `path`.
+    static func received(in path: String) -> [UInt8] { bytes(in: path, direction: "<") }
+
+    /// What the simulator sent, by its `--log` at `path`.
+    static func sent(in path: String) -> [UInt8] { bytes(in: path, direction: ">") }
+
+    private static func bytes(in path: String, direction: Substring) -> [UInt8] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         var bytes: [UInt8] = []
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count == 3, fields[1] == "<" else { continue }
+            guard fields.count == 3, fields[1] == direction else { continue }
             let hex = fields[2].components(separatedBy: "  ")[0]
             bytes += hex.split(separator: " ").compactMap { UInt8($0, radix: 16) }
         }

@@ -170,16 +170,19 @@ import TetherViews
         let harness = Harness()
         _ = await harness.run([
             .changeBaudRate(" 57600 "), .changeBaudRate("fast"), .changeBaudRate("0"), .changeBaudRate("4294967296"),
+            .command(key: UInt8(ascii: "c")),
         ])
         #expect(harness.device.lines.state.withLock { $0.baudRates } == [57600])
         let messages = harness.screen.text.split(separator: "\n").dropFirst()
         #expect(
-            Array(messages) == [
-                "baud rate 57600",
+            Array(messages.dropLast()) == [
+                "baud rate 57600 set; the port reports 57600 8N1",
                 "'fast' is not a baud rate (a whole number of bit/s, e.g. 115200)",
                 "'0' is not a baud rate (a whole number of bit/s, e.g. 115200)",
                 "'4294967296' is not a baud rate (a whole number of bit/s, e.g. 115200)",
             ])
+        // `c` shows what the port reported after the change, not the settings of the open.
+        #expect(messages.last?.hasPrefix("/dev/ttyUSB0 57600 8N1, dialect line;") == true, "\(harness.screen.text)")
     }
 
     @Test func aFileIsSentAsItIsInPieces() async throws {

@@ -126,6 +126,28 @@ struct RFC2217PortTests {
         #expect(end == 0)
     }
 
+    /// After `SET-BAUDRATE` the report has the new rate (connect's `c` shows it): it kept
+    /// the rate of the open.
+    @Test func aBaudRateChangeIsInTheReport() throws {
+        let server = try LoopbackServer()
+        let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            Self.accept(server)
+        }
+        defer { port.close() }
+        let result = Mutex<Result<Void, SerialError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let changed = Result { () throws(SerialError) in try port.setBaudRate(57600) }
+            result.withLock { $0 = changed }
+            done.signal()
+        }
+        #expect(server.read(10) == [255, 250, 44, 1, 0, 0, 0xE1, 0, 255, 240])
+        server.write([255, 250, 44, 101, 0, 0, 0xE1, 0, 255, 240])
+        done.wait()
+        try result.withLock { $0! }.get()
+        #expect(port.settingsReport.actual == SerialConfiguration(baudRate: 57600))
+    }
+
     /// The modem lines: DTR and RTS from the SET-CONTROL answers, CTS, DSR, DCD and RI
     /// from NOTIFY-MODEMSTATE (0x90: DCD and CTS).
     @Test func modemLinesAreReadFromTheServersAnswers() throws {

@@ -110,10 +110,17 @@ enum LocalCommand: CaseIterable {
         self = command
     }
 
-    /// The help listing every command, for the escape key `escape`.
+    /// The help listing every command, for the escape key `escape` (Ctrl-T ?).
     static func help(escape: UInt8) -> String {
+        "Local commands: press \(EscapeKeyFilter.name(of: escape)), then\n" + listing(escape: escape)
+    }
+
+    /// One line per command, `  KEY  summary`, and the escape key itself last: what
+    /// the escape key's `?`, `connect --help` and the man page list
+    /// (``ConsoleOptions/keysHelp``).
+    static func listing(escape: UInt8) -> String {
         let name = EscapeKeyFilter.name(of: escape)
-        var text = "Local commands: press \(name), then\n"
+        var text = ""
         for command in allCases {
             text += "  \(command.key)  \(command.summary)\n"
         }

@@ -21,6 +21,10 @@ public enum ConsoleInput: Equatable, Sendable {
     case changeBaudRate(String)
     /// The escape key, `w`, then bytes as hex pairs, as typed (``HexBytes``).
     case sendHex(String)
+    /// Line mode: a console's prompt came and the device went quiet
+    /// (``ConsoleScreen/holdTail(_:switchesToRaw:)``); the terminal has switched to raw
+    /// mode.
+    case promptSeen
     /// The input ended: Ctrl-D in line mode, or the terminal hung up.
     case end(hungUp: Bool)
 }

@@ -21,7 +21,11 @@ public protocol ConsoleScreen: OutputSink, AnyObject {
     /// Line mode: shows `text` (received after the last line end, e.g. a prompt) above
     /// the input line once the device has been quiet a while; `nil` when a line end
     /// came (the record of the whole line shows it).
-    func holdTail(_ text: String?)
+    ///
+    /// - Parameter switchesToRaw: once quiet, switch to raw mode instead of showing
+    ///   `text`, and report ``ConsoleInput/promptSeen`` (a console's prompt, when the
+    ///   mode was chosen for the user: ``ConsoleView/Settings/switchesAtPrompt``).
+    func holdTail(_ text: String?, switchesToRaw: Bool)
     /// Writes `bytes` when the terminal stops, however it stops (the escape key's `q`,
     /// a signal that ends tether, an error), after what was shown: the undo of what the
     /// device changed through raw mode (``DeviceTerminalModes/undo``). Each call

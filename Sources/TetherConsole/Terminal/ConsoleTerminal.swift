@@ -33,7 +33,7 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         var isStopping = false
         var echoesLocally = false
         /// Line mode: text received after the last line end, and when to show it.
-        var tail: (text: String, due: ContinuousClock.Instant)?
+        var tail: (text: String, due: ContinuousClock.Instant, switchesToRaw: Bool)?
         /// Written when the terminal stops (``undoOnExit(_:)``).
         var undo: [UInt8] = []
         /// The file transfer being shown, if any.
@@ -180,10 +180,11 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
     }
 
     /// Line mode: `text` (received after the last line end, e.g. a prompt) is shown
-    /// above the input line once nothing more arrived for ``tailDelay``; `nil` when a
-    /// line end came (the Model then reports the whole line).
-    public func holdTail(_ text: String?) {
-        shared.withLock { $0.tail = text.map { ($0, .now + Self.tailDelay) } }
+    /// above the input line once nothing more arrived for ``tailDelay``, or with
+    /// `switchesToRaw` the mode becomes raw then and ``ConsoleInput/promptSeen`` is
+    /// reported; `nil` when a line end came (the Model then reports the whole line).
+    public func holdTail(_ text: String?, switchesToRaw: Bool) {
+        shared.withLock { $0.tail = text.map { ($0, .now + Self.tailDelay, switchesToRaw) } }
         wake()
     }
 
@@ -518,11 +519,21 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
         if ready == 0,
             let tail = shared.withLock({ shared in
                 defer { shared.tail = nil }
-                return shared.tail?.text
+                if shared.tail?.switchesToRaw == true { shared.mode = .raw }
+                return shared.tail
             })
         {
-            write(tail + "\n")
-            flushOutput(aboveLine: true)
+            if tail.switchesToRaw {
+                continuation.yield(.promptSeen)  // the line editor ends: the mode is raw
+                // What was typed at the line, not sent yet, goes on as keys: the console
+                // echoes it after its prompt, as if typed there.
+                let typedAhead = (editor?.typedText ?? []) + pendingScalars.flatMap { Array(String($0).utf8) }
+                pendingScalars = []
+                if !typedAhead.isEmpty { continuation.yield(.keystrokes(typedAhead)) }
+            } else {
+                write(tail.text + "\n")
+                flushOutput(aboveLine: true)
+            }
             return nil
         }
         guard ready > 0 else { return nil }

@@ -94,6 +94,16 @@ public final class LineEditor {
         return line
     }
 
+    /// The bytes of the line being typed, not yet sent (UTF-8). Call only from within
+    /// the reader.
+    var typedText: [UInt8] {
+        guard let info = el_line(editLine) else { return [] }
+        return Array(
+            UnsafeBufferPointer(
+                start: UnsafeRawPointer(info.pointee.buffer).assumingMemoryBound(to: UInt8.self),
+                count: info.pointee.lastchar - info.pointee.buffer))
+    }
+
     /// How many terminal rows above the cursor the prompt starts, for a terminal
     /// `columns` wide: the text being typed may wrap.
     func rowsAboveCursor(columns: Int) -> Int {

@@ -356,10 +356,18 @@ public final class Device: Sendable {
     /// reconnect.
     ///
     /// - Parameter baudRate: in bit/s, any positive rate.
+    /// - Returns: what the port reports having after the change (read back from the
+    ///   driver, or the RFC 2217 server's answer; ``SerialTransport/settingsReport``).
     /// - Throws: as ``withLineControl(_:)``.
-    public func setBaudRate(_ baudRate: Int) async throws(SerialError) {
-        try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
+    @discardableResult
+    public func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport {
+        let report = try await withLineControl { (line) throws(SerialError) in
+            try line.setBaudRate(baudRate)
+            // The line control of a port is its transport (withLineControl casts it).
+            return (line as? any SerialTransport)?.settingsReport ?? SettingsReport()
+        }
         loop.state.withLock { $0.baudRate = baudRate }
+        return report
     }
 
     /// Waits until every byte handed to the port is written (for up to its write's

@@ -22,13 +22,16 @@ enum ConnectCommand: Command {
               line  line editing and history (Up/Down, Left/Right, Ctrl-R) kept in
                     $XDG_STATE_HOME/tether/history; Enter sends the line (an empty one
                     sends just the line end); replies are shown with their round trip and
-                    notifications above the line being typed. The default otherwise.
+                    notifications above the line being typed. The default otherwise; with
+                    no --mode and the line dialect, a console's prompt (text such as '=> ',
+                    '# ' or 'uart:~$ ' after a line end, then quiet) switches to raw, said
+                    once (docs/CONNECT.md).
             Lines, typed or from a pipe, take the escapes of commands: \\r \\n \\t \\e (ESC),
             \\xNN (hex) and \\\\ (a backslash); a line with a bad one is not sent.
             The escape key (Ctrl-T) followed by a key runs a local command that never
-            reaches the device: Ctrl-T ? lists them, Ctrl-T q quits (exit 0), Ctrl-T
-            Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff) and sends
-            exactly those. Ctrl-T y and Ctrl-T x ask for a file (Tab completes, ~ is your
+            reaches the device (KEYS below): Ctrl-T ? lists them, Ctrl-T q quits (exit 0),
+            Ctrl-T Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff)
+            and sends exactly those. Ctrl-T y and Ctrl-T x ask for a file (Tab completes, ~ is your
             home) and send it by YMODEM (loady, rb) or XMODEM-1K (loadx, rx -c); Ctrl-T Y
             receives by YMODEM (sb) into the current folder; a progress line shows, and
             Ctrl-C, Escape or Ctrl-T cancels (CAN CAN). In line mode Ctrl-D on an empty line and Ctrl-C quit too
@@ -43,7 +46,8 @@ enum ConnectCommand: Command {
             and reopens it, in the same session; with --no-reconnect it exits 74.
             Without a terminal (input from a pipe, output to a file, --format json), each
             input line is sent as a command in turn; --mode raw, --escape, --echo,
-            --map-cr and --enter need the terminal, and are refused there (exit 64).
+            --map-cr, --enter, --map and --color need the terminal, and are refused
+            there (exit 64).
 
             EXAMPLES:
               tether connect --sim
@@ -57,7 +61,8 @@ enum ConnectCommand: Command {
         options: ConnectionOptions.options + [
             HardwareOptions.noReconnect.declaration
         ] + ConsoleOptions.declarations,
-        usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
+        usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]",
+        epilogue: ConsoleOptions.keysHelp
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
@@ -74,7 +79,7 @@ enum ConnectCommand: Command {
                     "'\(option)' needs a terminal on standard input and output and text output; without them "
                         + "connect sends each input line as a command")
             }
-            return try await runFromPipe(options)
+            return try await runFromPipe(options, console: console)
         }
         let log = try options.log.map { path throws(CommandFailure) in
             try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
@@ -84,35 +89,64 @@ enum ConnectCommand: Command {
             settings: ConsoleView.Settings(
                 mode: terminal.mode, showsHex: options.showsHex, showsTimestamps: options.showsTimestamps,
                 log: log?.view, logPath: options.log, timestampStyle: options.timestampStyle),
-            mapsCR: console.mapsCR)
+            mapsCR: console.mapsCR, map: console.map)
         var connectionOptions = options
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
+        let share = try share(console, connection.device)
+        defer { share?.stop() }
         view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
-        view.settings.withLock { $0.mode = chosen }
+        view.settings.withLock { settings in
+            settings.mode = chosen
+            settings.colour = console.color
+            // A line device keeps line mode; a console (a prompt after its output, then
+            // quiet) gets raw mode, said once (docs/CONNECT.md, "Which mode").
+            settings.switchesAtPrompt = console.mode == nil && connection.dialectName == LineDialect.kind.name
+        }
         let session = Console(
             terminal: terminal, view: view, device: connection.device, timeout: options.timeout,
             escape: console.escape, enter: console.enter, logPath: options.log, portName: connection.displayName,
-            dialectName: connection.dialectName)
+            dialectName: connection.dialectName, map: console.map)
         // Also when the session ends by an error: the device's terminal modes are undone
         // as the terminal thread ends.
         defer { terminal.stop() }
-        let code = try await connection.runUntilStopped(includesBytes: true) { stop in
+        let timeout = options.timeout
+        let code = try await connection.runUntilStopped(includesBytes: true) { [device = connection.device] stop in
+            if let initString = console.initString { _ = device.send(bytes: initString, timeout: timeout) }
             stop.yield(await session.run() == .hungUp ? .hangUpSignal : .success)
         }
         try log?.check()
         return code
     }
 
-    /// Input from a pipe or file (or JSON output): ``PipedConsole``; a bad escape ends
-    /// the session (exit 64).
-    private static func runFromPipe(_ options: ConnectionOptions) async throws -> ExitCode {
+    /// `--socket`, `--pty`: the session shared (``SessionShare``), its paths said on
+    /// standard error; `nil` when neither is given.
+    ///
+    /// - Throws: ``CommandFailure`` (73) when the socket or pty cannot be made.
+    private static func share(_ console: ConsoleOptions, _ device: Device) throws(CommandFailure) -> SessionShare? {
+        do {
+            let share = try SessionShare.sharing(device, socketPath: console.socket, pty: console.pty)
+            for path in [share?.socketPath.map { "unix:\($0)" }, share?.ptyPath].compactMap({ $0 }) {
+                FileSink.standardError.write("sharing the session on \(path)\n")
+            }
+            return share
+        } catch {
+            throw CommandFailure("cannot share the session: \(error)", code: .cannotCreateLog)
+        }
+    }
+
+    /// Input from a pipe or file (or JSON output): ``PipedConsole``, after
+    /// `--init-string`; a bad escape ends the session (exit 64).
+    private static func runFromPipe(_ options: ConnectionOptions, console: ConsoleOptions) async throws -> ExitCode {
         let connection = try await Connection(options)
         let device = connection.device
+        let initString = console.initString
+        let share = try share(console, device)
+        defer { share?.stop() }
         let timeout = options.timeout
         // Nothing is sent before the session's first record (`connected`) is shown: a
         // `--log` file that cannot take it ends the session there.
@@ -136,6 +170,7 @@ enum ConnectCommand: Command {
         }
         return try await connection.runUntilStopped(observe: observe) { stop in
             for await _ in shown { break }
+            if let initString { _ = device.send(bytes: initString, timeout: timeout) }
             switch await PipedConsole.run(
                 StandardInput.lines(), send: { _ = try? await device.query(bytes: $0, timeout: timeout) })
             {

@@ -56,12 +56,13 @@ struct ConnectionOptions {
             .txt or .log (--log-format); the file is created if missing.
             """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
     /// The formats a `--log` file may have.
-    static let logFormats: [OutputFormat] = [.json, .transcript]
+    static let logFormats: [OutputFormat] = [.json, .transcript, .raw]
     static let logFormat = Option<OutputFormat?>(
         "--log-format", value: "format",
         help: """
-            The --log file's format: json (JSON Lines) or transcript (each line
-            with its time, direction sent > or received <, and line end).
+            The --log file's format: json (JSON Lines), transcript (each line
+            with its time, direction sent > or received <, and line end) or raw
+            (exactly the bytes received, nothing else, as picocom's --logfile).
             """, defaultHelp: "transcript for a .txt or .log file, else json", choices: logFormats.map(\.name)
     ) { text throws(InvalidValue) in
         guard let format = logFormats.first(where: { $0.name == text.lowercased() }) else {

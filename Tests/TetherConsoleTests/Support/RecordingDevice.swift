@@ -81,8 +81,10 @@ final class RecordingDevice: ConsoleDevice {
         return try body(lines)
     }
 
-    func setBaudRate(_ baudRate: Int) async throws(SerialError) {
+    /// Reports the rate set, 8N1, as a port that took it.
+    func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport {
         try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
+        return SettingsReport(actual: SerialConfiguration(baudRate: baudRate))
     }
 
     /// Runs `machine` against ``peer``, each one's writes fed to the other at once, no

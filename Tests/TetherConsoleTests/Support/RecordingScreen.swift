@@ -9,8 +9,10 @@ final class RecordingScreen: ConsoleScreen {
         case lines(String)
         /// `writeBytes(_:)`: received bytes in raw mode.
         case bytes([UInt8])
-        /// `holdTail(_:)`.
+        /// `holdTail(_:switchesToRaw:)`.
         case tail(String?)
+        /// `holdTail(_:switchesToRaw: true)`.
+        case prompt(String)
         /// `showTransfer(_:)`: a transfer's status line.
         case transfer(String)
         /// `endTransfer()`.
@@ -73,7 +75,9 @@ final class RecordingScreen: ConsoleScreen {
     func start() { state.withLock { $0.isStarted = true } }
     func write(_ text: String) { state.withLock { $0.shown.append(.lines(text)) } }
     func writeBytes(_ bytes: [UInt8]) { state.withLock { $0.shown.append(.bytes(bytes)) } }
-    func holdTail(_ text: String?) { state.withLock { $0.shown.append(.tail(text)) } }
+    func holdTail(_ text: String?, switchesToRaw: Bool) {
+        state.withLock { $0.shown.append(switchesToRaw ? .prompt(text ?? "") : .tail(text)) }
+    }
     func undoOnExit(_ bytes: [UInt8]) { state.withLock { $0.undo = bytes } }
     func onTransferCancel(_ cancel: @escaping @Sendable () -> Void) { state.withLock { $0.cancelTransfer = cancel } }
     func showTransfer(_ line: String) { state.withLock { $0.shown.append(.transfer(line)) } }

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TetherSimulator
+
+/// `connect --map` (tio's flags) and `--init-string` (picocom's), through a real
+/// terminal (tmux) and a pipe, against the simulator's record of what it received.
+@Suite(.serialized) struct ConnectMapEndToEndTests {
+    /// OLTU and ODELBS change what is typed; the init string goes first, as a command
+    /// with the dialect's line end.
+    @Test func mapsAndTheInitStringInRawMode() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try ConnectEndToEndTests.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let terminal = try ConnectEndToEndTests.connect(
+            folder, ["--mode", "raw", "--enter", "lf", "--map", "OLTU,ODELBS,INLCRNL", "--init-string", "RATE 0"])
+        #expect(terminal.waitForScreen(containing: "raw mode"))
+        #expect(
+            waitUntil { ConnectEndToEndTests.received(folder) == "RATE 0\n" },
+            "\(ConnectEndToEndTests.received(folder))")
+        terminal.type("setp?x")
+        terminal.press("BSpace", "Enter")
+        #expect(
+            waitUntil { ConnectEndToEndTests.received(folder) == "RATE 0\nSETP?X\u{8}\n" },
+            "\(ConnectEndToEndTests.received(folder))")
+        #expect(terminal.quitsCleanly())
+    }
+
+    @Test func theInitStringGoesFirstFromAPipeToo() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try ConnectEndToEndTests.simulator("env", in: folder)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["connect", folder.path("device"), "--init-string", "\\x01RATE 0"], stdin: "SETP?\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        // Its reply is its own, not the first piped line's.
+        #expect(result.stdout.contains("\\x01RATE 0 ✗ ERR -113"), "\(result.stdout)")
+        #expect(result.stdout.contains("SETP? → 22.0"), "\(result.stdout)")
+        #expect(ConnectEndToEndTests.received(folder) == "\u{1}RATE 0\nSETP?\n")
+    }
+
+    /// `--map` and `--color` act on the terminal: from a pipe they are refused, not ignored.
+    @Test(arguments: [["--map", "OLTU"], ["--color", "always"]])
+    func terminalOptionsAreRefusedFromAPipe(arguments: [String]) throws {
+        let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments, stdin: "SETP?\n")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'\(arguments[0])' needs a terminal"), "\(result.stderr)")
+    }
+}
