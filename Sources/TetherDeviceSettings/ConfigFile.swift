@@ -34,19 +34,26 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// The file's path as read, for messages.
     public var path: String
-    /// Its sections in the order they first appear; a name given twice is one section.
+    /// Its sections in the order they appear.
     public var sections: [Section]
 
     /// Reads the file at `path`.
     ///
     /// - Returns: `nil` when no file is there (a configuration is optional).
     /// - Throws: ``UsageError`` `PATH: line N: …` for a line inih cannot read (no `=`, no
-    ///   closing `]`, over 198 bytes), `PATH: 'KEY' is outside any '[name]' section`; `The configuration file 'PATH' is a
-    ///   directory, not a file` or `cannot be read`.
+    ///   closing `]`) or that ``checkLines(_:file:)`` refuses, `PATH: 'KEY' is outside any
+    ///   '[name]' section`; `The configuration file 'PATH' is a directory, not a file`, `is
+    ///   not a regular file`, `holds N bytes; at most 1048576` or `cannot be read`.
     public static func load(_ path: String) throws(UsageError) -> ConfigFile? {
         guard let kind = FileSystem.kind(atPath: path) else { return nil }
         guard kind != .directory else {
             throw UsageError("The configuration file \(Quoted(path)) is a directory, not a file")
+        }
+        guard let size = FileSystem.regularFileSize(atPath: path) else {
+            throw UsageError("The configuration file \(Quoted(path)) is not a regular file (a FIFO, a device…)")
+        }
+        guard size <= Self.largestFile else {
+            throw UsageError("The configuration file \(Quoted(path)) holds \(size) bytes; at most \(Self.largestFile)")
         }
         guard let bytes = FileSystem.contents(atPath: path) else {
             throw UsageError("The configuration file \(Quoted(path)) cannot be read")
@@ -54,24 +61,15 @@ public struct ConfigFile: Sendable, Equatable {
         return try parse(bytes, file: path)
     }
 
+    /// The largest configuration file read, in bytes (1 MiB: some thousands of devices).
+    static let largestFile = 1 << 20
+
     /// Reads a configuration's bytes (see ``load(_:)``).
     ///
-    /// - Throws: ``UsageError`` as ``load(_:)`` does; a NUL byte is refused (inih would
-    ///   stop reading there).
+    /// - Throws: ``UsageError`` as ``load(_:)`` does, and for what ``checkLines(_:file:)``
+    ///   refuses.
     public static func parse(_ bytes: [UInt8], file path: String) throws(UsageError) -> ConfigFile {
-        if let nul = bytes.firstIndex(of: 0) {
-            let line = bytes[..<nul].count { $0 == UInt8(ascii: "\n") } + 1
-            throw UsageError("\(path): line \(line): a NUL byte; the configuration is text")
-        }
-        // inih reads a longer line in pieces, each taken for a line of its own.
-        var number = 0
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            if line.count > Self.longestLine {
-                throw UsageError(
-                    "\(path): line \(number): \(line.count) bytes; a line holds at most \(Self.longestLine)")
-            }
-        }
+        try Self.checkLines(bytes, file: path)
         let reader = Reader()
         let result = (bytes + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { text in
@@ -101,6 +99,8 @@ public struct ConfigFile: Sendable, Equatable {
 /// What inih's callback fills: it is called once per `key = value`, in order.
 private final class Reader {
     var sections: [ConfigFile.Section] = []
+    /// Each section's index in ``sections``.
+    private var indices: [String: Int] = [:]
     /// The first key given before any section.
     var keyOutsideSections: String?
 
@@ -118,9 +118,10 @@ private final class Reader {
             keyOutsideSections = keyOutsideSections ?? key
             return
         }
-        if let index = sections.firstIndex(where: { $0.name == section }) {
+        if let index = indices[section] {
             sections[index].values[key, default: []].append(value)
         } else {
+            indices[section] = sections.count
             sections.append(ConfigFile.Section(name: section, values: [key: [value]]))
         }
     }

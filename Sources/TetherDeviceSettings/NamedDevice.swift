@@ -9,7 +9,7 @@ import TetherSimulator
 /// A section names its port with exactly one of
 /// - `port`: a device path or symlink (e.g. a `/dev/serial/by-id/…` link),
 ///   `rfc2217://HOST:PORT`, `tcp://HOST:PORT`, or `sim` / `sim:PROFILE` for the built-in
-///   simulator;
+///   simulator; `~/` is `$HOME`, and a bare word (`ttyUSB0`) is refused as no path;
 /// - `match`: what `--match` takes (`VID:PID[:SERIAL]` or part of the product name);
 ///
 /// and may give `device` (a device description file; a relative path is read from the
@@ -58,12 +58,16 @@ public struct NamedDevice: Sendable, Equatable {
             guard !values[0].isEmpty else { throw UsageError("\(origin) \(key): the value is empty") }
             return values[0]
         }
+        for key in section.values.keys.sorted()
+        where !Self.placeKeys.contains(key) && SettingsLayer.option(key) == nil {
+            throw UsageError("\(origin) " + SettingsLayer.unknownKey(key, extra: Self.placeKeys))
+        }
         name = section.name
         self.file = file
         description = try single("description")
         switch (try single("port"), try single("match")) {
         case (let port?, nil):
-            place = try Self.place(port, origin: origin)
+            place = try Self.place(Self.path(port, besides: nil, home: home), origin: origin)
         case (nil, let match?):
             do throws(PortMatch.ParseError) {
                 place = .match(try PortMatch(parsing: match))
@@ -80,15 +84,16 @@ public struct NamedDevice: Sendable, Equatable {
             do throws(SettingError) {
                 try own.set(key, to: values)
             } catch {
-                let message =
-                    SettingsLayer.option(key) == nil
-                    ? SettingsLayer.unknownKey(key, extra: Self.placeKeys) : error.message
-                throw UsageError("\(origin) \(message)")
+                throw UsageError("\(origin) \(error.message)")
             }
         }
         settings = [own]
         if let device = try single("device") {
-            settings.insert(try DeviceDescription.load(Self.path(device, besides: file, home: home)), at: 0)
+            do throws(UsageError) {
+                settings.insert(try DeviceDescription.load(Self.path(device, besides: file, home: home)), at: 0)
+            } catch {
+                throw UsageError("\(origin) device: \(error.message)")
+            }
         }
     }
 
@@ -104,6 +109,11 @@ public struct NamedDevice: Sendable, Equatable {
             }
             return .simulator(profile: profile)
         }
+        if NamedDevices.mayName(text) {
+            throw UsageError(
+                "\(origin) port: \(Quoted(text)) is no path or address; write /dev/\(text), ./\(text), rfc2217://HOST:PORT or sim"
+            )
+        }
         do throws(PortAddress.ParseError) {
             _ = try PortAddress(parsing: text)
         } catch {
@@ -113,11 +123,11 @@ public struct NamedDevice: Sendable, Equatable {
     }
 
     /// `path` as written in the configuration file `file`: `~/…` from `home`, a relative
-    /// path from the file's folder.
-    static func path(_ path: String, besides file: String, home: String?) -> String {
+    /// path from the file's folder (`nil`: left relative, as a port's is).
+    static func path(_ path: String, besides file: String?, home: String?) -> String {
         if path.hasPrefix("~/"), let home { return home + path.dropFirst(1) }
         if path.hasPrefix("/") { return path }
-        guard let slash = file.lastIndex(of: "/") else { return path }
+        guard let file, let slash = file.lastIndex(of: "/") else { return path }
         return file[...slash] + path
     }
 }

@@ -49,30 +49,32 @@ public struct NamedDevices: Sendable {
     }
 
     /// Every section's name with the file it comes from, the user's first; a name
-    /// hidden by the user's file is left out.
-    ///
-    /// - Throws: ``UsageError`` for a file that cannot be read.
-    public func names() throws(UsageError) -> [(name: String, file: String)] {
+    /// hidden by the user's file is left out. A file that cannot be read is passed
+    /// over, and what is wrong with it is in `problems`.
+    public func names() -> (found: [(name: String, file: String)], problems: [UsageError]) {
         var found: [(name: String, file: String)] = []
+        var seen: Set<String> = []
+        var problems: [UsageError] = []
         for path in paths {
-            guard let file = try ConfigFile.load(path) else { continue }
-            for section in file.sections where !found.contains(where: { $0.name == section.name }) {
-                found.append((section.name, path))
+            do throws(UsageError) {
+                guard let file = try ConfigFile.load(path) else { continue }
+                for section in file.sections where seen.insert(section.name).inserted {
+                    found.append((section.name, path))
+                }
+            } catch {
+                problems.append(error)
             }
         }
-        return found
+        return (found, problems)
     }
 
     /// The message for a port argument that is neither a port nor a name: it lists the
     /// names there are, or says where they would be.
     public func unknown(_ text: String) -> String {
-        let known = ((try? names()) ?? []).map(\.name)
-        if let nearest = Suggestion.nearest(to: text, among: known) {
-            return "No port or named device \(Quoted(text)); did you mean '\(nearest)'?"
-        }
-        if known.isEmpty {
-            return "\(Quoted(text).bare): no such device, and no named device of that name (docs/CONFIG.md)"
-        }
-        return "No port or named device \(Quoted(text)); named devices: " + known.joined(separator: ", ")
+        let known = names().found.map(\.name)
+        let start = "No port or named device \(Quoted(text))"
+        if let nearest = Suggestion.nearest(to: text, among: known) { return start + "; did you mean '\(nearest)'?" }
+        if known.isEmpty { return start + " (no such file, and no [\(Quoted(text).bare)] in docs/CONFIG.md's files)" }
+        return start + "; named devices: " + known.joined(separator: ", ")
     }
 }

@@ -67,6 +67,14 @@ public enum FileSystem {
         return status.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
+    /// The size in bytes of the regular file at `path` (links followed); `nil` when
+    /// nothing is there or it is something else (a directory, a FIFO, a device).
+    public static func regularFileSize(atPath path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
     /// Makes the directory at `path` and any missing directory above it (`mkdir -p`,
     /// mode 0777 before the umask).
     ///

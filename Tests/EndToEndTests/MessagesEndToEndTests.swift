@@ -71,7 +71,7 @@ import TetherSimulator
         #expect(result.status == 66)
         #expect(
             result.stderr
-                == "Error: sim: no such device, and no named device of that name (docs/CONFIG.md). Did you mean '--sim'?\n"
+                == "Error: No port or named device 'sim' (no such file, and no [sim] in docs/CONFIG.md's files). Did you mean '--sim'?\n"
         )
     }
 

@@ -110,4 +110,23 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("TETHER,PSU-3610,SIM0001,1.0.0"))
     }
+
+    /// A configuration that never ends (`/dev/zero`) grew tether to 2.6 GB; a FIFO
+    /// without a writer hung it. Neither is a regular file: refused at once.
+    @Test func aConfigurationThatIsNoRegularFileIsRefused() throws {
+        let configuration = try Configuration("")
+        let file = configuration.folder.path("xdg/tether/config")
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/dev/zero")
+        let zero = try Subprocess.run(
+            "tether", ["query", "a", "TEMP?"], timeout: 20, environment: configuration.environment)
+        #expect(zero.status == 64)
+        #expect(
+            zero.stderr.hasPrefix("Error: The configuration file '\(file)' is not a regular file (a FIFO, a device…)"))
+        try FileManager.default.removeItem(atPath: file)
+        #expect(mkfifo(file, 0o600) == 0)
+        let fifo = try Subprocess.run("tether", ["list"], timeout: 20, environment: configuration.environment)
+        #expect(fifo.status == 64)
+        #expect(fifo.stderr.hasPrefix("Error: The configuration file '\(file)' is not a regular file"))
+    }
 }

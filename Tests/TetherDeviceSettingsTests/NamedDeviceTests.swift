@@ -39,10 +39,10 @@ import TetherSerial
             urc = ^A
             urc = ^B
 
+            baud = 9600
+
             [modem]
             match=2c7c:0125
-            [lab-psu]
-            baud = 9600
             """)
         #expect(file.sections.map(\.name) == ["lab-psu", "modem"])
         #expect(file.section("lab-psu")?.values == ["port": ["/dev/ttyUSB0"], "urc": ["^A", "^B"], "baud": ["9600"]])
@@ -65,6 +65,33 @@ import TetherSerial
         #expect(Self.message { _ = try Self.parse(long) } == "config: line 2: 312 bytes; a line holds at most 198")
         let longest = "[a]\nurc = " + String(repeating: "x", count: 192) + "\n"
         #expect(try Self.parse(longest).section("a")?.values["urc"] == [String(repeating: "x", count: 192)])
+    }
+
+    /// What a new user's trial found inih reading otherwise than the file looks.
+    @Test func linesInihWouldMisreadAreRefused() {
+        func refusal(_ text: String) -> String? { Self.message { _ = try Self.parse(text) } }
+        #expect(
+            refusal("[a]\nport = sim:env\n[b]\nport = sim\n[a]\nbaud = 9600\n")
+                == "config: line 5: [a] again (first at line 1); give each device one section")
+        let long = String(repeating: "n", count: 60)
+        #expect(refusal("[\(long)]\nport = sim\n") == "config: line 1: a name of 60 bytes; at most 49")
+        #expect(
+            refusal("[a/b]\nport = sim\n")
+                == "config: line 1: the name 'a/b' holds '/' or ':', which make a path or an address of it")
+        #expect(refusal("[x:y]\nport = sim\n")?.hasPrefix("config: line 1: the name 'x:y' holds") == true)
+        #expect(refusal("[ pad ]\nport = sim\n") == "config: line 1: spaces around the name ' pad '")
+        #expect(refusal("[a]b]\nport = sim\n") == "config: line 1: text after the section's ']'")
+        #expect(refusal("[]\nport = sim\n") == "config: line 1: an empty section name; write [name]")
+        #expect(
+            refusal("[a]\nport = sim:env\n  baud = 9600\n")
+                == "config: line 3: an indented line, which inih reads as more of the value above; remove the indentation"
+        )
+        #expect(refusal("[a]\nport = sim\ndescription = \u{FF}") == nil)
+        #expect(
+            Self.message { _ = try ConfigFile.parse([0x5B, 0x61, 0x5D, 0x0A, 0xFF, 0x0A], file: "config") }
+                == "config: not UTF-8 text")
+        // Accepted: a BOM, CRLF line ends, comments after a name, indented comments.
+        #expect(refusal("\u{FEFF}[a] # the bench\r\nport = sim\r\n  # note\r\n") == nil)
     }
 
     @Test func placesAndSettings() throws {
@@ -92,7 +119,13 @@ import TetherSerial
                 == "\(origin) bud: unknown setting; did you mean 'baud'?")
         #expect(
             Self.message { _ = try Self.device("[d]\nprot = /dev/a\n", "d") }
-                == "\(origin): no 'port' or 'match'; give one, e.g. port = /dev/ttyUSB0")
+                == "\(origin) prot: unknown setting; did you mean 'port'?")
+        #expect(
+            Self.message { _ = try Self.device("[d]\nPort = sim:env\n", "d") }
+                == "\(origin) Port: unknown setting; did you mean 'port'?")
+        #expect(
+            Self.message { _ = try Self.device("[d]\nport = b\n", "d") }
+                == "\(origin) port: 'b' is no path or address; write /dev/b, ./b, rfc2217://HOST:PORT or sim")
         #expect(
             Self.message { _ = try Self.device("[d]\nport = /dev/a\nbaud = fast\n", "d") }?.hasPrefix(
                 "\(origin) baud: ") == true)
@@ -101,7 +134,7 @@ import TetherSerial
                 "\(origin) port: unknown simulator profile 'nope'") == true)
         #expect(
             Self.message { _ = try Self.device("[d]\nport = sim\ndevice = nope.json\n", "d") }
-                == "The device description '/home/u/.config/tether/nope.json' does not exist")
+                == "\(origin) device: The device description '/home/u/.config/tether/nope.json' does not exist")
     }
 
     @Test func deviceFilePathsAreReadBesideTheConfiguration() {
@@ -136,9 +169,16 @@ import TetherSerial
         #expect(try devices.device(named: "psu")?.place == .port("/dev/user"))
         #expect(try devices.device(named: "gps")?.place == .port("/dev/gps"))
         #expect(try devices.device(named: "none") == nil)
-        #expect(try devices.names().map(\.name) == ["psu", "gps"])
+        #expect(devices.names().found.map(\.name) == ["psu", "gps"])
         #expect(devices.unknown("pus") == "No port or named device 'pus'; did you mean 'psu'?")
         #expect(devices.unknown("zzzzzz") == "No port or named device 'zzzzzz'; named devices: psu, gps")
+        #expect(
+            NamedDevices(paths: [], home: nil).unknown("sim")
+                == "No port or named device 'sim' (no such file, and no [sim] in docs/CONFIG.md's files)")
+        #expect(
+            try NamedDevice(
+                ConfigFile.parse(Array("[h]\nport = ~/dev\n".utf8), file: "c").sections[0], file: "c", home: "/root"
+            ).place == .port("/root/dev"))
     }
 
     @Test func whatMayBeAName() {

@@ -36,9 +36,24 @@ enum ListCommand: Command {
             throw CommandFailure(error)
         }
         view.render(ports: ports.map(PortSummary.init))
+        // A bad file or section is said after the listing, which shows the rest.
         let named = NamedDevices()
-        let devices = try named.names().map { entry throws(UsageError) in try named.device(named: entry.name) }
-        view.render(namedDevices: devices.compactMap { $0 }.map { NamedDeviceSummary($0, ports: ports) })
+        let (entries, found) = named.names()
+        var problems = found
+        var devices: [NamedDeviceSummary] = []
+        for entry in entries {
+            do throws(UsageError) {
+                if let device = try named.device(named: entry.name) {
+                    devices.append(NamedDeviceSummary(device, ports: ports))
+                }
+            } catch {
+                problems.append(error)
+            }
+        }
+        view.render(namedDevices: devices)
+        if let first = problems.first {
+            throw UsageError(problems.dropFirst().reduce(first.message) { $0 + "; " + $1.message })
+        }
         return .success
     }
 }
