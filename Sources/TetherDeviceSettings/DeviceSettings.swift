@@ -32,7 +32,7 @@ public struct DeviceSettings {
     public static let commandDelay = Option<Int>(
         "--command-delay", value: "ms", help: "Pause this many ms after each command sent, before the next.",
         default: 0, range: pacing)
-    private static let pacing = ValueRange.integers(0...10_000, "ms")
+    private static let pacing = ValueRange.milliseconds(0...10_000)
 
     public static let discardInput = Flag(
         "--discard-input",

@@ -42,7 +42,7 @@ public struct DialectOptions {
             in case a stray line was taken for it. Without it replies are shown at once until
             the device shows that it speaks unasked. See docs/DIALECTS.md, "Stray lines".
             """,
-        range: ValueRange.integers(0...60_000, "ms").map { .milliseconds($0) })
+        range: .durations(.zero, to: .seconds(60), bare: .milliseconds))
     public static let errorPattern = Option<LinePattern?>(
         "--error-pattern", value: "regex",
         help: "\(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.",
@@ -115,8 +115,8 @@ public struct DialectOptions {
         help: """
             \(dialects(taking: .readinessWait)): after a timeout, wait up to this many ms for the prompt before the
             next command (a busy console may discard what is typed meanwhile).
-            """, defaultHelp: "\(Int(PromptDialect.defaultReadinessWait / .milliseconds(1)))",
-        range: ValueRange.integers(0...3_600_000, "ms").map { .milliseconds($0) })
+            """, defaultHelp: DurationText.describe(PromptDialect.defaultReadinessWait),
+        range: .durations(.zero, to: .seconds(3_600), bare: .milliseconds))
 
     public static let noEcho = Flag(
         "--no-echo",

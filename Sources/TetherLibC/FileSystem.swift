@@ -67,6 +67,12 @@ public enum FileSystem {
         return status.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
+    /// Whether `path` names a character device (a serial port, a pty), links followed.
+    public static func isCharacterDevice(atPath path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
+    }
+
     /// Makes the directory at `path` and any missing directory above it (`mkdir -p`,
     /// mode 0777 before the umask).
     ///

@@ -54,9 +54,8 @@ enum ConnectCommand: Command {
                 name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
-        options: ConnectionOptions.options + [
-            HardwareOptions.noReconnect.declaration
-        ] + ConsoleOptions.declarations,
+        options: [ConnectionOptions.format(showing: .eventLog).declaration] + ConsoleOptions.declarations,
+        groups: ConnectionOptions.sendingGroups(reconnects: true),
         usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]"
     )
 
@@ -89,7 +88,9 @@ enum ConnectCommand: Command {
         connectionOptions.log = nil  // the console view writes it
         let connection = try await Connection(connectionOptions, view: view)
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
-        view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
+        if !options.isQuiet {
+            view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
+        }
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
@@ -118,6 +119,7 @@ enum ConnectCommand: Command {
         // `--log` file that cannot take it ends the session there.
         let (shown, show) = AsyncStream.makeStream(of: Void.self)
         let hint = FirstContactHint(sending: connection.terminator, dialect: connection.dialectName)
+        let isQuiet = options.isQuiet
         let observe: @Sendable (ViewRecord, ViewState, Connection.Stop) -> Void = { record, _, _ in
             show.yield()
             // Said on standard error, where the timeouts' view is not: it is not output.
@@ -125,7 +127,9 @@ enum ConnectCommand: Command {
             case .exchanged(let exchange):
                 switch exchange.outcome {
                 case .reply: hint.noteReceived()
-                case .timedOut: hint.afterTimeout().map { FileSink.standardError.write($0 + "\n") }
+                case .timedOut where !isQuiet:
+                    hint.afterTimeout().map { FileSink.standardError.write($0 + "\n") }
+                case .timedOut: break
                 case .failed: break
                 }
             case .notification, .partialReply, .lateReply, .pendingText:

@@ -30,12 +30,10 @@ enum LinesCommand: Command {
                 help: "The serial port: a device path or symlink, or rfc2217://HOST:PORT\n(or give --match).",
                 isOptional: true)
         ],
-        options: ConnectionOptions.options(showing: .modemLines).excluding(
-            [
-                ConnectionOptions.timeout.declaration, ConnectionOptions.timestamps.declaration,
-                ConnectionOptions.sim.declaration, ConnectionOptions.profile.declaration,
-                ConnectionOptions.hex.declaration,
-            ] + DialectOptions.options + ConnectionOptions.faultOptions),
+        options: [ConnectionOptions.format(showing: .modemLines).declaration],
+        groups: [
+            PortOptions.self, SerialOptions.self, OutputOptions.self, PacingOptions.self, PortControlOptions.self,
+        ],
         usage: "tether lines (<port> | --match <id>) [<options>]"
     )
 

@@ -3,14 +3,21 @@ import TetherCommandLine
 import TetherLibC
 import TetherModel
 import TetherPresenter
+import TetherViews
 
 /// `tether query`: send each command, print each reply.
 enum QueryCommand: Command {
-    static let linger = Option<Int>(
-        "--linger", value: "ms",
-        help: "After the last reply, go on showing lines until none has come for this many ms\n"
-            + "(at most 5 times as long in all).", default: 0, defaultHelp: "0, exit at once",
-        range: .integers(0...60_000, "ms"))
+    static let linger = Option<Duration>(
+        "--linger", value: "duration",
+        help: "After the last reply, go on showing lines until none has come for this long\n"
+            + "(at most 5 times as long in all).", default: .zero, defaultHelp: "0, exit at once",
+        range: .durations(.zero, to: .seconds(60), bare: .milliseconds, warnsBelow: 10))
+
+    static let value = Flag(
+        "--value", "-q",
+        help: "Print each reply's text alone, one line per reply line, for shell scripts\n"
+            + "(docs/SCRIPTS.md): notifications, error replies and timeouts go to\n"
+            + "standard error, and the exit code says which.")
 
     static let spec = CommandSpec(
         program: "tether", name: "query",
@@ -33,20 +40,21 @@ enum QueryCommand: Command {
               tether query --sim '*IDN?' 'TEMP?'
               tether query /dev/ttyUSB0 --eol none 'PRINT 2+2\\r'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
+              t=$(tether query /dev/ttyUSB0 --value --quiet 'TEMP?')
               tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net, see README)
             """,
         arguments: [
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
-        options: ConnectionOptions.options + [linger.declaration],
+        options: [ConnectionOptions.format(showing: .eventLog).declaration, value.declaration, linger.declaration],
+        groups: ConnectionOptions.sendingGroups(),
         usage: "tether query (<port> | --sim) <command> ... [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
         var commands = arguments.positionals
-        let namesPortByOption = arguments[ConnectionOptions.sim] || arguments[HardwareOptions.match] != nil
-        let port = namesPortByOption || commands.isEmpty ? nil : commands.removeFirst()
+        let port = ConnectionOptions.namesPortByOption(arguments) || commands.isEmpty ? nil : commands.removeFirst()
         let options = try ConnectionOptions(arguments, port: port)
         if !options.namesPort {
             throw UsageError("Missing expected argument '<port>' (or give '--sim')")
@@ -56,8 +64,20 @@ enum QueryCommand: Command {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got \(Quoted(first)))")
         }
         let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }
-        let linger = Duration.milliseconds(arguments[Self.linger])
-        let connection = try await Connection(options)
+        let linger = arguments[Self.linger]
+        var view: (any DeviceView)?
+        if arguments[Self.value] {
+            guard options.format == .text else {
+                throw UsageError(
+                    "'--value' prints the replies' text; it does not go with '--format \(options.format.name)'")
+            }
+            let others = TextView(
+                output: FileSink.standardError, timestamps: options.viewSettings.timestamper,
+                showsHex: options.showsHex,
+                isQuiet: options.isQuiet)
+            view = ValueView(others: others)
+        }
+        let connection = try await Connection(options, view: view)
         // Every command's outcome arrives as an `exchanged` record, in order: replies,
         // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
         // flight and each one not sent, so the output accounts for every command.

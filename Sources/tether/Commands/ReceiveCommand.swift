@@ -46,7 +46,10 @@ enum ReceiveCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "path", help: "Where to write (see above).", isOptional: true),
         ],
-        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options(showing: .transfer),
+        options: TransferOptions.options + [
+            overwrite.declaration, ConnectionOptions.format(showing: .transfer).declaration,
+        ],
+        groups: ConnectionOptions.sendingGroups(),
         usage: "tether receive (<port> | --sim) [<path>] [<options>]"
     )
 

@@ -44,7 +44,7 @@ enum RunCommand: Command {
             'emit' and 'check'. Give '-' to read the script from standard input.
             See docs/SCRIPTING.md for the syntax, the Lua API and the JSON records.
 
-            Devices: '--port PATH' or '--sim' is the unnamed device ('device' in Lua);
+            Devices: <port>, '--port PATH' or '--sim' is the unnamed device ('device' in Lua);
             '--port NAME=PATH', '--port NAME=sim' or '--port NAME=sim:PROFILE' (profiles:
             \(SimulatorProfile.names.joined(separator: ", "))) add named ones ('devices.NAME').
             The serial and dialect options apply to every device; a port's own settings
@@ -71,35 +71,35 @@ enum RunCommand: Command {
               printf '*IDN? =~ ^TETHER\\n' | tether run - --sim
               tether run examples/chamber.txt --sim --format json
               tether run examples/sweep.lua --sim
+              tether run /dev/ttyUSB0 examples/chamber.txt
               tether run examples/chamber.txt --sim --junit results.xml
               prove --exec 'tether run --sim --format tap' examples/chamber.txt
               tether run examples/alarm.lua --port chamber=sim --port cooler=sim
               tether run checks.lua --port psu=/dev/ttyUSB0 --port load=/dev/ttyUSB1 --dry-run
             """,
         arguments: [
-            ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
+            ArgumentSpec(
+                name: "port", help: ConnectionOptions.portHelp + "\nThe unnamed device, as '--port PATH'.",
+                isOptional: true),
+            ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input."),
         ],
         options: [
             port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration, junit.declaration,
-            HardwareOptions.noReconnect.declaration,
-        ]
-            // run's records have no hex rendering yet
-            + ConnectionOptions.options(showing: .run).excluding([ConnectionOptions.hex.declaration]),
-        usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
+            ConnectionOptions.format(showing: .run).declaration,
+        ],
+        groups: ConnectionOptions.sendingGroups(reconnects: true),
+        usage: "tether run [<port>] <script> [--port <port> ... | --sim] [--dry-run] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
+        let (port, path) = try portAndScript(arguments.positionals)
         guard !path.isEmpty else {
             throw UsageError("The script path is empty; give a query file, a Lua script or '-' for standard input")
         }
-        if arguments.positionals.count > 1 {
-            let extra = arguments.positionals[1]
-            throw UsageError("Unexpected argument \(Quoted(extra)). Did you mean \(Quoted("--port " + extra))?")
-        }
-        let ports = try devices(arguments)
+        let ports = try devices(arguments, port: port)
         var options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
+        if options.showsHex { throw UsageError("'--hex' does not apply to run: its records have no hex rendering") }
         // A run waits for a port on another machine to come back; a local port going
         // away stops the script (docs/SCRIPTING.md).
         options.hardware.reconnection = options.hardware.reconnection.remoteOnly
@@ -218,13 +218,34 @@ enum RunCommand: Command {
         }
     }
 
+    /// The port given as an argument, if any, and the script: `run PORT SCRIPT` as the
+    /// other commands take their port first, `run SCRIPT PORT` too when only the
+    /// second is a port (``Tether/isPort(_:)``), or `run SCRIPT` with `--port` or `--sim`.
+    ///
+    /// - Throws: ``UsageError`` for no script, or arguments beyond a port and a script.
+    static func portAndScript(_ positionals: [String]) throws(UsageError) -> (port: String?, script: String) {
+        switch positionals.count {
+        case 0: throw UsageError("Missing expected argument '<script>'")
+        case 1: return (nil, positionals[0])
+        case 2 where Tether.isPort(positionals[0]): return (positionals[0], positionals[1])
+        case 2 where Tether.isPort(positionals[1]): return (positionals[1], positionals[0])
+        default:
+            let extra = positionals[positionals.count == 2 ? 1 : 2]
+            throw UsageError(
+                "Unexpected argument \(Quoted(extra)): give 'tether run [<port>] <script>' (a port is a serial device, "
+                    + "a /dev/ path, tcp:// or rfc2217://), or '--port' for each device")
+        }
+    }
+
     /// The run's devices: with `--sim`, the unnamed simulator (running `--profile`)
-    /// first, then each `--port` in order.
-    private static func devices(_ arguments: ParsedArguments) throws(UsageError) -> [NamedPort] {
-        let profile = arguments[ConnectionOptions.profile].flatMap { $0.isEmpty ? nil : $0 }
-        var ports = arguments[ConnectionOptions.sim] ? [NamedPort(simulatorProfile: profile)] : []
+    /// first, then the `port` argument and each `--port` in order.
+    private static func devices(_ arguments: ParsedArguments, port: String?) throws(UsageError) -> [NamedPort] {
+        let simulator = arguments[SimulatorOptions.self]
+        let profile = simulator.profile.flatMap { $0.isEmpty ? nil : $0 }
+        var ports = simulator.sim ? [NamedPort(simulatorProfile: profile)] : []
+        if let port { ports.append(try NamedPort(parsing: port)) }
         for value in arguments[Self.port] { ports.append(try NamedPort(parsing: value)) }
-        guard !ports.isEmpty else { throw UsageError("Missing a device: give '--port <port>' or '--sim'") }
+        guard !ports.isEmpty else { throw UsageError("Missing a device: give <port>, '--port <port>' or '--sim'") }
         if ports.filter({ $0.name == nil }).count > 1 {
             throw UsageError(
                 "Only one device may be unnamed ('--sim' or '--port PATH'); name the others with NAME=PATH")

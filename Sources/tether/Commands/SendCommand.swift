@@ -10,7 +10,7 @@ enum SendCommand: Command {
         abstract: "Send files to a device by XMODEM or YMODEM (a bootloader's loadx, loady).",
         discussion: """
             Waits for the receiver's first request (C, or NAK for xmodem) for up to
-            --start-timeout seconds, then sends each <file> (ymodem: a batch of any
+            --start-timeout, then sends each <file> (ymodem: a batch of any
             number, with name and size; xmodem: exactly one). A progress bar shows on a
             terminal (--format json: 'transfer' records); Ctrl-C cancels with CAN CAN.
             The limits (10 retries a block, 10 s for an answer) are in docs/TRANSFERS.md.
@@ -36,7 +36,8 @@ enum SendCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "file", help: "A file to send.", isVariadic: true),
         ],
-        options: TransferOptions.options + ConnectionOptions.options(showing: .transfer),
+        options: TransferOptions.options + [ConnectionOptions.format(showing: .transfer).declaration],
+        groups: ConnectionOptions.sendingGroups(),
         usage: "tether send (<port> | --sim) <file> ... [<options>]"
     )
 

@@ -68,7 +68,7 @@ enum Tether {
             return .answered(.usage)
         }
         switch first {
-        case "-h", "--help":
+        case "-h", "--help", HelpFormatter.helpAll:
             FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .answered(.success)
         case versionFlag.declaration.key:
@@ -93,24 +93,52 @@ enum Tether {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
-            let suggestion = Suggestion.nearest(to: first, among: commands.map { $0.spec.name })
-            return .answered(
-                fail(
-                    UsageError(
-                        "Unknown subcommand \(Quoted(first))." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
-                    spec: spec))
+        let command: any Command.Type
+        let rest: [String]
+        if let named = commands.first(where: { $0.spec.name == first }) {
+            command = named
+            rest = Array(arguments.dropFirst())
+        } else if isPort(first) {
+            // tio's habit: `tether /dev/ttyUSB0` is `tether connect /dev/ttyUSB0`.
+            command = ConnectCommand.self
+            rest = arguments
+        } else {
+            return .answered(fail(unknownSubcommand(first), spec: spec))
         }
-        let rest = Array(arguments.dropFirst())
         if ParsedArguments.asksForHelp(rest) {
-            FileSink.standardOutput.write(HelpFormatter.help(command.spec))
+            let showsAll = ParsedArguments.asksForAllHelp(rest)
+            FileSink.standardOutput.write(HelpFormatter.help(command.spec, showsAll: showsAll))
             return .answered(.success)
         }
         do throws(UsageError) {
-            return .run(command, try ParsedArguments(rest, spec: parsingSpec(command.spec)))
+            let parsed = try ParsedArguments(rest, spec: parsingSpec(command.spec))
+            for warning in parsed.warnings { errors.write("Warning: \(warning)\n") }
+            return .run(command, parsed)
         } catch {
             return .answered(fail(error, spec: command.spec))
         }
+    }
+
+    /// Whether a first argument that is no subcommand is a port, which `connect` opens
+    /// (as tio takes one): a `/dev/` path (there or not: `connect` says it is missing),
+    /// a `tcp://` or `rfc2217://` address, or a character device elsewhere (a link to a pty).
+    static func isPort(_ argument: String) -> Bool {
+        argument.hasPrefix("/dev/") || argument.hasPrefix("tcp://") || argument.hasPrefix("rfc2217://")
+            || FileSystem.isCharacterDevice(atPath: argument)
+    }
+
+    /// `Unknown subcommand 'qeury'. Did you mean 'query'?`; for what looks like a path
+    /// (it holds a `/`), `Did you mean 'tether connect PATH'?`.
+    static func unknownSubcommand(_ name: String) -> UsageError {
+        let message = "Unknown subcommand \(Quoted(name))."
+        if name.contains("/") {
+            let exists = FileSystem.kind(atPath: name) != nil
+            return UsageError(
+                message + " Did you mean \(Quoted("tether connect " + name))?"
+                    + (exists ? " (it is not a serial port)" : " (no such port yet)"))
+        }
+        let suggestion = Suggestion.nearest(to: name, among: commands.map { $0.spec.name })
+        return UsageError(message + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
     }
 
     /// Runs `command` with its `parsed` arguments; its failures become messages on

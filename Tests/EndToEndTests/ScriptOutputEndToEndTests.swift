@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// `query --value` and `--quiet`: output a shell script can take as it is
+/// (docs/SCRIPTS.md).
+@Suite struct ScriptOutputEndToEndTests {
+    /// `r=$(tether query PORT 'TEMP?')` held `TEMP? → 21.78  (1 ms)`, and a
+    /// notification that came meanwhile ended up in it too.
+    @Test func valuePrintsExactlyTheRepliesAndANotificationGoesToStandardError() throws {
+        // The env profile answers ALARM:TEST with OK, then sends '!ALARM test …'.
+        let result = try Subprocess.run(
+            "tether", ["query", "--sim", "--value", "--linger", "500ms", "ALARM:TEST", "TEMP?", "*IDN?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4, "\(result.stdout)")
+        #expect(lines[0] == "OK")
+        #expect(lines[1].wholeMatch(of: /\d+\.\d+/) != nil, "\(result.stdout)")
+        #expect(lines[2] == "TETHER,ENV-1,SIM0001,1.0")
+        #expect(lines[3] == "")
+        #expect(!result.stdout.contains("!ALARM"))
+        #expect(result.stderr.contains("!ALARM test"), "\(result.stderr)")
+        #expect(result.stderr.contains("connected to sim:env"))
+    }
+
+    @Test func aTimeoutPrintsNothingOnStandardOutputAndSaysSoOnStandardError() throws {
+        let result = try Subprocess.run(
+            "tether", ["query", "--sim", "-q", "--latency", "400", "--timeout", "100ms", "TEMP?"])
+        #expect(result.status == 75)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("TEMP? ✗ no reply within 100 ms"), "\(result.stderr)")
+    }
+
+    @Test func anErrorReplyGoesToStandardErrorWithExitCode1() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--value", "NOPE?", "TEMP?"])
+        #expect(result.status == 1)
+        #expect(result.stdout.wholeMatch(of: /\d+\.\d+\n/) != nil, "\(result.stdout)")
+        #expect(result.stderr.contains("NOPE? ✗ ERR"), "\(result.stderr)")
+    }
+
+    @Test func quietLeavesOutTheInformationalLines() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--value", "--quiet", "*IDN?"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "TETHER,ENV-1,SIM0001,1.0\n")
+        #expect(result.stderr == "")
+        let monitor = try Subprocess.run("tether", ["monitor", "--sim", "--count", "1", "--quiet"])
+        #expect(monitor.status == 0)
+        #expect(monitor.stderr == "", "\(monitor.stderr)")
+        #expect(monitor.stdout.hasPrefix("!READING"))
+    }
+
+    @Test func valueWithAFormatForProgramsIsRefused() throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--value", "--format", "json", "X"])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr.hasPrefix("Error: '--value' prints the replies' text; it does not go with '--format json'"))
+    }
+
+    /// The docs' example (docs/SCRIPTS.md, "Shell scripts"): `set -e` stops the script
+    /// at a command that got no reply.
+    @Test func aShellScriptTakesTheValueAndSetEStopsAtAFailure() throws {
+        let tether = Subprocess.productsDirectory.appendingPathComponent("tether").path
+        let script = """
+            set -e
+            id=$('\(tether)' query --sim --value --quiet '*IDN?')
+            echo "got [$id]"
+            '\(tether)' query --sim --value --quiet --latency 400 --timeout 100ms 'TEMP?' > /dev/null
+            echo "not reached"
+            """
+        let result = try Subprocess.run(path: "/bin/sh", ["-c", script])
+        #expect(result.status == 75)
+        #expect(result.stdout == "got [TETHER,ENV-1,SIM0001,1.0]\n")
+    }
+}
