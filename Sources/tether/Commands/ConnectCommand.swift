@@ -75,9 +75,7 @@ enum ConnectCommand: Command {
             }
             return try await runFromPipe(options)
         }
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .eventLog)
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(

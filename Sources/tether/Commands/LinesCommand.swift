@@ -53,9 +53,7 @@ enum LinesCommand: Command {
         if case .tcp = options.address {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .modemLines, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .modemLines)
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
         let view = try options.view(.modemLines)
         let waitingView: any DeviceView = log.map { FanOutView([view, $0.view]) } ?? view

@@ -53,14 +53,10 @@ enum QueryCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        var commands = arguments.positionals
-        let port = ConnectionOptions.namesPortByOption(arguments) || commands.isEmpty ? nil : commands.removeFirst()
-        let options = try ConnectionOptions(arguments, port: port)
-        if !options.namesPort {
-            throw UsageError("Missing expected argument '<port>' (or give '--sim')")
-        }
+        let (options, commands) = try ConnectionOptions.withPortFirst(arguments)
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
-        if port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil {
+        if options.port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil
+        {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got \(Quoted(first)))")
         }
         let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }
@@ -83,40 +79,27 @@ enum QueryCommand: Command {
         // flight and each one not sent, so the output accounts for every command.
         let outcomes = QueryOutcomes(expecting: commands.count)
         let lastRecord = LastRecord()
+        let device = connection.device
+        let timeout = options.timeout
         // Text without a line end is part of a reply on its way: query shows replies.
         // Each reply is rendered on the device's loop thread, in the turn that read it.
-        let presenting = connection.startPresenting(showsPendingText: false, onDeviceLoop: true) { record, _ in
-            if linger > .zero { lastRecord.touch() }
-            if case .exchanged(let exchange) = record.event { outcomes.record(Self.exitCode(for: exchange.outcome)) }
-        }
-        let ended = Task {
-            _ = await presenting.value
+        return try await connection.runUntilStopped(
+            showsPendingText: false, onDeviceLoop: true,
+            observe: { record, _, _ in
+                if linger > .zero { lastRecord.touch() }
+                if case .exchanged(let exchange) = record.event {
+                    outcomes.record(Self.exitCode(for: exchange.outcome))
+                }
+            },
             // The device ended before every command had an outcome (it hung up while
             // tether took in what was waiting at open): a disconnect, not success.
-            outcomes.viewEnded()
-        }
-        let device = connection.device
-        let trap = SignalTrap()
-        let signals = trap.received
-        let interruption = Task { () -> ExitCode? in
-            for await signal in signals {
-                let code = SignalTrap.exitCode(for: signal)
-                await device.close(reason: SignalTrap.reason(for: code))
-                return code
-            }
-            return nil
-        }
-        await device.start()
-        for bytes in encoded { device.send(bytes: bytes, timeout: options.timeout) }
-        let code = await outcomes.all()
-        if linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
-        interruption.cancel()
-        let interrupted = await interruption.value
-        trap.cancel()
-        await connection.shutdown()
-        await ended.value
-        try connection.checkLog()
-        return interrupted ?? trap.exitCode(after: code)
+            whenViewEnds: { _ in outcomes.viewEnded() },
+            work: { stop in
+                for bytes in encoded { device.send(bytes: bytes, timeout: timeout) }
+                let code = await outcomes.all()
+                if linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
+                stop.yield(code)
+            })
     }
 
     /// `--linger`: lets lines already on their way be shown — a notification right

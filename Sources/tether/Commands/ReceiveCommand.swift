@@ -54,9 +54,7 @@ enum ReceiveCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        let (port, rest) = TransferOptions.port(of: arguments)
-        let options = try ConnectionOptions(arguments, port: port)
-        if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+        let (options, rest) = try ConnectionOptions.withPortFirst(arguments)
         guard rest.count <= 1 else { throw UsageError("Unexpected argument \(Quoted(rest[1]))") }
         if let program = arguments[TransferOptions.program] {
             let folder = rest.first ?? "."

@@ -59,10 +59,8 @@ enum RunCommand: Command {
             script file cannot be read, 74 when a device disconnected, 75 when a step
             timed out and the script did not handle it.
 
-            A tcp:// or rfc2217:// port that disconnects (the server or the link gone)
-            is reopened as by 'monitor', with the same settings, while the script goes
-            on: its commands meanwhile fail ('disconnected', 'not_sent'), then work
-            again; with --no-reconnect the run exits 74 as for a local port.
+            A tcp:// or rfc2217:// port that disconnects is reopened while the script goes
+            on (docs/SCRIPTING.md); with --no-reconnect the run exits 74.
 
             For CI: '--junit FILE' also writes a JUnit XML report, '--format tap' prints
             TAP (one test point per check; prove and TAP harnesses read it).
@@ -104,9 +102,7 @@ enum RunCommand: Command {
         // away stops the script (docs/SCRIPTING.md).
         options.hardware.reconnection = options.hardware.reconnection.remoteOnly
         let shown = try options.view(.run)
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .run, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .run)
         let report = try arguments[Self.junit].map { path throws(CommandFailure) in
             try LogFile(path: path, format: .junit, showing: .run, replaces: true, named: "JUnit report")
         }
@@ -145,51 +141,44 @@ enum RunCommand: Command {
         // Ended by a signal, a run exits at once with its code (docs/SCRIPTING.md): by
         // exit(3), not by the signal's default action, so the lock files of its ports go
         // too (UUCPLockFile's exit handler).
-        let trap = SignalTrap()
-        let signals = trap.received
-        let exiting = Task {
-            for await signal in signals { exit(SignalTrap.exitCode(for: signal).rawValue) }
-        }
-        defer {
-            exiting.cancel()
-            trap.cancel()
-        }
-        // What JSON and the log get when a port cannot be opened (text has the error).
-        let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
-        var opened: [OpenedDevice] = []
-        do {
-            for (port, settings) in zip(ports, settings) {
-                opened.append(
-                    try await OpenedDevice(
-                        port.target, configuration: settings.configuration, hardware: options.hardware,
-                        dialect: settings.dialect, pacing: settings.pacing,
-                        discardsWaitingInput: settings.discardsWaitingInput, faults: options.simulatorFaults,
-                        waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
-                        refused: { name, events in
-                            var presenter = Presenter(port: name, device: port.name)
-                            presenter.present(events, to: records)
-                        }))
+        return try await SignalTrap.during(onSignal: { exit(SignalTrap.exitCode(for: $0).rawValue) }) {
+            // What JSON and the log get when a port cannot be opened (text has the error).
+            let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
+            var opened: [OpenedDevice] = []
+            do {
+                for (port, settings) in zip(ports, settings) {
+                    opened.append(
+                        try await OpenedDevice(
+                            port.target, configuration: settings.configuration, hardware: options.hardware,
+                            dialect: settings.dialect, pacing: settings.pacing,
+                            discardsWaitingInput: settings.discardsWaitingInput, faults: options.simulatorFaults,
+                            waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
+                            refused: { name, events in
+                                var presenter = Presenter(port: name, device: port.name)
+                                presenter.present(events, to: records)
+                            }))
+                }
+            } catch {
+                for device in opened { await device.shutdown() }
+                var presenter = RunPresenter(devices: [])
+                records.render(presenter.finish(outcome: .deviceError, unhandled: 0, duration: .zero, at: Date()))
+                throw error
             }
-        } catch {
+            let runner = ScriptRunner(
+                devices: zip(ports, opened).map {
+                    ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts, reconnects: $1.reconnects)
+                },
+                view: view,
+                defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
+            let devices = opened.map(\.device)
+            for file in files {
+                file.whenWriteFails { for device in devices { device.stop(reason: LogFileStop.reason) } }
+            }
+            let summary = await runner.run(prepared)
             for device in opened { await device.shutdown() }
-            var presenter = RunPresenter(devices: [])
-            records.render(presenter.finish(outcome: .deviceError, unhandled: 0, duration: .zero, at: Date()))
-            throw error
-        }
-        let runner = ScriptRunner(
-            devices: zip(ports, opened).map {
-                ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts, reconnects: $1.reconnects)
-            },
-            view: view,
-            defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
-        let devices = opened.map(\.device)
-        for file in files {
-            file.whenWriteFails { for device in devices { device.stop(reason: LogFileStop.reason) } }
-        }
-        let summary = await runner.run(prepared)
-        for device in opened { await device.shutdown() }
-        for file in files { try file.check() }
-        return exitCode(for: summary.outcome)
+            for file in files { try file.check() }
+            return exitCode(for: summary.outcome)
+        }.result
     }
 
     /// Renders `event` of a run that ends before it starts: a dry run's verdict, or a

@@ -42,9 +42,7 @@ enum SendCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        let (port, paths) = TransferOptions.port(of: arguments)
-        let options = try ConnectionOptions(arguments, port: port)
-        if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+        let (options, paths) = try ConnectionOptions.withPortFirst(arguments)
         guard !paths.isEmpty else { throw UsageError("Missing expected argument '<file> ...'") }
         if let program = arguments[TransferOptions.program] {
             return try await ProgramTransfer.run(

@@ -124,6 +124,23 @@ struct ConnectionOptions {
             throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
         try self.init(arguments, port: arguments.positionals.first)
+        try requirePort()
+    }
+
+    /// The options of a command whose first argument is the port unless `--sim` or
+    /// `--match` names it (`query`, `send`, `receive`), and the arguments after it.
+    ///
+    /// - Throws: ``UsageError`` for no port, or a bad value.
+    static func withPortFirst(_ arguments: ParsedArguments) throws(UsageError) -> (Self, rest: [String]) {
+        var rest = arguments.positionals
+        let port = namesPortByOption(arguments) || rest.isEmpty ? nil : rest.removeFirst()
+        let options = try ConnectionOptions(arguments, port: port)
+        try options.requirePort()
+        return (options, rest)
+    }
+
+    /// - Throws: ``UsageError`` when no port was named: no path, `--sim` or `--match`.
+    func requirePort() throws(UsageError) {
         if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
     }
 
@@ -205,6 +222,15 @@ extension ConnectionOptions {
     var viewSettings: ViewSettings {
         ViewSettings(
             showsTimestamps: showsTimestamps, timestampStyle: timestampStyle, showsHex: showsHex, isQuiet: isQuiet)
+    }
+
+    /// The `--log` file, if one is given, with its format's view of `kind`.
+    ///
+    /// - Throws: ``CommandFailure`` (73) when it cannot be opened.
+    func logFile<View>(showing kind: ViewKind<View>) throws(CommandFailure) -> LogFile<View>? {
+        try log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: logFormat, showing: kind, settings: viewSettings)
+        }
     }
 
     /// `--format`'s view of `kind`, with ``viewSettings``.

@@ -56,28 +56,18 @@ enum ExternalProgram {
         let spawned = posix_spawn(&spawnedPID, "/bin/sh", &actions, &attributes, &argv, environ)
         guard spawned == 0 else { return (.notStarted(errno: spawned), nil) }
         let pid = spawnedPID
-        let trap = SignalTrap()
-        let signals = trap.received
-        let forwarding = Task { () -> Int32? in
-            var last: Int32?
-            for await signal in signals {
-                kill(pid, signal == SignalTrap.abortStandIn ? SIGABRT : signal)
-                last = signal
+        let forward: @Sendable (Int32) -> Void = { kill(pid, $0 == SignalTrap.abortStandIn ? SIGABRT : $0) }
+        return await SignalTrap.during(onSignal: forward) {
+            await withCheckedContinuation { (done: CheckedContinuation<End, Never>) in
+                let started = DedicatedThread.start {
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    let signal = status & 0x7F
+                    done.resume(returning: signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal))
+                }
+                if !started { done.resume(returning: .notStarted(errno: EAGAIN)) }
             }
-            return last
         }
-        let end = await withCheckedContinuation { (done: CheckedContinuation<End, Never>) in
-            let started = DedicatedThread.start {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                let signal = status & 0x7F
-                done.resume(returning: signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal))
-            }
-            if !started { done.resume(returning: .notStarted(errno: EAGAIN)) }
-        }
-        trap.cancel()
-        forwarding.cancel()
-        return (end, await forwarding.value)
     }
 
     /// Clears `O_NONBLOCK` on `descriptor` (the port is opened non-blocking for the

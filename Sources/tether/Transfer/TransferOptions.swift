@@ -50,13 +50,6 @@ enum TransferOptions {
         TransferLimits(startTimeout: arguments[startTimeout])
     }
 
-    /// Splits the positionals into the port (none with `--sim` or `--match`) and the rest.
-    static func port(of arguments: ParsedArguments) -> (port: String?, rest: [String]) {
-        var rest = arguments.positionals
-        let port = ConnectionOptions.namesPortByOption(arguments) || rest.isEmpty ? nil : rest.removeFirst()
-        return (port, rest)
-    }
-
     /// The exit code for how a transfer ended (README, "Exit codes").
     static func exitCode(for outcome: TransferOutcome) -> ExitCode {
         switch outcome {

@@ -39,21 +39,13 @@ enum TransferRun {
             }
             return (outcome, received)
         }
-        let trap = SignalTrap()
-        let signals = trap.received
-        let interruption = Task { () -> ExitCode? in
-            for await signal in signals {
-                transferring.cancel()
-                return SignalTrap.exitCode(for: signal)
-            }
-            return nil
+        let ((outcome, received), signal) = await SignalTrap.during(onSignal: { _ in transferring.cancel() }) {
+            let ended = await transferring.value
+            await connection.shutdown()
+            return ended
         }
-        let (outcome, received) = await transferring.value
-        interruption.cancel()
-        let signalled = await interruption.value
-        trap.cancel()
-        await connection.shutdown()
         let code = TransferOptions.exitCode(for: outcome)
-        return Result(outcome: outcome, received: received, code: code == .interrupted ? signalled ?? code : code)
+        let cancelledBy = code == .interrupted ? signal.map(SignalTrap.exitCode(for:)) : nil
+        return Result(outcome: outcome, received: received, code: cancelledBy ?? code)
     }
 }
