@@ -46,6 +46,13 @@ import Testing
         #expect(monitor.status == 0)
         #expect(monitor.stderr == "", "\(monitor.stderr)")
         #expect(monitor.stdout.hasPrefix("!READING"))
+        let folder = try TemporaryFolder()
+        let file = folder.path("image.bin")
+        try Data(repeating: 0x5A, count: 3000).write(to: URL(fileURLWithPath: file))
+        let sent = try Subprocess.run("tether", ["send", "--sim", "--quiet", file])
+        #expect(sent.status == 0)
+        #expect(sent.stderr == "", "\(sent.stderr)")
+        #expect(sent.stdout.hasPrefix("Sent 1 file by ymodem in "))
     }
 
     @Test func valueWithAFormatForProgramsIsRefused() throws {
