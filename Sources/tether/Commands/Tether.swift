@@ -32,7 +32,13 @@ enum Tether {
               tether run checks.txt --sim
               tether monitor /dev/ttyUSB0 --baud 9600 --count 10
               tether connect /dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0
+              tether /dev/ttyUSB0                        (the same as 'tether connect /dev/ttyUSB0')
+              t=$(tether query /dev/ttyUSB0 --value 'TEMP?')   (shell scripts: docs/SCRIPTS.md)
               tether send /dev/ttyUSB0 u-boot.img        (YMODEM, after 'loady')
+
+            Durations are written 500ms, 3s, 1.5s, 2m or 1h; a bare number is in the
+            option's own unit, which its help names. 'tether <subcommand> --help' shows
+            its common options, '--help-all' every one.
 
             EXIT CODES:
               0 success, 1 error reply or failed expectation, 64 usage error,
@@ -45,7 +51,7 @@ enum Tether {
               from another process, 141 output closed early (SIGPIPE).
             """,
         options: [versionFlag.declaration],
-        usage: "tether <subcommand> [<arguments>] [<options>]"
+        usage: "tether <subcommand> [<arguments>] [<options>] | tether <port> [<options>]"
     )
 
     /// What the command line asks for: an answer already given, or a command to run.
