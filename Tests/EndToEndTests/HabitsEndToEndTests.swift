@@ -62,6 +62,18 @@ import Testing
                 + "(see 'tether --help')\n")
     }
 
+    @Test func aScriptFileAsTheFirstWordGetsADidYouMeanRun() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.path("checks.txt")
+        try "*IDN?\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run("tether", [script])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr
+                == "Error: Unknown subcommand '\(script)'. Did you mean 'tether run \(script)'? (it is a file, not a port) "
+                + "(see 'tether --help')\n")
+    }
+
     /// `run` needed `--port` where the other commands take the port as an argument.
     @Test(arguments: [true, false])
     func runTakesThePortAsAnArgument(portFirst: Bool) throws {

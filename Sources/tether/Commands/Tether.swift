@@ -133,15 +133,18 @@ enum Tether {
             || FileSystem.isCharacterDevice(atPath: argument)
     }
 
-    /// `Unknown subcommand 'qeury'. Did you mean 'query'?`; for what looks like a path
-    /// (it holds a `/`), `Did you mean 'tether connect PATH'?`.
+    /// `Unknown subcommand 'qeury'. Did you mean 'query'?`; for a file that is there
+    /// (and no port), `Did you mean 'tether run FILE'?`; for what looks like a path (it
+    /// holds a `/`) and is not there, `Did you mean 'tether connect PATH'?`.
     static func unknownSubcommand(_ name: String) -> UsageError {
         let message = "Unknown subcommand \(Quoted(name))."
-        if name.contains("/") {
-            let exists = FileSystem.kind(atPath: name) != nil
-            return UsageError(
-                message + " Did you mean \(Quoted("tether connect " + name))?"
-                    + (exists ? " (it is not a serial port)" : " (no such port yet)"))
+        switch FileSystem.kind(atPath: name) {
+        case .other:
+            return UsageError(message + " Did you mean \(Quoted("tether run " + name))? (it is a file, not a port)")
+        case nil where name.contains("/"):
+            return UsageError(message + " Did you mean \(Quoted("tether connect " + name))? (no such port yet)")
+        default:
+            break
         }
         let suggestion = Suggestion.nearest(to: name, among: commands.map { $0.spec.name })
         return UsageError(message + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
