@@ -6,8 +6,9 @@ import TetherSerial
 import TetherSimulator
 import TetherViews
 
-/// The options every device command shares: which port (or `--sim`), serial
-/// settings, dialect, timeout and output format.
+/// What the option groups of a device command give (`Options/*`, each command lists
+/// those it takes): which port (or `--sim`), serial settings, dialect, timeout and
+/// output; and the rules between options of different groups (``validate(_:)``).
 struct ConnectionOptions {
     /// `--format`, read as any format: each command declares it with
     /// ``format(showing:)``, whose check refuses the formats it cannot show.
