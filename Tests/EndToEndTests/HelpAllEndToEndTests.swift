@@ -22,7 +22,7 @@ import Testing
         #expect(all.status == 0)
         #expect(all.stdout.components(separatedBy: "SIMULATOR FAULT OPTIONS (with --sim):\n").count == 2)
         #expect(all.stdout.components(separatedBy: "  --latency <ms>").count == 2, "\(all.stdout)")
-        #expect(all.stdout.contains("  --char-delay <ms>"))
+        #expect(all.stdout.contains("  --char-delay <duration>"))
         #expect(!all.stdout.contains("--help-all' shows"))
     }
 

@@ -134,7 +134,7 @@ import TetherSimulator
         ),
         (
             ["query", "--sim", "--listen", "60001", "x"],
-            "--listen <ms>': must be a duration such as 500ms or 2m, 0 to 1m; a bare number is ms"
+            "--listen <duration>': must be a duration such as 500ms or 2m, 0 to 1m; a bare number is ms"
         ),
         (
             ["monitor", "--sim", "--duration", "0"],
