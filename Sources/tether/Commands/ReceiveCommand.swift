@@ -80,7 +80,7 @@ enum ReceiveCommand: Command {
             : nil
         let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
-        let result = await TransferRun.run(
+        let result = try await TransferRun.run(
             TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, view: view,
             command: arguments[TransferOptions.command])
         for file in result.received {

@@ -60,7 +60,7 @@ enum SendCommand: Command {
         let peer = options.usesSimulator ? TransferPeer(TransferReceiver(kind)) : nil
         let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
-        let result = await TransferRun.run(
+        let result = try await TransferRun.run(
             TransferSender(kind, files: files, limits: limits), on: connection, direction: "send", protocol: kind,
             view: view, command: arguments[TransferOptions.command])
         return result.code

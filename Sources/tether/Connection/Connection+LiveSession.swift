@@ -58,4 +58,23 @@ extension Connection {
         try checkLog()
         return SignalTrap.exitCode(code, after: signal)
     }
+
+    /// The life of a command that drives the port itself instead of rendering the
+    /// device's events (`send`, `receive`, their `--program`): runs `work` with the
+    /// signal trap armed, each signal going to `onSignal` (cancel the transfer, pass it
+    /// on to the program), then closes the device and checks the `--log` file.
+    ///
+    /// - Returns: what `work` returned, and the first signal trapped meanwhile.
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
+    func drive<Result>(onSignal: @escaping @Sendable (Int32) -> Void, _ work: () async -> Result)
+        async throws(CommandFailure) -> (result: Result, signal: Int32?)
+    {
+        let (result, signal) = await SignalTrap.during(onSignal: onSignal) {
+            let result = await work()
+            await shutdown()
+            return result
+        }
+        try checkLog()
+        return (result, signal)
+    }
 }

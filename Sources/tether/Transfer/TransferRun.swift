@@ -17,16 +17,18 @@ enum TransferRun {
         var code: ExitCode
     }
 
-    /// Runs `machine` on `connection`'s device, then closes the device; with `command`
-    /// (`--command`'s bytes) types it and the dialect's line end first
-    /// (``CommandedTransfer``).
+    /// Runs `machine` on `connection`'s device, then closes the device
+    /// (``Connection/drive(onSignal:_:)``); with `command` (`--command`'s bytes) types
+    /// it and the dialect's line end first (``CommandedTransfer``).
+    ///
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
     static func run(
         _ machine: some TransferMachine, on connection: Connection, direction: String, protocol kind: TransferProtocol,
         view: any TransferView, command: [UInt8]? = nil
-    ) async -> Result {
+    ) async throws(CommandFailure) -> Result {
         if let command {
             let typed = CommandedTransfer(command: connection.device.dialect.encode(command), then: machine)
-            return await run(typed, on: connection, direction: direction, protocol: kind, view: view)
+            return try await run(typed, on: connection, direction: direction, protocol: kind, view: view)
         }
         let device = connection.device
         let name = connection.displayName
@@ -39,10 +41,8 @@ enum TransferRun {
             }
             return (outcome, received)
         }
-        let ((outcome, received), signal) = await SignalTrap.during(onSignal: { _ in transferring.cancel() }) {
-            let ended = await transferring.value
-            await connection.shutdown()
-            return ended
+        let ((outcome, received), signal) = try await connection.drive(onSignal: { _ in transferring.cancel() }) {
+            await transferring.value
         }
         let code = TransferOptions.exitCode(for: outcome)
         let cancelledBy = code == .interrupted ? signal.map(SignalTrap.exitCode(for:)) : nil
