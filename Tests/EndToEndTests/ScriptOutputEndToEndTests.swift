@@ -53,6 +53,11 @@ import Testing
         #expect(sent.status == 0)
         #expect(sent.stderr == "", "\(sent.stderr)")
         #expect(sent.stdout.hasPrefix("Sent 1 file by ymodem in "))
+        // Without --quiet, 'waiting for … to appear' comes first.
+        let missing = folder.path("ttyMISSING")
+        let lines = try Subprocess.run("tether", ["lines", missing, "--wait-timeout", "300ms", "--quiet"])
+        #expect(lines.status == 66)
+        #expect(lines.stderr == "Error: \(missing): no such device (waited 0.3 s)\n", "\(lines.stderr)")
     }
 
     @Test func valueWithAFormatForProgramsIsRefused() throws {

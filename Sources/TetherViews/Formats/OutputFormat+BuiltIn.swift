@@ -11,7 +11,7 @@ extension OutputFormat {
         },
         run: { TextView(output: $0.output, timestamps: $0.timestamper, isQuiet: $0.isQuiet) },
         portList: { TextView(output: $0.output) },
-        modemLines: { TextView(output: $0.output) },
+        modemLines: { TextView(output: $0.output, isQuiet: $0.isQuiet) },
         transfer: { TransferProgressBar(isTerminal: FileSink.standardError.isTerminal, isQuiet: $0.isQuiet) },
         report: { TextReportView(output: $0.output) })
 
