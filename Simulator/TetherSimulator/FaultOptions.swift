@@ -4,14 +4,14 @@ import TetherCommandLine
 /// same), declared once for both command lines, and the ``FaultPlan`` they describe.
 public enum FaultOptions {
     public static let latency = Option<Int?>(
-        "--latency", value: "ms", help: "Delay every reply by this many ms.", range: .integers(atLeast: 0, "ms"))
+        "--latency", value: "ms", help: "Delay every reply by this many ms.", range: .milliseconds(atLeast: 0))
     public static let latencyStep = Option<Int?>(
         "--latency-step", value: "ms",
         help: "Delay each reply this many ms more than the one before\n(a device falling behind).",
-        range: .integers(atLeast: 0, "ms"))
+        range: .milliseconds(atLeast: 0))
     public static let jitter = Option<Int?>(
         "--jitter", value: "ms", help: "Delay every reply by a further random 0 … ms\n(order kept).",
-        range: .integers(atLeast: 0, "ms"))
+        range: .milliseconds(atLeast: 0))
     public static let paceBaud = Option<Int?>(
         "--pace-baud", value: "rate", help: "Send at this baud rate, 10 bits a byte\n(9600 ≈ 1.04 ms/byte).",
         range: .integers(atLeast: 1, "baud"))
@@ -20,7 +20,7 @@ public enum FaultOptions {
         range: .integers(atLeast: 1, "bytes"))
     public static let splitGap = Option<Int>(
         "--split-gap", value: "ms", help: "The longest random gap between split pieces.",
-        default: Int(FaultPlan().splitGap / .milliseconds(1)), range: .integers(atLeast: 0, "ms"))
+        default: Int(FaultPlan().splitGap / .milliseconds(1)), range: .milliseconds(atLeast: 0))
     public static let garbage = Option<Double?>(
         "--garbage", value: "p", help: "Put 1 … 8 random bytes (never CR/LF) before a line,\nprobability 0 … 1.",
         range: probability)
@@ -31,7 +31,7 @@ public enum FaultOptions {
         range: probability)
     public static let disconnectAfter = Option<Int?>(
         "--disconnect-after", value: "ms", help: "Hang up this many ms after a client opens the port.",
-        range: .integers(atLeast: 1, "ms"))
+        range: .milliseconds(atLeast: 1))
     public static let disconnectAfterLines = Option<Int?>(
         "--disconnect-after-lines", value: "n", help: "Hang up after n lines have been sent to a client.",
         range: .integers(atLeast: 1))
@@ -39,7 +39,7 @@ public enum FaultOptions {
         "--reappear-after", value: "ms",
         help:
             "After a hang-up, come back on a new pty (same --link)\nthis many ms later; without it the device is gone\nfor good.",
-        range: .integers(atLeast: 0, "ms"))
+        range: .milliseconds(atLeast: 0))
     public static let burst = Option<FaultPlan.Burst?>(
         "--burst", value: "n@rate",
         help: "On each open, send n '!BURST n=<i>' lines at rate\nlines/s (e.g. 1000@2000).",
@@ -47,7 +47,7 @@ public enum FaultOptions {
     public static let receiveGap = Option<Int?>(
         "--receive-gap", value: "ms",
         help: "Drop each byte received less than this many ms after\nthe last one taken (a UART without a FIFO).",
-        range: .integers(atLeast: 1, "ms"))
+        range: .milliseconds(atLeast: 1))
     public static let drainBaud = Option<Int?>(
         "--drain-baud", value: "rate",
         help: "Read what the client sends no faster than this baud\nrate, 10 bits a byte (the rest waits in the pty).",
@@ -55,7 +55,7 @@ public enum FaultOptions {
     public static let holdInput = Option<Int?>(
         "--hold-input", value: "ms",
         help: "After the first bytes of a connection, read nothing\nfor this many ms (XOFF held during a flash write).",
-        range: .integers(atLeast: 1, "ms"))
+        range: .milliseconds(atLeast: 1))
     public static let sequenceNumbers = Flag(
         "--sequence-numbers", help: "Append ' seq=<n>' to every notification line\n(n from 1, never reset).")
 

@@ -145,8 +145,9 @@ enum SimCommandLine {
             profile.declaration, listProfilesFlag.declaration, link.declaration, count.declaration, seed.declaration,
             log.declaration, versionFlag.declaration,
         ],
-        groups: [
-            OptionGroup(title: "FAULT OPTIONS (seeded by --seed, so a failing run replays)", options: FaultOptions.all)
+        sections: [
+            OptionSection(
+                title: "FAULT OPTIONS (seeded by --seed, so a failing run replays)", options: FaultOptions.all)
         ],
         usage:
             "tether-sim [--profile <name|file>] [--link <path> ...] [--count <n>] [--seed <seed>] [--log <file>] [<fault options>]",

@@ -11,10 +11,11 @@ public struct CommandSpec: Sendable {
     public var discussion: String
     /// Positional arguments, in order.
     public var arguments: [ArgumentSpec]
-    /// Options and flags, under `OPTIONS:`.
+    /// Its own options and flags, under `OPTIONS:`.
     public var options: [OptionDeclaration]
-    /// Further option sections after `OPTIONS:`, e.g. `FAULT OPTIONS`.
-    public var groups: [OptionGroup]
+    /// The option groups it takes and its further sections, each under its heading
+    /// after `OPTIONS:` (`--help` shows the common ones, `--help-all` every one).
+    public var sections: [OptionSection]
     /// A usage line to show instead of the generated one, e.g. when `--sim` replaces
     /// the port.
     public var usage: String?
@@ -26,8 +27,9 @@ public struct CommandSpec: Sendable {
 
     public init(
         program: String, name: String = "", abstract: String, discussion: String = "",
-        arguments: [ArgumentSpec] = [], options: [OptionDeclaration] = [], groups: [OptionGroup] = [],
-        usage: String? = nil, epilogue: String = "", unknownOptionMessages: [String: String] = [:]
+        arguments: [ArgumentSpec] = [], options: [OptionDeclaration] = [], groups: [any OptionGroup.Type] = [],
+        sections: [OptionSection] = [], usage: String? = nil, epilogue: String = "",
+        unknownOptionMessages: [String: String] = [:]
     ) {
         self.program = program
         self.name = name
@@ -35,7 +37,7 @@ public struct CommandSpec: Sendable {
         self.discussion = discussion
         self.arguments = arguments
         self.options = options
-        self.groups = groups
+        self.sections = groups.map { $0.section } + sections
         self.usage = usage
         self.epilogue = epilogue
         self.unknownOptionMessages = unknownOptionMessages
@@ -45,7 +47,10 @@ public struct CommandSpec: Sendable {
     public var commandName: String { name.isEmpty ? program : "\(program) \(name)" }
 
     /// Every option of every section.
-    public var allOptions: [OptionDeclaration] { options + groups.flatMap(\.options) }
+    public var allOptions: [OptionDeclaration] { options + sections.flatMap(\.options) }
+
+    /// Whether it has options only `--help-all` shows.
+    public var hasUncommonOptions: Bool { sections.contains { !$0.isCommon } }
 
     /// The option spelled `name` (`--baud` or `-b`).
     public func option(named name: String) -> OptionDeclaration? {
@@ -83,17 +88,4 @@ public struct ArgumentSpec: Sendable {
     /// Whether it may be a file's path, for shell completion: a `port`, `script`,
     /// `file` or `path`.
     public var takesPath: Bool { ["port", "script", "file", "path"].contains(name) }
-}
-
-/// A section of options in `--help` after `OPTIONS:`.
-public struct OptionGroup: Sendable {
-    /// The heading without its colon, e.g. `FAULT OPTIONS (seeded by --seed)`.
-    public var title: String
-    /// Its options.
-    public var options: [OptionDeclaration]
-
-    public init(title: String, options: [OptionDeclaration]) {
-        self.title = title
-        self.options = options
-    }
 }

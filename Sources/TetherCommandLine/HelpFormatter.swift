@@ -16,8 +16,13 @@ public enum HelpFormatter {
         return parts.joined(separator: " ")
     }
 
-    /// The whole help page; `subcommands` are listed under `SUBCOMMANDS:`.
-    public static func help(_ spec: CommandSpec, subcommands: [CommandSpec] = []) -> String {
+    /// The flag that shows every option.
+    public static let helpAll = "--help-all"
+
+    /// The whole help page; `subcommands` are listed under `SUBCOMMANDS:`. It shows the
+    /// command's own options and its common sections; `showsAll` (`--help-all`) every
+    /// section, and without it a last line says which sections `--help-all` adds.
+    public static func help(_ spec: CommandSpec, subcommands: [CommandSpec] = [], showsAll: Bool = false) -> String {
         var text = "OVERVIEW: \(spec.abstract)\n"
         if !spec.discussion.isEmpty { text += "\n\(spec.discussion)\n" }
         text += "\nUSAGE: \(usage(spec))\n"
@@ -26,10 +31,18 @@ public enum HelpFormatter {
             text += table(spec.arguments.map { ("<\($0.name)>", $0.help) })
         }
         text += "\nOPTIONS:\n"
-        text += table(spec.options.map(row) + [("-h, --help", "Show help information.")])
-        for group in spec.groups {
-            text += "\n\(group.title):\n"
-            text += table(group.options.map(row))
+        var own = spec.options.map(row) + [("-h, --help", "Show help information.")]
+        if spec.hasUncommonOptions { own.append((helpAll, "Show every option, the specialised ones too.")) }
+        text += table(own)
+        for section in spec.sections where showsAll || section.isCommon {
+            text += "\n\(section.title):\n"
+            text += table(section.options.map(row))
+        }
+        let more = spec.sections.filter { !$0.isCommon }
+        if !showsAll && !more.isEmpty {
+            let count = more.map(\.options.count).reduce(0, +)
+            let titles = more.map { $0.title.lowercased() }.joined(separator: ", ")
+            text += "\n'\(spec.commandName) \(helpAll)' shows \(count) more options:\n  \(titles).\n"
         }
         if !subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"

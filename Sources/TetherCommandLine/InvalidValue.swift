@@ -7,6 +7,7 @@ public struct InvalidValue: Error, Equatable, Sendable {
         case pleaseProvide(String)
         case expected(String, verb: String)
         case whole(String)
+        case detail(String)
     }
 
     private let wording: Wording
@@ -24,6 +25,10 @@ public struct InvalidValue: Error, Equatable, Sendable {
     static func expected(_ what: String, saying verb: String) -> InvalidValue {
         InvalidValue(wording: .expected(what, verb: verb))
     }
+
+    /// `The value 'x' is invalid for '--timeout <duration>': <text>`, e.g. text `unknown
+    /// unit 'x': …`.
+    public static func because(_ text: String) -> InvalidValue { InvalidValue(wording: .detail(text)) }
 
     /// A message of its own that does not follow the pattern, e.g. a parser's
     /// description of what is wrong with an address.
@@ -43,6 +48,7 @@ public struct InvalidValue: Error, Equatable, Sendable {
         case .pleaseProvide(let advice): return UsageError("\(start). \(advice)")
         case .expected(let what, let verb): return UsageError("\(start): \(verb) \(what)")
         case .whole(let text): return UsageError(text)
+        case .detail(let text): return UsageError("\(start): \(text)")
         }
     }
 }

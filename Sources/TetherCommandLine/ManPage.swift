@@ -1,8 +1,10 @@
 /// Renders a manual page (man(7) macros, section 1) from a ``CommandSpec``: the same
 /// abstract, discussion, arguments and options as `--help`, so the two cannot drift.
 ///
-/// NAME, SYNOPSIS, DESCRIPTION (the discussion), OPTIONS and each option group, then one
-/// subsection per subcommand under COMMANDS, the epilogue, and SEE ALSO. Text is
+/// NAME, SYNOPSIS, DESCRIPTION (the discussion), OPTIONS and each option section, then one
+/// subsection per subcommand under COMMANDS (its own options, and the names of the
+/// option groups it takes), each group's options once in a section of its own, the
+/// epilogue, and SEE ALSO. Text is
 /// escaped for roff (`\`, `-`, a `.` or `'` starting a line) and every character
 /// beyond ASCII is written as a `\[uXXXX]` escape, so the page renders the same under
 /// any input encoding (`groff -ww -man -Tutf8` gives no warning).
@@ -24,15 +26,26 @@ public enum ManPage {
 
             """
         if !spec.discussion.isEmpty { page += ".SH DESCRIPTION\n" + text(spec.discussion) }
-        page += section(spec, heading: ".SH", includeHelp: true)
+        page += section(spec, heading: ".SH", includeHelp: true, includesSections: true)
         if !subcommands.isEmpty {
             page += ".SH COMMANDS\n"
+            var groups: [OptionSection] = []
             for subcommand in subcommands {
                 page += ".SS \(escaped(subcommand.commandName))\n" + text(subcommand.abstract)
                 page += ".PP\n.B \(escaped(HelpFormatter.usage(subcommand)))\n"
                 if !subcommand.discussion.isEmpty { page += text(subcommand.discussion) }
-                page += section(subcommand, heading: ".PP\n.B", includeHelp: false)
+                page += section(subcommand, heading: ".PP\n.B", includeHelp: false, includesSections: false)
+                if !subcommand.sections.isEmpty {
+                    let titles = subcommand.sections.map(\.title).joined(separator: ", ")
+                    page += ".PP\n" + line("And the options of: \(titles) (below).") + "\n"
+                }
+                for group in subcommand.sections where !groups.contains(where: { $0.title == group.title }) {
+                    groups.append(group)
+                }
                 if !subcommand.epilogue.isEmpty { page += text(subcommand.epilogue) }
+            }
+            for group in groups {
+                page += ".SH \"\(escaped(group.title))\"\n" + group.options.map(item).joined()
             }
         }
         if !spec.epilogue.isEmpty { page += ".SH NOTES\n" + text(spec.epilogue) }
@@ -55,9 +68,12 @@ public enum ManPage {
         source tree.
         """
 
-    /// Arguments, options and option groups, each under `heading` (`.SH` for the page,
-    /// a bold line for a subcommand); `includeHelp` adds `-h, --help`.
-    private static func section(_ spec: CommandSpec, heading: String, includeHelp: Bool) -> String {
+    /// Arguments, options and (`includesSections`) option sections, each under
+    /// `heading` (`.SH` for the page, a bold line for a subcommand); `includeHelp` adds
+    /// `-h, --help`.
+    private static func section(_ spec: CommandSpec, heading: String, includeHelp: Bool, includesSections: Bool)
+        -> String
+    {
         var page = ""
         if !spec.arguments.isEmpty {
             page += "\(heading) ARGUMENTS\n"
@@ -67,8 +83,11 @@ public enum ManPage {
         }
         page += "\(heading) OPTIONS\n"
         page += spec.options.map(item).joined()
-        if includeHelp { page += ".TP\n.B \\-h, \\-\\-help\nShow help information.\n" }
-        for group in spec.groups {
+        if includeHelp {
+            page += ".TP\n.B \\-h, \\-\\-help\nShow help information.\n"
+            page += ".TP\n.B \\-\\-help\\-all\nShow a command's every option, the specialised ones too.\n"
+        }
+        for group in spec.sections where includesSections {
             page += "\(heading) \"\(escaped(group.title))\"\n" + group.options.map(item).joined()
         }
         return page

@@ -43,7 +43,7 @@ public struct Option<Value: Sendable>: Sendable {
     ) {
         self.init(
             names: names, value: value, help: help, default: defaultValue, defaultHelp: defaultHelp, range: nil,
-            choices: choices, parse: parse)
+            choices: choices, warning: { _ in nil }, parse: parse)
     }
 
     /// An option with a default whose values are a range: its parser is the range's,
@@ -55,18 +55,19 @@ public struct Option<Value: Sendable>: Sendable {
     ) {
         self.init(
             names: names, value: value, help: help, default: defaultValue, defaultHelp: defaultHelp,
-            range: range.description, choices: { nil }, parse: range.parse)
+            range: range.description, choices: { nil }, warning: range.warning, parse: range.parse)
     }
 
     private init(
         names: [String], value: String, help: @escaping @Sendable () -> String, default defaultValue: Value,
         defaultHelp: @escaping @Sendable () -> String?, range: String?, choices: @escaping @Sendable () -> [String]?,
+        warning: @escaping @Sendable (String) -> String?,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
     ) {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: { defaultHelp() ?? Self.describe(defaultValue) },
             rangeText: range, isRepeatable: false, choices: { choices() ?? rawValues(of: Value.self) },
-            check: { text throws(InvalidValue) in _ = try parse(text) })
+            warning: warning, check: { text throws(InvalidValue) in _ = try parse(text) })
         self.defaultValue = defaultValue
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
     }
@@ -87,7 +88,7 @@ public struct Option<Value: Sendable>: Sendable {
     ) where Value == Wrapped? {
         self.init(
             optionalNames: names, value: value, help: help, defaultHelp: defaultHelp, range: nil, choices: choices,
-            parse: parse)
+            warning: { _ in nil }, parse: parse)
     }
 
     /// An option without a default whose values are a range: its parser is the
@@ -98,17 +99,18 @@ public struct Option<Value: Sendable>: Sendable {
     ) where Value == Wrapped? {
         self.init(
             optionalNames: names, value: value, help: help, defaultHelp: defaultHelp, range: range.description,
-            choices: { nil }, parse: range.parse)
+            choices: { nil }, warning: range.warning, parse: range.parse)
     }
 
     private init<Wrapped>(
         optionalNames names: [String], value: String, help: @escaping @Sendable () -> String,
         defaultHelp: @escaping @Sendable () -> String?, range: String?, choices: @escaping @Sendable () -> [String]?,
+        warning: @escaping @Sendable (String) -> String?,
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
     ) where Value == Wrapped? {
         declaration = OptionDeclaration(
             names: names, valueName: value, help: help, defaultText: defaultHelp, rangeText: range, isRepeatable: false,
-            choices: { choices() ?? rawValues(of: Wrapped.self) },
+            choices: { choices() ?? rawValues(of: Wrapped.self) }, warning: warning,
             check: { text throws(InvalidValue) in _ = try parse(text) })
         defaultValue = nil
         read = { values throws(InvalidValue) in try parse(values[values.count - 1]) }
@@ -146,6 +148,7 @@ public struct Option<Value: Sendable>: Sendable {
 
     private static func describe(_ value: Value) -> String {
         if let choice = value as? any RawRepresentable<String> { return choice.rawValue }
+        if let duration = value as? Duration { return DurationText.describe(duration) }
         return "\(value)"
     }
 }

@@ -27,6 +27,8 @@ public struct OptionDeclaration: Sendable {
     public var choices: [String] { listChoices() }
     /// Parses one value, to refuse a bad one as soon as the command line is read.
     let check: @Sendable (String) throws(InvalidValue) -> Void
+    /// A warning for a value it takes that may be a mistake (``DurationText``).
+    let warn: @Sendable (String) -> String?
     private let describe: @Sendable () -> String
     private let describeDefault: @Sendable () -> String?
     private let listChoices: @Sendable () -> [String]
@@ -35,6 +37,7 @@ public struct OptionDeclaration: Sendable {
         names: [String], valueName: String?, help: @escaping @Sendable () -> String,
         defaultText: @escaping @Sendable () -> String?, rangeText: String? = nil,
         isRepeatable: Bool, choices: @escaping @Sendable () -> [String] = { [] },
+        warning: @escaping @Sendable (String) -> String? = { _ in nil },
         check: @escaping @Sendable (String) throws(InvalidValue) -> Void
     ) {
         precondition(names.first?.hasPrefix("--") == true, "an option's first name is its long name")
@@ -45,6 +48,7 @@ public struct OptionDeclaration: Sendable {
         self.rangeText = rangeText
         self.isRepeatable = isRepeatable
         listChoices = choices
+        warn = warning
         self.check = check
     }
 
@@ -88,19 +92,18 @@ public struct OptionDeclaration: Sendable {
         }
     }
 
+    /// The warning for `value` given to it, e.g. `'--duration 3000' is 50m …`; `nil`
+    /// when the value is not one that looks like a mistake.
+    public func warning(for value: String) -> String? {
+        warn(value).map { "'\(key) \(value)' " + $0 }
+    }
+
     /// The same option with other help, e.g. for a command where it means something
     /// narrower.
     public func withHelp(_ help: String) -> OptionDeclaration {
         OptionDeclaration(
             names: names, valueName: valueName, help: { help }, defaultText: describeDefault,
             rangeText: rangeText, isRepeatable: isRepeatable,
-            choices: listChoices, check: check)
-    }
-}
-
-extension Array where Element == OptionDeclaration {
-    /// These declarations but `excluded` (matched by long name).
-    public func excluding(_ excluded: [OptionDeclaration]) -> [OptionDeclaration] {
-        filter { option in !excluded.contains { $0.key == option.key } }
+            choices: listChoices, warning: warn, check: check)
     }
 }

@@ -16,6 +16,9 @@ public struct ParsedArguments: Sendable {
     private var flags: Set<String> = []
     /// Positional arguments, in order.
     public private(set) var positionals: [String] = []
+    /// Warnings for values taken that may not mean what was meant (`'--duration 3000'
+    /// is 50m …`), in the order given: for standard error before the command runs.
+    public private(set) var warnings: [String] = []
 
     /// Parses `arguments` (without the program and subcommand names).
     ///
@@ -47,8 +50,10 @@ public struct ParsedArguments: Sendable {
             }
             if values[option.key] != nil && !option.isRepeatable { throw Self.givenTwice(option) }
             try option.validate(value)
+            if let warning = option.warning(for: value) { warnings.append(warning) }
             values[option.key, default: []].append(value)
         }
+        for section in spec.sections { try section.validate(self) }
     }
 
     /// A non-repeatable option or a flag given a second time (`--baud 1 --baud 2`,
@@ -60,10 +65,15 @@ public struct ParsedArguments: Sendable {
     /// No arguments at all, to be filled with ``override(values:flags:)``.
     public init(spec: CommandSpec) { self.spec = spec }
 
-    /// Whether `arguments` asks for help: `-h` or `--help` before any `--`. Help wins
-    /// over every other mistake on the line.
+    /// Whether `arguments` asks for help: `-h`, `--help` or `--help-all` before any
+    /// `--`. Help wins over every other mistake on the line.
     public static func asksForHelp(_ arguments: [String]) -> Bool {
-        arguments.prefix { $0 != "--" }.contains { $0 == "-h" || $0 == "--help" }
+        arguments.prefix { $0 != "--" }.contains { $0 == "-h" || $0 == "--help" || $0 == HelpFormatter.helpAll }
+    }
+
+    /// Whether `arguments` asks for every option's help (`--help-all` before any `--`).
+    public static func asksForAllHelp(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains(HelpFormatter.helpAll)
     }
 
     /// The value of `option`: the last given (every one, for a repeatable option),
@@ -115,7 +125,7 @@ public struct ParsedArguments: Sendable {
     /// own message for that name.
     private static func unknownOption(_ name: String, in spec: CommandSpec) -> UsageError {
         if let message = spec.unknownOptionMessages[name] { return UsageError(message) }
-        let known = (spec.allOptions.flatMap(\.names) + ["--help"]).filter {
+        let known = (spec.allOptions.flatMap(\.names) + ["--help", HelpFormatter.helpAll]).filter {
             $0.hasPrefix("--") == name.hasPrefix("--")
         }
         let prefix = known.filter { $0.count >= 5 && name.hasPrefix($0) }.max { $0.count < $1.count }

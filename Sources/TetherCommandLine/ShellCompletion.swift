@@ -21,9 +21,11 @@ public enum ShellCompletion {
         }
     }
 
-    /// Every option `spec` takes, `--help` included.
+    /// Every option `spec` takes, `--help` included (and `--help-all` where it shows more).
     static func options(of spec: CommandSpec) -> [OptionDeclaration] {
         spec.allOptions + [Flag("--help", "-h", help: "Show help information.").declaration]
+            + (spec.hasUncommonOptions
+                ? [Flag(HelpFormatter.helpAll, help: "Show every option, the specialised ones too.").declaration] : [])
     }
 
     /// The first sentence of `help` (its lines joined), at most about 70 characters,

@@ -16,6 +16,10 @@ public struct ValueRange<Value: Sendable>: Sendable, CustomStringConvertible {
     let kind: String
     /// The value of the text, or `nil` when it is not one in the range.
     let read: @Sendable (String) -> Value?
+    /// Why a text is not a value, when there is more to say than the range.
+    let explain: @Sendable (String) -> String?
+    /// A warning for a value taken that may not mean what was meant (``DurationText``).
+    let warning: @Sendable (String) -> String?
 
     /// A range of any kind of value.
     ///
@@ -24,17 +28,39 @@ public struct ValueRange<Value: Sendable>: Sendable, CustomStringConvertible {
     ///   - kind: what a value is, e.g. `a number` (the error says `must be a number,
     ///     0 to 1`).
     ///   - read: the value of the text, `nil` when it is not one in the range.
-    public init(_ description: String, kind: String, read: @escaping @Sendable (String) -> Value?) {
+    ///   - explain: why a text is not a value, when there is more to say than the
+    ///     range (`unknown unit 'x'`); `nil` to state the range.
+    public init(
+        _ description: String, kind: String, read: @escaping @Sendable (String) -> Value?,
+        explain: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
+        self.init(description, kind: kind, read: read, explain: explain, warning: { _ in nil })
+    }
+
+    private init(
+        _ description: String, kind: String, read: @escaping @Sendable (String) -> Value?,
+        explain: @escaping @Sendable (String) -> String?, warning: @escaping @Sendable (String) -> String?
+    ) {
         self.description = description
         self.kind = kind
         self.read = read
+        self.explain = explain
+        self.warning = warning
+    }
+
+    /// The same range, with `warning` for a value it takes that may be a mistake.
+    func withWarning(_ warning: @escaping @Sendable (String) -> String?) -> ValueRange {
+        ValueRange(description, kind: kind, read: read, explain: explain, warning: warning)
     }
 
     /// The value of `text`.
     ///
     /// - Throws: ``InvalidValue`` saying what the value must be, range included.
     public func parse(_ text: String) throws(InvalidValue) -> Value {
-        guard let value = read(text) else { throw .expected("\(kind), \(description)", saying: "must be") }
+        guard let value = read(text) else {
+            if let explanation = explain(text) { throw .because(explanation) }
+            throw .expected("\(kind), \(description)", saying: "must be")
+        }
         return value
     }
 
@@ -42,7 +68,8 @@ public struct ValueRange<Value: Sendable>: Sendable, CustomStringConvertible {
     /// `Duration`).
     public func map<Other>(_ transform: @escaping @Sendable (Value) -> Other) -> ValueRange<Other> {
         let read = self.read
-        return ValueRange<Other>(description, kind: kind) { text in read(text).map(transform) }
+        return ValueRange<Other>(
+            description, kind: kind, read: { text in read(text).map(transform) }, explain: explain, warning: warning)
     }
 }
 
@@ -60,21 +87,6 @@ extension ValueRange where Value == Int {
     public static func integers(atLeast lowerBound: Int, _ unit: String? = nil) -> ValueRange {
         ValueRange("\(lowerBound)" + (unit.map { " \($0)" } ?? "") + " or more", kind: "a whole number") {
             Int($0).flatMap { $0 >= lowerBound ? $0 : nil }
-        }
-    }
-}
-
-extension ValueRange where Value == Duration {
-    /// The longest duration ``seconds`` takes, in seconds (about 31 years): longer
-    /// ones would overflow `Duration`.
-    public static var longestSeconds: Double { 1e9 }
-
-    /// A number of seconds (decimals allowed) greater than 0, at most
-    /// ``longestSeconds``, as a duration rounded to the millisecond.
-    public static var seconds: ValueRange {
-        ValueRange("more than 0, at most \(Int(longestSeconds)) seconds", kind: "a number") { text in
-            guard let seconds = Double(text), seconds > 0, seconds <= longestSeconds else { return nil }
-            return .milliseconds(Int64((seconds * 1000).rounded()))
         }
     }
 }

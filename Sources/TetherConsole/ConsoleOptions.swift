@@ -84,8 +84,15 @@ public struct ConsoleOptions: Sendable {
     ]
 
     /// Every one, in the order `--help` lists them.
-    public static let declarations =
-        [mode.declaration] + terminalOnly + [initString.declaration, socket.declaration, pty.declaration]
+    public static let declarations = everyday + tuning
+
+    /// The ones `connect --help` shows: the mode and the escape key.
+    public static let everyday = [mode.declaration, escape.declaration]
+
+    /// The rest, which `connect --help-all` shows: raw mode's tuning, the init string
+    /// and sharing.
+    public static let tuning =
+        Array(terminalOnly.dropFirst()) + [initString.declaration, socket.declaration, pty.declaration]
 
     /// The mode asked for; `nil`: chosen by the dialect.
     public var mode: ConsoleMode?

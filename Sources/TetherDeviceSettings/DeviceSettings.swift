@@ -25,14 +25,14 @@ public struct DeviceSettings {
         default: SerialConfiguration().flowControl, parse: Parse.choice(FlowControl.self))
 
     public static let charDelay = Option<Int>(
-        "--char-delay", value: "ms",
-        help: "Pause this many ms after each byte sent, for a receiver\n"
+        "--char-delay", value: "duration",
+        help: "Pause this long after each byte sent, for a receiver\n"
             + "without a FIFO (immediate writes are not paced).",
         default: 0, range: pacing)
     public static let commandDelay = Option<Int>(
-        "--command-delay", value: "ms", help: "Pause this many ms after each command sent, before the next.",
+        "--command-delay", value: "duration", help: "Pause this long after each command sent, before the next.",
         default: 0, range: pacing)
-    private static let pacing = ValueRange.integers(0...10_000, "ms")
+    private static let pacing = ValueRange.milliseconds(0...10_000)
 
     public static let discardInput = Flag(
         "--discard-input",

@@ -35,14 +35,14 @@ public struct DialectOptions {
             profile says (--listen). Replies still settle once a stray line is seen.
             """)
     public static let listen = Option<Duration?>(
-        "--listen", value: "ms",
+        "--listen", value: "duration",
         help: """
-            \(dialects(taking: .listenPeriod)): the device speaks unasked: listen this many ms after the port opens, before
-            the first command, to learn what it says (e.g. 150), and let every reply settle
+            \(dialects(taking: .listenPeriod)): the device speaks unasked: listen this long after the port opens, before
+            the first command, to learn what it says (e.g. 150ms), and let every reply settle
             in case a stray line was taken for it. Without it replies are shown at once until
             the device shows that it speaks unasked. See docs/DIALECTS.md, "Stray lines".
             """,
-        range: ValueRange.integers(0...60_000, "ms").map { .milliseconds($0) })
+        range: .durations(.zero, to: .seconds(60), bare: .milliseconds))
     public static let errorPattern = Option<LinePattern?>(
         "--error-pattern", value: "regex",
         help: "\(dialects(taking: .errorPattern)): a reply with a line matching this is an error reply.",
@@ -111,12 +111,12 @@ public struct DialectOptions {
             last line end, e.g. '^[a-z]+@[^:]+:[^#$]*[#$] $'. Instead of --prompt.
             """, parse: pattern)
     public static let promptWait = Option<Duration?>(
-        "--prompt-wait", value: "ms",
+        "--prompt-wait", value: "duration",
         help: """
-            \(dialects(taking: .readinessWait)): after a timeout, wait up to this many ms for the prompt before the
+            \(dialects(taking: .readinessWait)): after a timeout, wait up to this long for the prompt before the
             next command (a busy console may discard what is typed meanwhile).
-            """, defaultHelp: "\(Int(PromptDialect.defaultReadinessWait / .milliseconds(1)))",
-        range: ValueRange.integers(0...3_600_000, "ms").map { .milliseconds($0) })
+            """, defaultHelp: DurationText.describe(PromptDialect.defaultReadinessWait),
+        range: .durations(.zero, to: .seconds(3_600), bare: .milliseconds))
 
     public static let noEcho = Flag(
         "--no-echo",

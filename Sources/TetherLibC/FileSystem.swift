@@ -75,6 +75,12 @@ public enum FileSystem {
         return Int(status.st_size)
     }
 
+    /// Whether `path` names a character device (a serial port, a pty), links followed.
+    public static func isCharacterDevice(atPath path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
+    }
+
     /// Makes the directory at `path` and any missing directory above it (`mkdir -p`,
     /// mode 0777 before the umask).
     ///

@@ -25,6 +25,9 @@ public struct TextView: DeviceView {
     let diagnostics: any OutputSink
     let timestamps: Timestamper?
     let showsHex: Bool
+    /// `--quiet`: the informational lines (connected, waiting, reconnecting, the
+    /// settling note) are left out; problems and warnings stay.
+    let isQuiet: Bool
     let style: TextStyle
     let pendingLine = PendingTextLine()
 
@@ -36,18 +39,21 @@ public struct TextView: DeviceView {
     ///   - timestamps: prefix each line with its time in this timestamper's style
     ///     (`--timestamps`, `--timestamp-format`); `nil` for none.
     ///   - showsHex: show received lines as hex pairs (`54 45 0d`) instead of text.
+    ///   - isQuiet: leave out the informational lines on `diagnostics` (`--quiet`).
     ///   - environment: read for `NO_COLOR`.
     ///   - colour: when the text is coloured (`--color`; by default on a terminal
     ///     without `NO_COLOR`).
     public init(
         output: any OutputSink = FileSink.standardOutput,
         diagnostics: any OutputSink = FileSink.standardError, timestamps: Timestamper? = nil,
-        showsHex: Bool = false, environment: [String: String] = Environment.variables, colour: ColorChoice = .auto
+        showsHex: Bool = false, isQuiet: Bool = false, environment: [String: String] = Environment.variables,
+        colour: ColorChoice = .auto
     ) {
         self.output = BatchingSink(output)
         self.diagnostics = diagnostics
         self.timestamps = timestamps
         self.showsHex = showsHex
+        self.isQuiet = isQuiet
         self.style = TextStyle(enabled: colour.usesColour(onTerminal: output.isTerminal, environment: environment))
     }
 
@@ -79,10 +85,8 @@ public struct TextView: DeviceView {
             pendingLine.leave(on: output)
         }
         switch record.event {
-        case .waiting(let port):
-            diagnose(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
-        case .connected(let port, let settings):
-            diagnose(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
+        case .waiting, .connected, .settling, .reconnecting, .reconnected:
+            if !isQuiet { inform(record, state: state, time: time) }
         case .sent, .received, .held:
             break
         case .exchanged(let exchange):
@@ -96,18 +100,8 @@ public struct TextView: DeviceView {
             let text = lines.map(show).joined(separator: " | ")
             let doubt = isInDoubt ? "  " + style.error("[in doubt: may not be this command's reply]") : ""
             output.write(stamp + style.warning("late reply to \(Self.escaped(command)): ") + text + doubt + "\n")
-        case .settling(let note):
-            diagnose(time + "\(Self.who(state))note: replies settle from now on: \(settlingCause(note))\n")
         case .disconnected(let port, let reason):
             diagnose(time + "\(Self.who(state))disconnected: \(Self.plain(port)): \(Self.plain(reason))\n")
-        case .reconnecting(let port):
-            diagnose(
-                time + "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
-        case .reconnected(let port, let settings, _, let downtime):
-            diagnose(
-                time
-                    + "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n"
-            )
         case .missed(let count):
             diagnose(time + "warning: output fell behind; \(count) events were not shown\n")
         case .data(let bytes):
@@ -122,6 +116,28 @@ public struct TextView: DeviceView {
             diagnose(time + "\(Self.who(state))warning: \(Self.plain(warning.description))\n")
         case .pendingText:
             break  // drawn above
+        }
+    }
+
+    /// Writes an informational line on the diagnostics (what `--quiet` leaves out).
+    private func inform(_ record: ViewRecord, state: ViewState, time: String) {
+        switch record.event {
+        case .waiting(let port):
+            diagnose(time + "\(Self.who(state))waiting for \(Self.plain(port)) to appear (Ctrl-C quits)\n")
+        case .connected(let port, let settings):
+            diagnose(time + "\(Self.who(state))connected to \(Self.plain(port)) (\(Self.plain(settings)))\n")
+        case .settling(let note):
+            diagnose(time + "\(Self.who(state))note: replies settle from now on: \(settlingCause(note))\n")
+        case .reconnecting(let port):
+            diagnose(
+                time + "\(Self.who(state))reconnecting: waiting for \(Self.plain(port)) to come back (Ctrl-C quits)\n")
+        case .reconnected(let port, let settings, _, let downtime):
+            diagnose(
+                time
+                    + "\(Self.who(state))reconnected to \(Self.plain(port)) (\(Self.plain(settings))) after \(Self.seconds(downtime))\n"
+            )
+        default:
+            break
         }
     }
 

@@ -11,6 +11,7 @@ public struct TransferProgressBar: TransferView {
     private let progress: any OutputSink
     private let summary: any OutputSink
     private let isTerminal: Bool
+    private let isQuiet: Bool
 
     /// Creates the view.
     ///
@@ -18,17 +19,21 @@ public struct TransferProgressBar: TransferView {
     ///   - progress: where the bar and errors go (standard error).
     ///   - summary: where the line of a transfer that went through goes (standard output).
     ///   - isTerminal: whether `progress` is a terminal (the bar is redrawn in place).
+    ///   - isQuiet: no bar and no line per file (`--quiet`); the last line and errors stay.
     public init(
         progress: any OutputSink = FileSink.standardError, summary: any OutputSink = FileSink.standardOutput,
-        isTerminal: Bool
+        isTerminal: Bool, isQuiet: Bool = false
     ) {
         self.progress = progress
         self.summary = summary
         self.isTerminal = isTerminal
+        self.isQuiet = isQuiet
     }
 
     public func render(transfer status: TransferStatus) {
         switch status.stage {
+        case .start where isQuiet, .progress where isQuiet:
+            break
         case .start:
             let line = Self.statusLine(status)
             progress.write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")

@@ -50,8 +50,9 @@ import TetherSimulator
             "Unknown option '--port'. The port is an argument here: 'tether query <port> …' (or '--sim')"
         ),
         (
-            ["run", "checks.txt", "/dev/ttyUSB0"],
-            "Unexpected argument '/dev/ttyUSB0'. Did you mean '--port /dev/ttyUSB0'?"
+            ["run", "checks.txt", "more.txt"],
+            "Unexpected argument 'more.txt': give 'tether run [<port>] <script>' (a port is a serial device, "
+                + "a /dev/ path, tcp:// or rfc2217://), or '--port' for each device"
         ),
         (
             ["run", "checks.txt", "--port", "1a=sim"],
@@ -128,18 +129,27 @@ import TetherSimulator
         ),
         (
             ["query", "--sim", "--timeout", "99999999999", "x"],
-            "--timeout <ms>': must be a whole number, 0 to 86400000 ms"
+            "--timeout <duration>': must be a duration such as 500ms or 2m, 0 to 24h; a bare number is ms"
         ),
-        (["query", "--sim", "--linger", "60001", "x"], "--linger <ms>': must be a whole number, 0 to 60000 ms"),
-        (["query", "--sim", "--listen", "60001", "x"], "--listen <ms>': must be a whole number, 0 to 60000 ms"),
-        (["monitor", "--sim", "--duration", "1e10"], "--duration <seconds>': must be a number, more than 0, at most"),
+        (
+            ["query", "--sim", "--linger", "60001", "x"],
+            "--linger <duration>': must be a duration such as 500ms or 2m, 0 to 1m; a bare number is ms"
+        ),
+        (
+            ["query", "--sim", "--listen", "60001", "x"],
+            "--listen <duration>': must be a duration such as 500ms or 2m, 0 to 1m; a bare number is ms"
+        ),
+        (
+            ["monitor", "--sim", "--duration", "0"],
+            "--duration <duration>': must be a duration such as 500ms or 2m, 1ms or more"
+        ),
     ])
     func aValueOutOfRangeNamesTheRange(arguments: [String], message: String) throws {
         let result = try Subprocess.run("tether", arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
         let range = String(message[message.range(of: ", ")!.upperBound...])
-        let help = try Subprocess.run("tether", [arguments[0], "--help"])
+        let help = try Subprocess.run("tether", [arguments[0], "--help-all"])
         #expect(help.stdout.contains("allowed: \(range)"), "\(help.stdout)")
     }
 

@@ -141,7 +141,7 @@ import TetherSimulator
     @Test(arguments: [
         (
             ["--timeout", "-1"],
-            "The value '-1' is invalid for '--timeout <ms>': must be a whole number, 0 to 86400000 ms"
+            "The value '-1' is invalid for '--timeout <duration>': must be a duration such as 500ms or 2m, 0 to 24h; a bare number is ms"
         ),
         (["--log="], "The value of '--log <file>' is empty. Please provide a path."),
         (["--urc", ""], "The value of '--urc <prefix>' is empty. Please provide a non-empty prefix."),
@@ -155,12 +155,12 @@ import TetherSimulator
         ),
         (
             ["--pulse-dtr", "0"],
-            "The value '0' is invalid for '--pulse-dtr <ms>': must be a whole number, 1 ms or more"
+            "The value '0' is invalid for '--pulse-dtr <duration>': must be a duration such as 500ms or 2m, 1ms or more; a bare number is ms"
         ),
         (["--drop", "2"], "The value '2' is invalid for '--drop <p>': must be a probability, 0 to 1"),
         (
             ["--linger", "60001"],
-            "The value '60001' is invalid for '--linger <ms>': must be a whole number, 0 to 60000 ms"
+            "The value '60001' is invalid for '--linger <duration>': must be a duration such as 500ms or 2m, 0 to 1m; a bare number is ms"
         ),
     ])
     func aBadValueNamesItsOption(arguments: [String], message: String) {
@@ -206,7 +206,7 @@ import TetherSimulator
     /// `--profile`'s help listed four of the five built-in profiles (not `gps`): it
     /// now lists ``SimulatorProfiles/builtInNames``.
     @Test func profileHelpNamesEveryBuiltInProfile() {
-        let help = ConnectionOptions.profile.declaration.help
+        let help = SimulatorOptions().profile.declaration.help
         #expect(help.contains("(" + SimulatorProfiles.builtInNames.joined(separator: ", ") + ")"))
         #expect(help.contains("gps"))
     }

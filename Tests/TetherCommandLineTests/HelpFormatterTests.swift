@@ -20,7 +20,7 @@ import TetherCommandLine
         program: "tool", name: "query", abstract: "Send commands.", discussion: "EXAMPLES:\n  tool query X",
         arguments: [ArgumentSpec(name: "command", help: "A command.", isVariadic: true)],
         options: [timeout.declaration, format.declaration, eol.declaration, echo.declaration],
-        groups: [OptionGroup(title: "FAULT OPTIONS", options: [latency.declaration])], epilogue: "The end.")
+        sections: [OptionSection(title: "FAULT OPTIONS", options: [latency.declaration])], epilogue: "The end.")
 
     @Test func theHelpPageIsGeneratedFromTheDeclarationsWithTheirDefaults() {
         #expect(

@@ -17,7 +17,8 @@ private enum Sample {
         "--latency", value: "ms", help: "Delay every reply.",
         range: .integers(0...60_000, "ms"))
     static let urc = Option<[String]>("--urc", value: "prefix", help: "Unsolicited.", each: Parse.text)
-    static let wait = Option<Duration?>("--wait-timeout", value: "seconds", help: "Wait.", range: .seconds)
+    static let wait = Option<Duration?>(
+        "--wait-timeout", value: "seconds", help: "Wait.", range: .durations(.milliseconds(1), bare: .seconds))
     static let sim = Flag("--sim", help: "Use the simulator.")
 
     static let spec = CommandSpec(
@@ -134,11 +135,11 @@ private enum Sample {
         (["--prompt="], "The value of '--prompt <text>' is empty. Please provide the prompt's text."),
         (
             ["--wait-timeout", "0"],
-            "The value '0' is invalid for '--wait-timeout <seconds>': must be a number, more than 0, at most 1000000000 seconds"
+            "The value '0' is invalid for '--wait-timeout <seconds>': must be a duration such as 500ms or 2m, 1ms or more; a bare number is seconds"
         ),
         (
             ["--wait-timeout", "1e10"],
-            "The value '1e10' is invalid for '--wait-timeout <seconds>': must be a number, more than 0, at most 1000000000 seconds"
+            "The value '1e10' is invalid for '--wait-timeout <seconds>': unknown unit 'e10': write ms, s, m or h after the number (500ms, 3s, 2m)"
         ),
     ])
     func aValueOutOfRangeNamesTheOptionAndWhatItTakes(arguments: [String], message: String) {

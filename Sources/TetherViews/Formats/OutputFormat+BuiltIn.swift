@@ -6,11 +6,13 @@ extension OutputFormat {
     /// Text for people (``TextView``; the dashboard is `monitor --live`'s own).
     public static let text = OutputFormat(
         name: "text", summary: "for people", isForPrograms: false,
-        eventLog: { TextView(output: $0.output, timestamps: $0.timestamper, showsHex: $0.showsHex) },
-        run: { TextView(output: $0.output, timestamps: $0.timestamper) },
+        eventLog: {
+            TextView(output: $0.output, timestamps: $0.timestamper, showsHex: $0.showsHex, isQuiet: $0.isQuiet)
+        },
+        run: { TextView(output: $0.output, timestamps: $0.timestamper, isQuiet: $0.isQuiet) },
         portList: { TextView(output: $0.output) },
-        modemLines: { TextView(output: $0.output) },
-        transfer: { _ in TransferProgressBar(isTerminal: FileSink.standardError.isTerminal) },
+        modemLines: { TextView(output: $0.output, isQuiet: $0.isQuiet) },
+        transfer: { TransferProgressBar(isTerminal: FileSink.standardError.isTerminal, isQuiet: $0.isQuiet) },
         report: { TextReportView(output: $0.output) })
 
     /// JSON Lines for programs (``JSONView``, docs/JSON.md).

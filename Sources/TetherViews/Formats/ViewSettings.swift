@@ -7,14 +7,17 @@ public struct ViewSettings: Sendable {
     public var timestampStyle: TimestampStyle
     /// `--hex`: text shows received lines as hex pairs.
     public var showsHex: Bool
+    /// `--quiet`: text leaves out the informational lines on standard error.
+    public var isQuiet: Bool
     /// Where the view writes (standard output by default; a file for `--junit`).
     public var output: any OutputSink
 
     /// Creates settings.
     public init(
         showsTimestamps: Bool = false, timestampStyle: TimestampStyle = .hour24, showsHex: Bool = false,
-        output: any OutputSink = FileSink.standardOutput
+        isQuiet: Bool = false, output: any OutputSink = FileSink.standardOutput
     ) {
+        self.isQuiet = isQuiet
         self.showsTimestamps = showsTimestamps
         self.timestampStyle = timestampStyle
         self.showsHex = showsHex

@@ -93,15 +93,38 @@ final class SignalTrap {
         return first.signal.withLock { $0 }
     }
 
-    /// The exit code to end with: `code`, or the first signal's when one came and `code`
-    /// says the command went through (``ExitCode/success``).
-    func exitCode(after code: ExitCode) -> ExitCode {
-        guard code == .success, let signal = firstSignal else { return code }
-        return Self.exitCode(for: signal)
-    }
-
     deinit {
         for source in sources { source.cancel() }
+    }
+
+    /// Runs `work` with a trap armed, the one way every command traps signals: each
+    /// signal trapped meanwhile goes to `onSignal` in order (close the device, cancel a
+    /// transfer, pass it on to a program, exit), and the trap is released once `work`
+    /// has returned, so a second signal cannot kill the command while it finishes.
+    ///
+    /// - Returns: what `work` returned, and the first signal trapped (``firstSignal``).
+    static func during<Result>(
+        onSignal: @escaping @Sendable (Int32) -> Void, _ work: () async throws -> Result
+    ) async rethrows -> (result: Result, signal: Int32?) {
+        let trap = SignalTrap()
+        let signals = trap.received
+        let handling = Task {
+            for await signal in signals { onSignal(signal) }
+        }
+        defer {
+            handling.cancel()
+            trap.cancel()
+        }
+        let result = try await work()
+        trap.cancel()
+        return (result, trap.firstSignal)
+    }
+
+    /// `code`, or the code of `signal` when one came and `code` says the command went
+    /// through (``ExitCode/success``): the user stopped it.
+    static func exitCode(_ code: ExitCode, after signal: Int32?) -> ExitCode {
+        guard code == .success, let signal else { return code }
+        return exitCode(for: signal)
     }
 
     /// Sets the actions every command starts with: SIGQUIT's default one back (see

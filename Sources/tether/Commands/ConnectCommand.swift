@@ -35,15 +35,8 @@ enum ConnectCommand: Command {
             home) and send it by YMODEM (loady, rb) or XMODEM-1K (loadx, rx -c); Ctrl-T Y
             receives by YMODEM (sb) into the current folder; a progress line shows, and
             Ctrl-C, Escape or Ctrl-T cancels (CAN CAN). In line mode Ctrl-D on an empty line and Ctrl-C quit too
-            (exit 0 and 130). The terminal is left as it was found, however tether ends
-            (a signal such as SIGUSR1, SIGALRM or SIGPIPE included): its settings, and
-            whatever the device changed in raw mode (cursor hidden, colours, alternate
-            screen, mouse reporting, bracketed paste, keypad, scroll region) is undone.
-            In line mode and from a pipe, when a line gets no reply and nothing at all
-            has come from the device yet, a hint says once what to try (--eol cr,
-            --dialect at, --baud).
-            When the device goes away, tether waits for it to come back at the same path
-            and reopens it, in the same session; with --no-reconnect it exits 74.
+            (exit 0 and 130). The terminal is left as it was found, however tether ends,
+            with whatever the device changed in raw mode undone (docs/CONNECT.md).
             Without a terminal (input from a pipe, output to a file, --format json), each
             input line is sent as a command in turn; --mode raw, --escape, --echo,
             --map-cr, --enter, --map and --color need the terminal, and are refused
@@ -58,9 +51,8 @@ enum ConnectCommand: Command {
                 name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
-        options: ConnectionOptions.options + [
-            HardwareOptions.noReconnect.declaration
-        ] + ConsoleOptions.declarations,
+        options: [ConnectionOptions.format(showing: .eventLog).declaration] + ConsoleOptions.everyday,
+        groups: [ConsoleTuningOptions.self] + ConnectionOptions.sendingGroups(reconnects: true),
         usage: "tether connect (<port> | --sim) [--mode raw|line] [--log <file>] [<options>]",
         epilogue: ConsoleOptions.keysHelp
     )
@@ -81,9 +73,7 @@ enum ConnectCommand: Command {
             }
             return try await runFromPipe(options, console: console)
         }
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .eventLog)
         let view = ConsoleView(
             terminal: terminal,
             settings: ConsoleView.Settings(
@@ -96,7 +86,9 @@ enum ConnectCommand: Command {
         log?.whenWriteFails { [device = connection.device] in device.stop(reason: LogFileStop.reason) }
         let share = try share(console, connection.device)
         defer { share?.stop() }
-        view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
+        if !options.isQuiet {
+            view.hint(atFirstContact: FirstContactHint(sending: connection.terminator, dialect: connection.dialectName))
+        }
         let chosen = console.mode ?? (connection.dialectName == PromptDialect.kind.name ? .raw : .line)
         terminal.mode = chosen
         terminal.echoesLocally = console.echoes
@@ -152,6 +144,7 @@ enum ConnectCommand: Command {
         // `--log` file that cannot take it ends the session there.
         let (shown, show) = AsyncStream.makeStream(of: Void.self)
         let hint = FirstContactHint(sending: connection.terminator, dialect: connection.dialectName)
+        let isQuiet = options.isQuiet
         let observe: @Sendable (ViewRecord, ViewState, Connection.Stop) -> Void = { record, _, _ in
             show.yield()
             // Said on standard error, where the timeouts' view is not: it is not output.
@@ -159,7 +152,9 @@ enum ConnectCommand: Command {
             case .exchanged(let exchange):
                 switch exchange.outcome {
                 case .reply: hint.noteReceived()
-                case .timedOut: hint.afterTimeout().map { FileSink.standardError.write($0 + "\n") }
+                case .timedOut where !isQuiet:
+                    hint.afterTimeout().map { FileSink.standardError.write($0 + "\n") }
+                case .timedOut: break
                 case .failed: break
                 }
             case .notification, .partialReply, .lateReply, .pendingText:

@@ -30,12 +30,10 @@ enum LinesCommand: Command {
                 help: "The serial port: a device path or symlink, or rfc2217://HOST:PORT\n(or give --match).",
                 isOptional: true)
         ],
-        options: ConnectionOptions.options(showing: .modemLines).excluding(
-            [
-                ConnectionOptions.timeout.declaration, ConnectionOptions.timestamps.declaration,
-                ConnectionOptions.sim.declaration, ConnectionOptions.profile.declaration,
-                ConnectionOptions.hex.declaration,
-            ] + DialectOptions.options + ConnectionOptions.faultOptions),
+        options: [ConnectionOptions.format(showing: .modemLines).declaration],
+        groups: [
+            PortOptions.self, SerialOptions.self, OutputOptions.self, PacingOptions.self, PortControlOptions.self,
+        ],
         usage: "tether lines (<port> | --match <id>) [<options>]"
     )
 
@@ -55,9 +53,7 @@ enum LinesCommand: Command {
         if case .tcp = options.address {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .modemLines, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .modemLines)
         let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
         let view = try options.view(.modemLines)
         let waitingView: any DeviceView = log.map { FanOutView([view, $0.view]) } ?? view

@@ -4,6 +4,7 @@ import TetherConsole
 import TetherDeviceSettings
 import TetherModel
 import TetherPresenter
+import TetherViews
 
 /// `tether monitor`: print notifications as they arrive.
 enum MonitorCommand: Command {
@@ -11,8 +12,8 @@ enum MonitorCommand: Command {
         "--count", "-n", value: "n", help: "Stop after this many notifications.",
         range: .integers(atLeast: 1))
     static let duration = Option<Duration?>(
-        "--duration", "-d", value: "seconds", help: "Stop after this many seconds (decimals allowed).",
-        range: .seconds)
+        "--duration", "-d", value: "duration", help: "Stop after this long (e.g. 90s, 1.5s, 10m).",
+        range: .durations(.milliseconds(1), bare: .seconds))
     static let until = Option<LinePattern?>(
         "--until", value: "regex",
         help: "Stop at the first received line, or text without a line end (a prompt),\n"
@@ -74,18 +75,18 @@ enum MonitorCommand: Command {
                 name: "port", help: ConnectionOptions.portHelp,
                 isOptional: true)
         ],
-        // Monitor sends nothing: the options about commands and their replies do not apply.
-        options: ConnectionOptions.options.excluding([
-            ConnectionOptions.timeout.declaration, DialectOptions.eol.declaration,
-            DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
-            DialectOptions.noUnsolicited.declaration, DialectOptions.listen.declaration,
-            DialectOptions.promptWait.declaration,
-        ]) + [
-            HardwareOptions.noReconnect.declaration, count.declaration, duration.declaration, until.declaration,
-            only.declaration, live.declaration,
+        options: [
+            count.declaration, duration.declaration, until.declaration, only.declaration, live.declaration,
+            ConnectionOptions.format(showing: .eventLog).declaration,
+        ],
+        // Monitor sends nothing: the groups about commands and their replies do not apply.
+        groups: [
+            SimulatorOptions.self, PortOptions.self, SerialOptions.self, DialectGroup.self, OutputOptions.self,
+            ReconnectOptions.self, TextOutputOptions.self, DialectTuningOptions.self, PacingOptions.self,
+            PortControlOptions.self, SimulatorFaultOptions.self,
         ],
         usage:
-            "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <seconds>] [--until <regex>] [--only <regex>] [<options>]"
+            "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <duration>] [--until <regex>] [--only <regex>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
@@ -93,10 +94,9 @@ enum MonitorCommand: Command {
         let count = arguments[Self.count]
         let duration = arguments[Self.duration]
         if arguments[Self.live],
-            let flag = [ConnectionOptions.timestamps, ConnectionOptions.hex].first(where: { arguments[$0] })
+            let flag = [("--timestamps", options.showsTimestamps), ("--hex", options.showsHex)].first(where: \.1)?.0
         {
-            throw UsageError(
-                "'\(flag.declaration.key)' applies to the event log, and '--live' shows a dashboard instead")
+            throw UsageError("'\(flag)' applies to the event log, and '--live' shows a dashboard instead")
         }
         let live = arguments[Self.live] ? try LiveScreen(format: options.format) : nil
         defer { live?.close() }

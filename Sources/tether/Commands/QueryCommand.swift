@@ -3,14 +3,21 @@ import TetherCommandLine
 import TetherLibC
 import TetherModel
 import TetherPresenter
+import TetherViews
 
 /// `tether query`: send each command, print each reply.
 enum QueryCommand: Command {
-    static let linger = Option<Int>(
-        "--linger", value: "ms",
-        help: "After the last reply, go on showing lines until none has come for this many ms\n"
-            + "(at most 5 times as long in all).", default: 0, defaultHelp: "0, exit at once",
-        range: .integers(0...60_000, "ms"))
+    static let linger = Option<Duration>(
+        "--linger", value: "duration",
+        help: "After the last reply, go on showing lines until none has come for this long\n"
+            + "(at most 5 times as long in all).", default: .zero, defaultHelp: "0, exit at once",
+        range: .durations(.zero, to: .seconds(60), bare: .milliseconds, warnsBelow: 10))
+
+    static let value = Flag(
+        "--value", "-q",
+        help: "Print each reply's text alone, one line per reply line, for shell scripts\n"
+            + "(docs/SCRIPTS.md): notifications, error replies and timeouts go to\n"
+            + "standard error, and the exit code says which.")
 
     static let spec = CommandSpec(
         program: "tether", name: "query",
@@ -33,70 +40,66 @@ enum QueryCommand: Command {
               tether query --sim '*IDN?' 'TEMP?'
               tether query /dev/ttyUSB0 --eol none 'PRINT 2+2\\r'
               tether query /dev/ttyUSB0 --baud 9600 --format json '*IDN?'
+              t=$(tether query /dev/ttyUSB0 --value --quiet 'TEMP?')
               tether query rfc2217://lab-host:7001 --baud 9600 '*IDN?'   (ser2net: docs/REMOTE.md)
             """,
         arguments: [
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "command", help: "A command to send, e.g. '*IDN?'.", isVariadic: true),
         ],
-        options: ConnectionOptions.options + [linger.declaration],
+        options: [ConnectionOptions.format(showing: .eventLog).declaration, value.declaration, linger.declaration],
+        groups: ConnectionOptions.sendingGroups(),
         usage: "tether query (<port> | --sim) <command> ... [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        var commands = arguments.positionals
-        let namesPortByOption = arguments[ConnectionOptions.sim] || arguments[HardwareOptions.match] != nil
-        let port = namesPortByOption || commands.isEmpty ? nil : commands.removeFirst()
-        let options = try ConnectionOptions(arguments, port: port)
-        if !options.namesPort {
-            throw UsageError("Missing expected argument '<port>' (or give '--sim')")
-        }
+        let (options, commands) = try ConnectionOptions.withPortFirst(arguments)
         guard !commands.isEmpty else { throw UsageError("Missing expected argument '<command> ...'") }
-        if port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil {
+        if options.port == nil, let first = commands.first, first.hasPrefix("/"), FileSystem.kind(atPath: first) != nil
+        {
             throw UsageError("Give either <port> or '--sim'/'--match', not both (got \(Quoted(first)))")
         }
         let encoded = try commands.map { (command) throws(UsageError) in try Self.bytes(of: command) }
-        let linger = Duration.milliseconds(arguments[Self.linger])
-        let connection = try await Connection(options)
+        let linger = arguments[Self.linger]
+        var view: (any DeviceView)?
+        if arguments[Self.value] {
+            guard options.format == .text else {
+                throw UsageError(
+                    "'--value' prints the replies' text; it does not go with '--format \(options.format.name)'")
+            }
+            let others = TextView(
+                output: FileSink.standardError, timestamps: options.viewSettings.timestamper,
+                showsHex: options.showsHex,
+                isQuiet: options.isQuiet)
+            view = ValueView(others: others)
+        }
+        let connection = try await Connection(options, view: view)
         // Every command's outcome arrives as an `exchanged` record, in order: replies,
         // timeouts, and — after a disconnect or Ctrl-C — a failure for the one in
         // flight and each one not sent, so the output accounts for every command.
         let outcomes = QueryOutcomes(expecting: commands.count)
         let lastRecord = LastRecord()
+        let device = connection.device
+        let timeout = options.timeout
         // Text without a line end is part of a reply on its way: query shows replies.
         // Each reply is rendered on the device's loop thread, in the turn that read it.
-        let presenting = connection.startPresenting(showsPendingText: false, onDeviceLoop: true) { record, _ in
-            if linger > .zero { lastRecord.touch() }
-            if case .exchanged(let exchange) = record.event { outcomes.record(Self.exitCode(for: exchange.outcome)) }
-        }
-        let ended = Task {
-            _ = await presenting.value
+        return try await connection.runUntilStopped(
+            showsPendingText: false, onDeviceLoop: true,
+            observe: { record, _, _ in
+                if linger > .zero { lastRecord.touch() }
+                if case .exchanged(let exchange) = record.event {
+                    outcomes.record(Self.exitCode(for: exchange.outcome))
+                }
+            },
             // The device ended before every command had an outcome (it hung up while
             // tether took in what was waiting at open): a disconnect, not success.
-            outcomes.viewEnded()
-        }
-        let device = connection.device
-        let trap = SignalTrap()
-        let signals = trap.received
-        let interruption = Task { () -> ExitCode? in
-            for await signal in signals {
-                let code = SignalTrap.exitCode(for: signal)
-                await device.close(reason: SignalTrap.reason(for: code))
-                return code
-            }
-            return nil
-        }
-        await device.start()
-        for bytes in encoded { device.send(bytes: bytes, timeout: options.timeout) }
-        let code = await outcomes.all()
-        if linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
-        interruption.cancel()
-        let interrupted = await interruption.value
-        trap.cancel()
-        await connection.shutdown()
-        await ended.value
-        try connection.checkLog()
-        return interrupted ?? trap.exitCode(after: code)
+            whenViewEnds: { _ in outcomes.viewEnded() },
+            work: { stop in
+                for bytes in encoded { device.send(bytes: bytes, timeout: timeout) }
+                let code = await outcomes.all()
+                if linger > .zero { await Self.linger(quiet: linger, since: lastRecord) }
+                stop.yield(code)
+            })
     }
 
     /// `--linger`: lets lines already on their way be shown — a notification right

@@ -46,14 +46,15 @@ enum ReceiveCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "path", help: "Where to write (see above).", isOptional: true),
         ],
-        options: TransferOptions.options + [overwrite.declaration] + ConnectionOptions.options(showing: .transfer),
+        options: TransferOptions.options + [
+            overwrite.declaration, ConnectionOptions.format(showing: .transfer).declaration,
+        ],
+        groups: ConnectionOptions.sendingGroups(),
         usage: "tether receive (<port> | --sim) [<path>] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        let (port, rest) = TransferOptions.port(of: arguments)
-        let options = try ConnectionOptions(arguments, port: port)
-        if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+        let (options, rest) = try ConnectionOptions.withPortFirst(arguments)
         guard rest.count <= 1 else { throw UsageError("Unexpected argument \(Quoted(rest[1]))") }
         if let program = arguments[TransferOptions.program] {
             let folder = rest.first ?? "."
@@ -79,7 +80,7 @@ enum ReceiveCommand: Command {
             : nil
         let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
-        let result = await TransferRun.run(
+        let result = try await TransferRun.run(
             TransferReceiver(kind), on: connection, direction: "receive", protocol: kind, view: view,
             command: arguments[TransferOptions.command])
         for file in result.received {

@@ -44,7 +44,7 @@ enum RunCommand: Command {
             'emit' and 'check'. Give '-' to read the script from standard input.
             See docs/SCRIPTING.md for the syntax, the Lua API and the JSON records.
 
-            Devices: '--port PATH' or '--sim' is the unnamed device ('device' in Lua);
+            Devices: <port>, '--port PATH' or '--sim' is the unnamed device ('device' in Lua);
             '--port NAME=PATH', '--port NAME=sim' or '--port NAME=sim:PROFILE' (profiles:
             \(SimulatorProfile.names.joined(separator: ", "))) add named ones ('devices.NAME').
             The serial and dialect options apply to every device; a port's own settings
@@ -59,10 +59,8 @@ enum RunCommand: Command {
             script file cannot be read, 74 when a device disconnected, 75 when a step
             timed out and the script did not handle it.
 
-            A tcp:// or rfc2217:// port that disconnects (the server or the link gone)
-            is reopened as by 'monitor', with the same settings, while the script goes
-            on: its commands meanwhile fail ('disconnected', 'not_sent'), then work
-            again; with --no-reconnect the run exits 74 as for a local port.
+            A tcp:// or rfc2217:// port that disconnects is reopened while the script goes
+            on (docs/SCRIPTING.md); with --no-reconnect the run exits 74.
 
             For CI: '--junit FILE' also writes a JUnit XML report, '--format tap' prints
             TAP (one test point per check; prove and TAP harnesses read it).
@@ -71,42 +69,40 @@ enum RunCommand: Command {
               printf '*IDN? =~ ^TETHER\\n' | tether run - --sim
               tether run examples/chamber.txt --sim --format json
               tether run examples/sweep.lua --sim
+              tether run /dev/ttyUSB0 examples/chamber.txt
               tether run examples/chamber.txt --sim --junit results.xml
               prove --exec 'tether run --sim --format tap' examples/chamber.txt
               tether run examples/alarm.lua --port chamber=sim --port cooler=sim
               tether run checks.lua --port psu=/dev/ttyUSB0 --port load=/dev/ttyUSB1 --dry-run
             """,
         arguments: [
-            ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input.")
+            ArgumentSpec(
+                name: "port", help: ConnectionOptions.portHelp + "\nThe unnamed device, as '--port PATH'.",
+                isOptional: true),
+            ArgumentSpec(name: "script", help: "The query file or Lua script ('.lua'); '-' reads standard input."),
         ],
         options: [
             port.declaration, dryRun.declaration, lua.declaration, luaMemory.declaration, junit.declaration,
-            HardwareOptions.noReconnect.declaration,
-        ]
-            // run's records have no hex rendering yet
-            + ConnectionOptions.options(showing: .run).excluding([ConnectionOptions.hex.declaration]),
-        usage: "tether run <script> (--port <port> ... | --sim) [--dry-run] [<options>]"
+            ConnectionOptions.format(showing: .run).declaration,
+        ],
+        groups: ConnectionOptions.sendingGroups(reconnects: true),
+        usage: "tether run [<port>] <script> [--port <port> ... | --sim] [--dry-run] [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        guard let path = arguments.positionals.first else { throw UsageError("Missing expected argument '<script>'") }
+        let (port, path) = try portAndScript(arguments.positionals)
         guard !path.isEmpty else {
             throw UsageError("The script path is empty; give a query file, a Lua script or '-' for standard input")
         }
-        if arguments.positionals.count > 1 {
-            let extra = arguments.positionals[1]
-            throw UsageError("Unexpected argument \(Quoted(extra)). Did you mean \(Quoted("--port " + extra))?")
-        }
-        let ports = try devices(arguments)
+        let ports = try devices(arguments, port: port)
         var options = try ConnectionOptions(
             arguments, port: nil, simulatesNamedPorts: ports.contains { $0.target.isSimulator })
+        if options.showsHex { throw UsageError("'--hex' does not apply to run: its records have no hex rendering") }
         // A run waits for a port on another machine to come back; a local port going
         // away stops the script (docs/SCRIPTING.md).
         options.hardware.reconnection = options.hardware.reconnection.remoteOnly
         let shown = try options.view(.run)
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .run, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .run)
         let report = try arguments[Self.junit].map { path throws(CommandFailure) in
             try LogFile(path: path, format: .junit, showing: .run, replaces: true, named: "JUnit report")
         }
@@ -145,51 +141,44 @@ enum RunCommand: Command {
         // Ended by a signal, a run exits at once with its code (docs/SCRIPTING.md): by
         // exit(3), not by the signal's default action, so the lock files of its ports go
         // too (UUCPLockFile's exit handler).
-        let trap = SignalTrap()
-        let signals = trap.received
-        let exiting = Task {
-            for await signal in signals { exit(SignalTrap.exitCode(for: signal).rawValue) }
-        }
-        defer {
-            exiting.cancel()
-            trap.cancel()
-        }
-        // What JSON and the log get when a port cannot be opened (text has the error).
-        let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
-        var opened: [OpenedDevice] = []
-        do {
-            for (port, settings) in zip(ports, settings) {
-                opened.append(
-                    try await OpenedDevice(
-                        port.target, configuration: settings.configuration, hardware: options.hardware,
-                        dialect: settings.dialect, pacing: settings.pacing,
-                        discardsWaitingInput: settings.discardsWaitingInput, faults: options.simulatorFaults,
-                        waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
-                        refused: { name, events in
-                            var presenter = Presenter(port: name, device: port.name)
-                            presenter.present(events, to: records)
-                        }))
+        return try await SignalTrap.during(onSignal: { exit(SignalTrap.exitCode(for: $0).rawValue) }) {
+            // What JSON and the log get when a port cannot be opened (text has the error).
+            let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
+            var opened: [OpenedDevice] = []
+            do {
+                for (port, settings) in zip(ports, settings) {
+                    opened.append(
+                        try await OpenedDevice(
+                            port.target, configuration: settings.configuration, hardware: options.hardware,
+                            dialect: settings.dialect, pacing: settings.pacing,
+                            discardsWaitingInput: settings.discardsWaitingInput, faults: options.simulatorFaults,
+                            waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
+                            refused: { name, events in
+                                var presenter = Presenter(port: name, device: port.name)
+                                presenter.present(events, to: records)
+                            }))
+                }
+            } catch {
+                for device in opened { await device.shutdown() }
+                var presenter = RunPresenter(devices: [])
+                records.render(presenter.finish(outcome: .deviceError, unhandled: 0, duration: .zero, at: Date()))
+                throw error
             }
-        } catch {
+            let runner = ScriptRunner(
+                devices: zip(ports, opened).map {
+                    ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts, reconnects: $1.reconnects)
+                },
+                view: view,
+                defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
+            let devices = opened.map(\.device)
+            for file in files {
+                file.whenWriteFails { for device in devices { device.stop(reason: LogFileStop.reason) } }
+            }
+            let summary = await runner.run(prepared)
             for device in opened { await device.shutdown() }
-            var presenter = RunPresenter(devices: [])
-            records.render(presenter.finish(outcome: .deviceError, unhandled: 0, duration: .zero, at: Date()))
-            throw error
-        }
-        let runner = ScriptRunner(
-            devices: zip(ports, opened).map {
-                ScriptDevice(name: $0.name, device: $1.device, facts: $1.facts, reconnects: $1.reconnects)
-            },
-            view: view,
-            defaultTimeout: options.timeout, luaMemoryLimit: arguments[Self.luaMemory] << 20)
-        let devices = opened.map(\.device)
-        for file in files {
-            file.whenWriteFails { for device in devices { device.stop(reason: LogFileStop.reason) } }
-        }
-        let summary = await runner.run(prepared)
-        for device in opened { await device.shutdown() }
-        for file in files { try file.check() }
-        return exitCode(for: summary.outcome)
+            for file in files { try file.check() }
+            return exitCode(for: summary.outcome)
+        }.result
     }
 
     /// Renders `event` of a run that ends before it starts: a dry run's verdict, or a
@@ -218,13 +207,34 @@ enum RunCommand: Command {
         }
     }
 
+    /// The port given as an argument, if any, and the script: `run PORT SCRIPT` as the
+    /// other commands take their port first, `run SCRIPT PORT` too when only the
+    /// second is a port (``Tether/isPort(_:)``), or `run SCRIPT` with `--port` or `--sim`.
+    ///
+    /// - Throws: ``UsageError`` for no script, or arguments beyond a port and a script.
+    static func portAndScript(_ positionals: [String]) throws(UsageError) -> (port: String?, script: String) {
+        switch positionals.count {
+        case 0: throw UsageError("Missing expected argument '<script>'")
+        case 1: return (nil, positionals[0])
+        case 2 where Tether.isPort(positionals[0]): return (positionals[0], positionals[1])
+        case 2 where Tether.isPort(positionals[1]): return (positionals[1], positionals[0])
+        default:
+            let extra = positionals[positionals.count == 2 ? 1 : 2]
+            throw UsageError(
+                "Unexpected argument \(Quoted(extra)): give 'tether run [<port>] <script>' (a port is a serial device, "
+                    + "a /dev/ path, tcp:// or rfc2217://), or '--port' for each device")
+        }
+    }
+
     /// The run's devices: with `--sim`, the unnamed simulator (running `--profile`)
-    /// first, then each `--port` in order.
-    private static func devices(_ arguments: ParsedArguments) throws(UsageError) -> [NamedPort] {
-        let profile = arguments[ConnectionOptions.profile].flatMap { $0.isEmpty ? nil : $0 }
-        var ports = arguments[ConnectionOptions.sim] ? [NamedPort(simulatorProfile: profile)] : []
+    /// first, then the `port` argument and each `--port` in order.
+    private static func devices(_ arguments: ParsedArguments, port: String?) throws(UsageError) -> [NamedPort] {
+        let simulator = arguments[SimulatorOptions.self]
+        let profile = simulator.profile.flatMap { $0.isEmpty ? nil : $0 }
+        var ports = simulator.sim ? [NamedPort(simulatorProfile: profile)] : []
+        if let port { ports.append(try NamedPort(parsing: port)) }
         for value in arguments[Self.port] { ports.append(try NamedPort(parsing: value)) }
-        guard !ports.isEmpty else { throw UsageError("Missing a device: give '--port <port>' or '--sim'") }
+        guard !ports.isEmpty else { throw UsageError("Missing a device: give <port>, '--port <port>' or '--sim'") }
         if ports.filter({ $0.name == nil }).count > 1 {
             throw UsageError(
                 "Only one device may be unnamed ('--sim' or '--port PATH'); name the others with NAME=PATH")

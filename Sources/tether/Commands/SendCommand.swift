@@ -10,7 +10,7 @@ enum SendCommand: Command {
         abstract: "Send files to a device by XMODEM or YMODEM (a bootloader's loadx, loady).",
         discussion: """
             Waits for the receiver's first request (C, or NAK for xmodem) for up to
-            --start-timeout seconds, then sends each <file> (ymodem: a batch of any
+            --start-timeout, then sends each <file> (ymodem: a batch of any
             number, with name and size; xmodem: exactly one). A progress bar shows on a
             terminal (--format json: 'transfer' records); Ctrl-C cancels with CAN CAN.
             The limits (10 retries a block, 10 s for an answer) are in docs/TRANSFERS.md.
@@ -36,14 +36,13 @@ enum SendCommand: Command {
             ArgumentSpec(name: "port", help: ConnectionOptions.portHelp),
             ArgumentSpec(name: "file", help: "A file to send.", isVariadic: true),
         ],
-        options: TransferOptions.options + ConnectionOptions.options(showing: .transfer),
+        options: TransferOptions.options + [ConnectionOptions.format(showing: .transfer).declaration],
+        groups: ConnectionOptions.sendingGroups(),
         usage: "tether send (<port> | --sim) <file> ... [<options>]"
     )
 
     static func run(_ arguments: ParsedArguments) async throws -> ExitCode {
-        let (port, paths) = TransferOptions.port(of: arguments)
-        let options = try ConnectionOptions(arguments, port: port)
-        if !options.namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
+        let (options, paths) = try ConnectionOptions.withPortFirst(arguments)
         guard !paths.isEmpty else { throw UsageError("Missing expected argument '<file> ...'") }
         if let program = arguments[TransferOptions.program] {
             return try await ProgramTransfer.run(
@@ -61,7 +60,7 @@ enum SendCommand: Command {
         let peer = options.usesSimulator ? TransferPeer(TransferReceiver(kind)) : nil
         let view = try options.view(.transfer)
         let connection = try await Connection(options, peer: peer)
-        let result = await TransferRun.run(
+        let result = try await TransferRun.run(
             TransferSender(kind, files: files, limits: limits), on: connection, direction: "send", protocol: kind,
             view: view, command: arguments[TransferOptions.command])
         return result.code

@@ -32,7 +32,13 @@ enum Tether {
               tether run checks.txt --sim
               tether monitor /dev/ttyUSB0 --baud 9600 --count 10
               tether connect /dev/serial/by-id/usb-FTDI_FT232R_A1B2C3-if00-port0
+              tether /dev/ttyUSB0                        (the same as 'tether connect /dev/ttyUSB0')
+              t=$(tether query /dev/ttyUSB0 --value 'TEMP?')   (shell scripts: docs/SCRIPTS.md)
               tether send /dev/ttyUSB0 u-boot.img        (YMODEM, after 'loady')
+
+            Durations are written 500ms, 3s, 1.5s, 2m or 1h; a bare number is in the
+            option's own unit, which its help names. 'tether <subcommand> --help' shows
+            its common options, '--help-all' every one.
 
             EXIT CODES:
               0 success, 1 error reply or failed expectation, 64 usage error,
@@ -45,7 +51,7 @@ enum Tether {
               from another process, 141 output closed early (SIGPIPE).
             """,
         options: [versionFlag.declaration],
-        usage: "tether <subcommand> [<arguments>] [<options>]"
+        usage: "tether <subcommand> [<arguments>] [<options>] | tether <port> [<options>]"
     )
 
     /// What the command line asks for: an answer already given, or a command to run.
@@ -68,7 +74,7 @@ enum Tether {
             return .answered(.usage)
         }
         switch first {
-        case "-h", "--help":
+        case "-h", "--help", HelpFormatter.helpAll:
             FileSink.standardOutput.write(HelpFormatter.help(spec, subcommands: commands.map { $0.spec }))
             return .answered(.success)
         case versionFlag.declaration.key:
@@ -93,24 +99,55 @@ enum Tether {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
-            let suggestion = Suggestion.nearest(to: first, among: commands.map { $0.spec.name })
-            return .answered(
-                fail(
-                    UsageError(
-                        "Unknown subcommand \(Quoted(first))." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")),
-                    spec: spec))
+        let command: any Command.Type
+        let rest: [String]
+        if let named = commands.first(where: { $0.spec.name == first }) {
+            command = named
+            rest = Array(arguments.dropFirst())
+        } else if isPort(first) {
+            // tio's habit: `tether /dev/ttyUSB0` is `tether connect /dev/ttyUSB0`.
+            command = ConnectCommand.self
+            rest = arguments
+        } else {
+            return .answered(fail(unknownSubcommand(first), spec: spec))
         }
-        let rest = Array(arguments.dropFirst())
         if ParsedArguments.asksForHelp(rest) {
-            FileSink.standardOutput.write(HelpFormatter.help(command.spec))
+            let showsAll = ParsedArguments.asksForAllHelp(rest)
+            FileSink.standardOutput.write(HelpFormatter.help(command.spec, showsAll: showsAll))
             return .answered(.success)
         }
         do throws(UsageError) {
-            return .run(command, try ParsedArguments(rest, spec: parsingSpec(command.spec)))
+            let parsed = try ParsedArguments(rest, spec: parsingSpec(command.spec))
+            for warning in parsed.warnings { errors.write("Warning: \(warning)\n") }
+            return .run(command, parsed)
         } catch {
             return .answered(fail(error, spec: command.spec))
         }
+    }
+
+    /// Whether a first argument that is no subcommand is a port, which `connect` opens
+    /// (as tio takes one): a `/dev/` path (there or not: `connect` says it is missing),
+    /// a `tcp://` or `rfc2217://` address, or a character device elsewhere (a link to a pty).
+    static func isPort(_ argument: String) -> Bool {
+        argument.hasPrefix("/dev/") || argument.hasPrefix("tcp://") || argument.hasPrefix("rfc2217://")
+            || FileSystem.isCharacterDevice(atPath: argument)
+    }
+
+    /// `Unknown subcommand 'qeury'. Did you mean 'query'?`; for a file that is there
+    /// (and no port), `Did you mean 'tether run FILE'?`; for what looks like a path (it
+    /// holds a `/`) and is not there, `Did you mean 'tether connect PATH'?`.
+    static func unknownSubcommand(_ name: String) -> UsageError {
+        let message = "Unknown subcommand \(Quoted(name))."
+        switch FileSystem.kind(atPath: name) {
+        case .other:
+            return UsageError(message + " Did you mean \(Quoted("tether run " + name))? (it is a file, not a port)")
+        case nil where name.contains("/"):
+            return UsageError(message + " Did you mean \(Quoted("tether connect " + name))? (no such port yet)")
+        default:
+            break
+        }
+        let suggestion = Suggestion.nearest(to: name, among: commands.map { $0.spec.name })
+        return UsageError(message + (suggestion.map { " Did you mean '\($0)'?" } ?? ""))
     }
 
     /// Runs `command` with its `parsed` arguments; its failures become messages on

@@ -9,7 +9,7 @@ import TetherViews
 enum UdevRuleCommand: Command {
     static let name = Option<String?>(
         "--name", value: "name", help: "The link to create under /dev, e.g. bench-psu.", parse: Parse.text)
-    static let match = HardwareOptions.match.withHelp("Pick the adapter by VID:PID[:SERIAL] or product name.")
+    static let match = PortOptions().match.withHelp("Pick the adapter by VID:PID[:SERIAL] or product name.")
 
     static let spec = CommandSpec(
         program: "tether", name: "udev-rule",

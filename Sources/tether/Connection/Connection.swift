@@ -45,9 +45,7 @@ final class Connection {
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil,
         showing isShown: (@Sendable (ViewLine) -> Bool)? = nil
     ) async throws(CommandFailure) {
-        let log = try options.log.map { path throws(CommandFailure) in
-            try LogFile(path: path, format: options.logFormat, showing: .eventLog, settings: options.viewSettings)
-        }
+        let log = try options.logFile(showing: .eventLog)
         self.log = log
         let target: PortTarget
         if options.usesSimulator {

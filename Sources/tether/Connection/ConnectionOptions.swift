@@ -6,70 +6,13 @@ import TetherSerial
 import TetherSimulator
 import TetherViews
 
-/// The options every device command shares: which port (or `--sim`), serial
-/// settings, dialect, timeout and output format.
+/// What the option groups of a device command give (`Options/*`, each command lists
+/// those it takes): which port (or `--sim`), serial settings, dialect, timeout and
+/// output; and the rules between options of different groups (``validate(_:)``).
 struct ConnectionOptions {
-    static let sim = Flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>.")
-    static let profile = Option<String?>(
-        "--profile", value: "name|file",
-        help: """
-            With --sim: the simulated device, a built-in profile
-            (\(SimulatorProfile.names.joined(separator: ", ")))
-            or a profile file (docs/PROFILES.md); it also sets the
-            default --dialect.
-            """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names,
-        parse: Parse.nonEmpty(InvalidValue("Please provide a built-in profile's name or a profile file's path.")))
-    static let device = Option<String?>(
-        "--device", value: "file",
-        help: """
-            A device description file (docs/DIALECTS.md): dialect, line end,
-            patterns and serial settings; options given here override it.
-            """, parse: Parse.nonEmpty(InvalidValue("Please provide a device description file's path.")))
-    static let timeout = Option<Int>(
-        "--timeout", "-t", value: "ms",
-        help: "Wait at most this many ms for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",
-        default: 1000, range: longestWait)
-    /// The longest `--timeout`: a day. Longer is a mistake (99999999999 is three years);
-    /// 0 waits without a deadline.
-    static let longestWait = ValueRange.integers(0...86_400_000, "ms")
     /// `--format`, read as any format: each command declares it with
     /// ``format(showing:)``, whose check refuses the formats it cannot show.
     static let format = format(showing: .eventLog, refusing: false)
-    static let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
-    static let timestampFormat = Option<TimestampStyle?>(
-        "--timestamp-format", value: "format",
-        help: """
-            How --timestamps and transcripts write times (tio's formats; implies
-            --timestamps for text output):
-              24hour        local time, 15:04:05.123
-              24hour-start  since the session's first event, 00:00:01.250
-              24hour-delta  since the previous line, 00:00:00.004
-              iso8601       UTC, 2026-12-01T12:15:01.123Z
-            """, defaultHelp: "24hour", parse: Parse.choice(TimestampStyle.self))
-    static let hex = Flag(
-        "--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
-    static let log = Option<String?>(
-        "--log", value: "file",
-        help: """
-            Also append every record to this file, beside the output --format
-            chooses: JSON Lines (docs/JSON.md), or a transcript for a name ending in
-            .txt or .log (--log-format); the file is created if missing.
-            """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
-    /// The formats a `--log` file may have.
-    static let logFormats: [OutputFormat] = [.json, .transcript, .raw]
-    static let logFormat = Option<OutputFormat?>(
-        "--log-format", value: "format",
-        help: """
-            The --log file's format: json (JSON Lines), transcript (each line
-            with its time, direction sent > or received <, and line end) or raw
-            (exactly the bytes received, nothing else, as picocom's --logfile).
-            """, defaultHelp: "transcript for a .txt or .log file, else json", choices: logFormats.map(\.name)
-    ) { text throws(InvalidValue) in
-        guard let format = logFormats.first(where: { $0.name == text.lowercased() }) else {
-            throw InvalidValue("Please provide one of \(logFormats.map { "'\($0.name)'" }.joined(separator: ", ")).")
-        }
-        return format
-    }
 
     /// `--format` for a command that shows `kind`: its help and choices are the
     /// formats that can show it (``OutputFormat/showing(_:)``); another format is a
@@ -105,27 +48,23 @@ struct ConnectionOptions {
         }
     }
 
-    /// The options of a command that shows `kind`, for its ``CommandSpec``.
-    static func options<View>(showing kind: ViewKind<View>) -> [OptionDeclaration] {
-        let shown = format(showing: kind).declaration
-        return options.map { $0.key == shown.key ? shown : $0 }
+    /// The groups of a command that opens a device and sends to it, in `--help` order
+    /// (`query`, `send`, `receive`); `reconnects` adds ``ReconnectOptions`` (`connect`,
+    /// `run`).
+    static func sendingGroups(reconnects: Bool = false) -> [any OptionGroup.Type] {
+        [
+            SimulatorOptions.self, PortOptions.self, SerialOptions.self, ReplyOptions.self, DialectGroup.self,
+            OutputOptions.self,
+        ] + (reconnects ? [ReconnectOptions.self] : []) + [
+            TextOutputOptions.self, ReplyTuningOptions.self, DialectTuningOptions.self, PacingOptions.self,
+            PortControlOptions.self, SimulatorFaultOptions.self,
+        ]
     }
 
-    /// The options, for a command's ``CommandSpec``.
-    static let options: [OptionDeclaration] =
-        [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
-        + DeviceSettings.pacingOptions + DeviceSettings.inputOptions
-        + [
-            timeout.declaration, format(showing: .eventLog).declaration, timestamps.declaration,
-            timestampFormat.declaration, hex.declaration, log.declaration, logFormat.declaration,
-        ]
-        + DialectOptions.options + HardwareOptions.options + faultOptions
-
-    /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`),
-    /// but `--reappear-after`: a simulator of `--sim` ends with tether, and so does its
-    /// device, so it cannot come back.
-    static let faultOptions: [OptionDeclaration] = FaultOptions.all.excluding([FaultOptions.reappearAfter.declaration])
-        .map { $0.withHelp("With --sim (fault): " + $0.help.prefix(1).lowercased() + $0.help.dropFirst()) }
+    /// Whether `--sim` or `--match` names the port, so no positional argument is the port.
+    static func namesPortByOption(_ arguments: ParsedArguments) -> Bool {
+        arguments[SimulatorOptions.self].sim || arguments[PortOptions.self].match != nil
+    }
 
     /// The help of the `<port>` argument.
     static let portHelp = """
@@ -150,6 +89,8 @@ struct ConnectionOptions {
     var discardsWaitingInput: Bool
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
+    /// `--quiet`: no informational lines on standard error.
+    var isQuiet: Bool
     /// The output format.
     var format: OutputFormat
     /// Whether text output shows timestamps.
@@ -186,21 +127,42 @@ struct ConnectionOptions {
             throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
         try self.init(arguments, port: arguments.positionals.first)
+        try requirePort()
+    }
+
+    /// The options of a command whose first argument is the port unless `--sim` or
+    /// `--match` names it (`query`, `send`, `receive`), and the arguments after it.
+    ///
+    /// - Throws: ``UsageError`` for no port, or a bad value.
+    static func withPortFirst(_ arguments: ParsedArguments) throws(UsageError) -> (Self, rest: [String]) {
+        var rest = arguments.positionals
+        let port = namesPortByOption(arguments) || rest.isEmpty ? nil : rest.removeFirst()
+        let options = try ConnectionOptions(arguments, port: port)
+        try options.requirePort()
+        return (options, rest)
+    }
+
+    /// - Throws: ``UsageError`` when no port was named: no path, `--sim` or `--match`.
+    func requirePort() throws(UsageError) {
         if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
     }
 
     /// Reads the shared options; `port` is the positional port argument, if any;
     /// `simulatesNamedPorts` says whether `tether run` has a `--port NAME=sim`.
     ///
-    /// - Throws: ``UsageError`` for a bad value, naming the option.
+    /// - Throws: ``UsageError`` for a bad value, naming the option, or options of
+    ///   several groups that do not go together (``validate(_:)``).
     init(_ arguments: ParsedArguments, port: String?, simulatesNamedPorts: Bool = false) throws(UsageError) {
+        let simulator = arguments[SimulatorOptions.self]
+        let output = arguments[OutputOptions.self]
+        let text = arguments[TextOutputOptions.self]
         let named = try port.flatMap(Self.namedDevice)
-        if named != nil, arguments[Self.sim] {
+        if named != nil, simulator.sim {
             throw UsageError("Give either <port> or '--sim', not both (got \(Quoted(port ?? "")))")
         }
         self.port = port
-        usesSimulator = arguments[Self.sim]
-        simulatorProfile = arguments[Self.profile]
+        usesSimulator = simulator.sim
+        simulatorProfile = simulator.profile
         var namedMatch: PortMatch?
         switch named?.place {
         case .port(let place): self.port = place
@@ -210,11 +172,8 @@ struct ConnectionOptions {
             simulatorProfile = simulatorProfile ?? profile
         case nil: break
         }
-        if simulatorProfile != nil, !usesSimulator {
-            throw UsageError("'--profile' applies only to '--sim'")
-        }
         simulatorFaults = try Self.faults(arguments, simulates: usesSimulator || simulatesNamedPorts)
-        let description = try arguments[Self.device].map { path throws(UsageError) in
+        let description = try arguments[PortOptions.self].device.map { path throws(UsageError) in
             try DeviceDescription.load(path)
         }
         settingsBelow = (named?.settings ?? []) + (description.map { [$0] } ?? [])
@@ -223,46 +182,54 @@ struct ConnectionOptions {
         pacing = settings.pacing
         discardsWaitingInput = settings.discardsWaitingInput
         dialect = settings.dialect
-        let milliseconds = arguments[Self.timeout]
-        timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
+        let wait = arguments[ReplyOptions.timeout]
+        timeout = wait == .zero ? nil : wait
+        isQuiet = output.quiet
         format = arguments[Self.format]
-        let style = arguments[Self.timestampFormat]
+        let style = text.timestampFormat
         timestampStyle = style ?? .hour24
-        showsTimestamps = arguments[Self.timestamps] || (style != nil && !format.isForPrograms)
-        showsHex = arguments[Self.hex]
-        if format != .text && arguments[Self.timestamps] {
-            throw UsageError(
-                "'\(Self.timestamps.declaration.key)' applies only to text output"
-                    + (format == .json ? "; every JSON record carries its 'time'" : ""))
-        }
-        if format != .text && arguments[Self.hex] {
-            throw UsageError(
-                "'\(Self.hex.declaration.key)' applies only to text output"
-                    + (format == .json
-                        ? "; JSON records carry the exact bytes (a '_hex' field whenever a string is not exactly its bytes)"
-                        : ""))
-        }
-        log = arguments[Self.log]
-        logFormat = arguments[Self.logFormat] ?? log.map(OutputFormat.forLog) ?? .json
-        if style != nil, format.isForPrograms, logFormat != .transcript {
-            throw UsageError(
-                "'\(Self.timestampFormat.declaration.key)' applies to text output and transcripts "
-                    + "('--log FILE.txt'); every \(format.name) record carries its time")
-        }
+        showsTimestamps = text.timestamps || (style != nil && !format.isForPrograms)
+        showsHex = text.hex
+        log = output.log
+        logFormat = output.logFormat ?? log.map(OutputFormat.forLog) ?? .json
         hardware = HardwareOptions(arguments)
         hardware.match = hardware.match ?? namedMatch
-        if usesSimulator, hardware.waits {
-            throw UsageError(
-                "'--wait' applies only to a port that may not exist yet; the simulator's port exists once it starts")
-        }
         if self.port?.isEmpty == true {
             throw UsageError("The port '' is empty; give a device path such as /dev/ttyUSB0")
         }
         address = try self.port.map(Self.address)
-        if usesSimulator, let port = self.port {
+        try validate(arguments)
+    }
+
+    /// The rules between options of different groups: text-only options with a format
+    /// for programs, `--wait` with the simulator, and one of `<port>`, `--sim`, `--match`.
+    private func validate(_ arguments: ParsedArguments) throws(UsageError) {
+        let text = arguments[TextOutputOptions.self]
+        if format != .text && text.timestamps {
+            throw UsageError(
+                "'--timestamps' applies only to text output"
+                    + (format == .json ? "; every JSON record carries its 'time'" : ""))
+        }
+        if format != .text && text.hex {
+            throw UsageError(
+                "'--hex' applies only to text output"
+                    + (format == .json
+                        ? "; JSON records carry the exact bytes (a '_hex' field whenever a string is not exactly its bytes)"
+                        : ""))
+        }
+        if text.timestampFormat != nil, format.isForPrograms, logFormat != .transcript {
+            throw UsageError(
+                "'--timestamp-format' applies to text output and transcripts "
+                    + "('--log FILE.txt'); every \(format.name) record carries its time")
+        }
+        if usesSimulator, hardware.waits {
+            throw UsageError(
+                "'--wait' applies only to a port that may not exist yet; the simulator's port exists once it starts")
+        }
+        if usesSimulator, let port {
             throw UsageError("Give either <port> or '--sim', not both (got \(Quoted(port)))")
         }
-        if let match = hardware.match, usesSimulator || self.port != nil {
+        if let match = hardware.match, usesSimulator || port != nil {
             throw UsageError(
                 "Give one of <port>, '--sim' or '--match', not several (got \(Quoted("--match \(match)")))")
         }
@@ -272,7 +239,17 @@ struct ConnectionOptions {
 extension ConnectionOptions {
     /// What `--timestamps` and `--hex` ask of the view.
     var viewSettings: ViewSettings {
-        ViewSettings(showsTimestamps: showsTimestamps, timestampStyle: timestampStyle, showsHex: showsHex)
+        ViewSettings(
+            showsTimestamps: showsTimestamps, timestampStyle: timestampStyle, showsHex: showsHex, isQuiet: isQuiet)
+    }
+
+    /// The `--log` file, if one is given, with its format's view of `kind`.
+    ///
+    /// - Throws: ``CommandFailure`` (73) when it cannot be opened.
+    func logFile<View>(showing kind: ViewKind<View>) throws(CommandFailure) -> LogFile<View>? {
+        try log.map { path throws(CommandFailure) in
+            try LogFile(path: path, format: logFormat, showing: kind, settings: viewSettings)
+        }
     }
 
     /// `--format`'s view of `kind`, with ``viewSettings``.
@@ -312,7 +289,7 @@ extension ConnectionOptions {
     /// - Throws: ``UsageError`` for options that do not go together, or a fault
     ///   option without a simulator (`--sim`, or `NAME=sim` in `run`).
     fileprivate static func faults(_ arguments: ParsedArguments, simulates: Bool) throws(UsageError) -> FaultPlan {
-        guard let given = FaultOptions.firstGiven(in: arguments) else { return FaultPlan() }
+        guard let given = SimulatorFaultOptions.options.first(where: arguments.isGiven) else { return FaultPlan() }
         guard simulates else {
             throw UsageError("'\(given.key)' applies only to '--sim' (a fault of the built-in simulator)")
         }

@@ -3,58 +3,11 @@ import TetherLibC
 import TetherModel
 import TetherSerial
 
-/// The options for real hardware life, shared by the device commands: choosing the
-/// port by identity (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset
-/// pulse or break after open, and reconnecting (`--no-reconnect`, only for commands
-/// that reconnect). See docs/HARDWARE.md.
+/// What the device commands read for real hardware life: choosing the port by identity
+/// (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset pulse or break after
+/// open (``PortOptions``, ``PortControlOptions``), and reconnecting (``ReconnectOptions``,
+/// only for commands that take it). See docs/HARDWARE.md.
 struct HardwareOptions {
-    static let match = Option<PortMatch?>(
-        "--match", "-m", value: "id",
-        help: """
-            Open the one port with this identity instead of <port>: VID:PID[:SERIAL]
-            in hex, e.g. 0403:6001:A1B2C3, or part of its product or manufacturer
-            name (see 'tether list'). Looked up again when reconnecting.
-            """
-    ) { text throws(InvalidValue) in
-        do throws(PortMatch.ParseError) {
-            return try PortMatch(parsing: text)
-        } catch {
-            throw .message(error.description)
-        }
-    }
-    static let wait = Flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none).")
-    static let waitTimeout = Option<Duration?>(
-        "--wait-timeout", value: "seconds",
-        help: "Wait at most this many seconds for the port (implies --wait); then exit 66.", range: .seconds)
-    static let dtr = Option<SerialPort.LineControl>(
-        "--dtr", value: "mode",
-        help: "DTR on open: keep (leave it, and keep it on close: no board reset), on\nor off.", default: .keep,
-        parse: Parse.choice(SerialPort.LineControl.self))
-    static let rts = Option<SerialPort.LineControl>(
-        "--rts", value: "mode", help: "RTS on open: keep, on or off.", default: .keep,
-        parse: Parse.choice(SerialPort.LineControl.self))
-    static let pulseDTR = Option<Int?>(
-        "--pulse-dtr", value: "ms",
-        help: "After each open, drop DTR for this many ms, then raise it (reset\nsequence of Arduino-style boards).",
-        range: milliseconds)
-    static let breakLength = Option<Int?>(
-        "--break", value: "ms", help: "After each open, send a break of this many ms.", range: milliseconds)
-    static let strictSettings = Flag(
-        "--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked.")
-
-    /// The options every device command takes.
-    static let options: [OptionDeclaration] = [
-        match.declaration, wait.declaration, waitTimeout.declaration, dtr.declaration, rts.declaration,
-        pulseDTR.declaration, breakLength.declaration, strictSettings.declaration,
-    ]
-
-    /// The option of commands that reconnect (`monitor`, `connect`).
-    static let noReconnect = Flag(
-        "--no-reconnect",
-        help: "When the device goes away, exit (74) instead of waiting for it to come\nback and reopening it.")
-
-    private static let milliseconds = ValueRange.integers(atLeast: 1, "ms")
-
     /// The port's identity, when `--match` replaces the path.
     var match: PortMatch?
     /// Whether to wait for the port before the first open.
@@ -80,23 +33,28 @@ struct HardwareOptions {
 
     /// Reads the options.
     init(_ arguments: ParsedArguments) {
-        match = arguments[Self.match]
-        waitTimeout = arguments[Self.waitTimeout]
-        waits = arguments[Self.wait] || waitTimeout != nil
-        openOptions = SerialPort.OpenOptions(dtr: arguments[Self.dtr], rts: arguments[Self.rts])
-        pulseDTR = arguments[Self.pulseDTR]
-        breakLength = arguments[Self.breakLength]
+        let port = arguments[PortOptions.self]
+        let control = arguments[PortControlOptions.self]
+        match = port.match
+        waitTimeout = port.waitTimeout
+        waits = port.wait || waitTimeout != nil
+        openOptions = SerialPort.OpenOptions(dtr: control.dtr, rts: control.rts)
+        pulseDTR = control.pulseDTR
+        breakLength = control.breakLength
+        let reconnect = arguments[ReconnectOptions.self]
         reconnection =
-            arguments.spec.takes(Self.noReconnect.declaration) && !arguments[Self.noReconnect] ? .everyPort : .never
-        requiresSettings = arguments[Self.strictSettings]
+            arguments.spec.takes(reconnect.declared.noReconnect.declaration) && !reconnect.noReconnect
+            ? .everyPort : .never
+        requiresSettings = control.strictSettings
     }
 
     /// The DTR/RTS, pulse or break option given, if any: raw TCP cannot carry them.
     var lineOptionGiven: String? {
-        if openOptions.dtr != .keep { return Self.dtr.declaration.key }
-        if openOptions.rts != .keep { return Self.rts.declaration.key }
-        if pulseDTR != nil { return Self.pulseDTR.declaration.key }
-        if breakLength != nil { return Self.breakLength.declaration.key }
+        let control = PortControlOptions()
+        if openOptions.dtr != .keep { return control.dtr.declaration.key }
+        if openOptions.rts != .keep { return control.rts.declaration.key }
+        if pulseDTR != nil { return control.pulseDTR.declaration.key }
+        if breakLength != nil { return control.breakLength.declaration.key }
         return nil
     }
 

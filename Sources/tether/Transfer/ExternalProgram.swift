@@ -1,5 +1,6 @@
 import Glibc
 import TetherLibC
+import TetherSerial
 
 /// `send --program` and `receive --program`: the open port handed to another program —
 /// lrzsz's `sz`/`rz` for ZMODEM, a Kermit — as picocom's `--send-cmd`/`--receive-cmd`
@@ -21,14 +22,16 @@ enum ExternalProgram {
     }
 
     /// Runs `command` with `arguments` after it (each one word, quoted for the shell:
-    /// `"$@"`) on the port `descriptor`, in `folder` (`nil`: the current one), and
-    /// waits for it on a thread of its own; a signal tether traps meanwhile is passed
-    /// on to it.
+    /// `"$@"`) on `connection`'s port, in `folder` (`nil`: the current one), and waits
+    /// for it on a thread of its own; a signal tether traps meanwhile is passed on to
+    /// it. The connection is closed after (``Connection/drive(onSignal:_:)``).
     ///
-    /// - Returns: how it ended, and the signal trapped meanwhile, if any.
-    static func run(_ command: String, arguments: [String], on descriptor: Int32, in folder: String?) async -> (
-        End, signal: Int32?
-    ) {
+    /// - Returns: how it ended, and the first signal trapped meanwhile, if any.
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
+    static func run(_ command: String, arguments: [String], on connection: Connection, in folder: String?)
+        async throws(CommandFailure) -> (End, signal: Int32?)
+    {
+        let descriptor = connection.transport.descriptor
         makeBlocking(descriptor)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -54,30 +57,23 @@ enum ExternalProgram {
         defer { for word in argv { free(word) } }
         var spawnedPID = pid_t()
         let spawned = posix_spawn(&spawnedPID, "/bin/sh", &actions, &attributes, &argv, environ)
-        guard spawned == 0 else { return (.notStarted(errno: spawned), nil) }
+        guard spawned == 0 else {
+            await connection.shutdown()
+            return (.notStarted(errno: spawned), nil)
+        }
         let pid = spawnedPID
-        let trap = SignalTrap()
-        let signals = trap.received
-        let forwarding = Task { () -> Int32? in
-            var last: Int32?
-            for await signal in signals {
-                kill(pid, signal == SignalTrap.abortStandIn ? SIGABRT : signal)
-                last = signal
+        let forward: @Sendable (Int32) -> Void = { kill(pid, $0 == SignalTrap.abortStandIn ? SIGABRT : $0) }
+        return try await connection.drive(onSignal: forward) {
+            await withCheckedContinuation { (done: CheckedContinuation<End, Never>) in
+                let started = DedicatedThread.start {
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    let signal = status & 0x7F
+                    done.resume(returning: signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal))
+                }
+                if !started { done.resume(returning: .notStarted(errno: EAGAIN)) }
             }
-            return last
         }
-        let end = await withCheckedContinuation { (done: CheckedContinuation<End, Never>) in
-            let started = DedicatedThread.start {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                let signal = status & 0x7F
-                done.resume(returning: signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal))
-            }
-            if !started { done.resume(returning: .notStarted(errno: EAGAIN)) }
-        }
-        trap.cancel()
-        forwarding.cancel()
-        return (end, await forwarding.value)
     }
 
     /// Clears `O_NONBLOCK` on `descriptor` (the port is opened non-blocking for the

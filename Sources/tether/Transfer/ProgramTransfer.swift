@@ -35,8 +35,7 @@ enum ProgramTransfer {
         if let command = parsed[TransferOptions.command] {
             writeAll(connection.device.dialect.encode(command), to: descriptor)
         }
-        let (end, signal) = await ExternalProgram.run(program, arguments: arguments, on: descriptor, in: folder)
-        await connection.shutdown()
+        let (end, signal) = try await ExternalProgram.run(program, arguments: arguments, on: connection, in: folder)
         if let signal { return SignalTrap.exitCode(for: signal) }
         let (code, message) = ExternalProgram.exitCode(for: end, of: program)
         if let message { throw CommandFailure(message, code: code) }

@@ -9,11 +9,11 @@ enum TransferOptions {
         help: "xmodem (128-byte blocks, checksum), xmodem-crc (CRC-16), xmodem-1k (1024-byte\n"
             + "blocks, CRC-16) or ymodem (batch of named files, as U-Boot's loady).", default: .ymodem,
         parse: Parse.choice(TransferProtocol.self))
-    static let startTimeout = Option<Int>(
-        "--start-timeout", value: "s",
-        help: "How long the sender waits for the receiver's first C or NAK, in seconds.",
-        default: Int(TransferLimits.defaultStartTimeout.components.seconds),
-        range: .integers(1...3_600, "s"))
+    static let startTimeout = Option<Duration>(
+        "--start-timeout", value: "duration",
+        help: "How long the sender waits for the receiver's first C or NAK.",
+        default: TransferLimits.defaultStartTimeout, range: .durations(.seconds(1), to: .seconds(3_600), bare: .seconds)
+    )
 
     static let command = Option<[UInt8]?>(
         "--command", value: "command",
@@ -47,15 +47,7 @@ enum TransferOptions {
 
     /// The limits asked for: the protocol reference's, with `--start-timeout`.
     static func limits(_ arguments: ParsedArguments) -> TransferLimits {
-        TransferLimits(startTimeout: .seconds(arguments[startTimeout]))
-    }
-
-    /// Splits the positionals into the port (none with `--sim` or `--match`) and the rest.
-    static func port(of arguments: ParsedArguments) -> (port: String?, rest: [String]) {
-        var rest = arguments.positionals
-        let namesPortByOption = arguments[ConnectionOptions.sim] || arguments[HardwareOptions.match] != nil
-        let port = namesPortByOption || rest.isEmpty ? nil : rest.removeFirst()
-        return (port, rest)
+        TransferLimits(startTimeout: arguments[startTimeout])
     }
 
     /// The exit code for how a transfer ended (README, "Exit codes").

@@ -17,16 +17,18 @@ enum TransferRun {
         var code: ExitCode
     }
 
-    /// Runs `machine` on `connection`'s device, then closes the device; with `command`
-    /// (`--command`'s bytes) types it and the dialect's line end first
-    /// (``CommandedTransfer``).
+    /// Runs `machine` on `connection`'s device, then closes the device
+    /// (``Connection/drive(onSignal:_:)``); with `command` (`--command`'s bytes) types
+    /// it and the dialect's line end first (``CommandedTransfer``).
+    ///
+    /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
     static func run(
         _ machine: some TransferMachine, on connection: Connection, direction: String, protocol kind: TransferProtocol,
         view: any TransferView, command: [UInt8]? = nil
-    ) async -> Result {
+    ) async throws(CommandFailure) -> Result {
         if let command {
             let typed = CommandedTransfer(command: connection.device.dialect.encode(command), then: machine)
-            return await run(typed, on: connection, direction: direction, protocol: kind, view: view)
+            return try await run(typed, on: connection, direction: direction, protocol: kind, view: view)
         }
         let device = connection.device
         let name = connection.displayName
@@ -39,21 +41,11 @@ enum TransferRun {
             }
             return (outcome, received)
         }
-        let trap = SignalTrap()
-        let signals = trap.received
-        let interruption = Task { () -> ExitCode? in
-            for await signal in signals {
-                transferring.cancel()
-                return SignalTrap.exitCode(for: signal)
-            }
-            return nil
+        let ((outcome, received), signal) = try await connection.drive(onSignal: { _ in transferring.cancel() }) {
+            await transferring.value
         }
-        let (outcome, received) = await transferring.value
-        interruption.cancel()
-        let signalled = await interruption.value
-        trap.cancel()
-        await connection.shutdown()
         let code = TransferOptions.exitCode(for: outcome)
-        return Result(outcome: outcome, received: received, code: code == .interrupted ? signalled ?? code : code)
+        let cancelledBy = code == .interrupted ? signal.map(SignalTrap.exitCode(for:)) : nil
+        return Result(outcome: outcome, received: received, code: cancelledBy ?? code)
     }
 }
