@@ -14,6 +14,13 @@ int tether_tty_get_modem_lines(int fd, int *lines) {
     return ioctl(fd, TIOCMGET, lines);
 }
 
+int tether_tty_set_modem_lines(int fd, int set, int clear) {
+    int lines = 0;
+    if (ioctl(fd, TIOCMGET, &lines) != 0) return -1;
+    lines = (lines | set) & ~clear;
+    return ioctl(fd, TIOCMSET, &lines);
+}
+
 int tether_tty_get_speeds(int fd, unsigned int *input_baud, unsigned int *output_baud) {
     struct termios2 settings;
     if (ioctl(fd, TCGETS2, &settings) != 0) return -1;

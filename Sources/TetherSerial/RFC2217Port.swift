@@ -28,8 +28,10 @@ public final class RFC2217Port: SerialTransport {
     public let controlsPort: Bool
     /// The settings as the server answered them at the open (see
     /// ``Handshake/settingsReport(asked:)``); unknown, with a warning, when it refused
-    /// serial port control.
-    public let settingsReport: SettingsReport
+    /// serial port control; after a change of baud rate (``setBaudRate(_:)``), the
+    /// server's answer to it.
+    public var settingsReport: SettingsReport { report.withLock { $0 } }
+    let report: Mutex<SettingsReport>
     /// The socket, or while data read ahead (during the open or a line control
     /// exchange) waits, a pipe that is always readable.
     public var descriptor: Int32 {
@@ -98,7 +100,7 @@ public final class RFC2217Port: SerialTransport {
         self.name = name
         self.connection = connection
         self.controlsPort = controlsPort
-        self.settingsReport = settingsReport
+        report = Mutex(settingsReport)
         earlyData = try WakeUpPipe(for: name)
         earlyData.signal()
         holdsEarlyData = Atomic(!receiving.early.isEmpty)

@@ -25,6 +25,11 @@
 /// the process's `ioctl` (so emulated on a pty slave). Returns 0, or -1 with errno.
 int tether_tty_get_modem_lines(int fd, int *lines);
 
+/// Sets the `TIOCM_*` bits in `set` and clears those in `clear` (DTR and RTS) with one
+/// TIOCMSET after a TIOCMGET, so both lines change in one call (through the process's
+/// `ioctl`, so emulated and announced on a pty slave). Returns 0, or -1 with errno.
+int tether_tty_set_modem_lines(int fd, int set, int clear);
+
 /// Reads the input and output baud rates (baud) with TCGETS2, which also reports
 /// non-standard (BOTHER) rates. Works on a pty master, which shares its slave's
 /// termios. Returns 0, or -1 with errno.

@@ -353,13 +353,27 @@ public final class Device: Sendable {
     }
 
     /// Changes the baud rate of the open port, and of the port reopened after a
-    /// reconnect.
+    /// reconnect, and publishes the settings read back from the port as at the open:
+    /// ``LineControlEvent/settingsChanged(settings:)``, then a `settingMismatch` for a
+    /// rate the port does not have.
     ///
     /// - Parameter baudRate: in bit/s, any positive rate.
     /// - Throws: as ``withLineControl(_:)``.
     public func setBaudRate(_ baudRate: Int) async throws(SerialError) {
         try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
-        loop.state.withLock { $0.baudRate = baudRate }
+        loop.update { state in
+            state.baudRate = baudRate
+            let report = state.transport?.settingsReport ?? SettingsReport()
+            state.publish(
+                DeviceEvent.opened(report, settings: "\(baudRate)") { .lineControl(.settingsChanged(settings: $0)) })
+        }
+    }
+
+    /// The serial settings the open port reports having (`921600 8N1`, read back from
+    /// it: ``SerialTransport/settingsReport``); `nil` while it is away or when it does
+    /// not say (raw TCP).
+    public var settings: String? {
+        loop.state.withLock { $0.transport?.settingsReport.actual?.summary }
     }
 
     /// Waits until every byte handed to the port is written (for up to its write's

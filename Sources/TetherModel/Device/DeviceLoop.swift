@@ -149,7 +149,10 @@ final class DeviceLoop: Sendable {
             let count = poll(&descriptors, 2, executor.prepareToSleep() ? timeout : 0)
             let pollError = count < 0 ? errno : 0  // before the lock, whose futex call may set errno
             executor.wokeUp()
-            state.withLock { $0.sleepsUntil = nil }
+            let runsLines = state.withLock { state in
+                state.sleepsUntil = nil
+                return state.lineSchedule.nextDeadline != nil
+            }
             if count < 0 && pollError != EINTR {
                 return .hungUp("poll failed: \(String(cString: strerror(pollError)))")
             }
@@ -157,6 +160,7 @@ final class DeviceLoop: Sendable {
                 wakeUp.drain()
                 runControls(with: transport)
             }
+            if runsLines { runLineSteps(with: transport) }
             let revents = Int32(descriptors[0].revents)
             if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
                 if let ending = receive(from: transport, into: buffer) { return ending }
@@ -239,6 +243,7 @@ final class DeviceLoop: Sendable {
             return .some(state.transport)
         }
         guard let transport = lost else { return false }
+        failLineSequences(.disconnected(path: port))
         transport?.close()
         return true
     }
@@ -303,6 +308,7 @@ final class DeviceLoop: Sendable {
     /// the callers of ``Device/close()``.
     func finish(reason: String) {
         let (transport, closers) = update { $0.end(reason: reason) }
+        failLineSequences(.disconnected(path: port))
         transport?.close()
         for closer in closers { closer.resume() }
     }

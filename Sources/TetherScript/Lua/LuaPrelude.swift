@@ -21,6 +21,8 @@
 /// - `core.transfer(dev, direction, path, protocol, command, start_timeout_s,
 ///   overwrite)` → a file transfer that blocks until it ends: `true` (`"send"`) or the
 ///   list of paths written (`"receive"`), or `nil` and a message;
+/// - `core.lines`, `core.baud` and `core.line_control` (the source of
+///   ``LuaLineControl``, loaded here): the modem lines, breaks and baud rate;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail, expected)` → a `check`
 ///   record (status `lost`: failed because the device disconnected)
@@ -521,6 +523,8 @@ enum LuaPrelude {
           return condition and true or false
         end
 
+        local line_control = load(core.line_control, "=tether", "t")(core, site, fail, lost, ended, sends, wait_until)
+
         local function bind(dev)
           local object = { name = label(dev) }
           local function method(impl)
@@ -541,6 +545,7 @@ enum LuaPrelude {
           object.read, object.discard_input = method(read), method(discard_input)
           object.send_file, object.receive_file = method(send_file), method(receive_file)
           object.sleep, object.emit, object.check = shared(sleep), shared(emit), shared(check)
+          for name, impl in pairs(line_control) do object[name] = method(impl) end
           return object
         end
 

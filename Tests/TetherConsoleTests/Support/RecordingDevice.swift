@@ -29,6 +29,11 @@ final class RecordingDevice: ConsoleDevice {
                 if asserted { state.modemLines.formUnion(line) } else { state.modemLines.subtract(line) }
             }
         }
+        func setLines(dtr: Bool?, rts: Bool?) throws(SerialError) {
+            if let dtr { set(.dtr, dtr) }
+            if let rts { set(.rts, rts) }
+        }
+        func setBreak(_ isOn: Bool) throws(SerialError) {}
         func modemLines() throws(SerialError) -> ModemLines { state.withLock { $0.modemLines } }
         func sendBreak(milliseconds: Int) throws(SerialError) { state.withLock { $0.breaks.append(milliseconds) } }
         func pulseDTR(milliseconds: Int) throws(SerialError) { state.withLock { $0.pulses.append(milliseconds) } }

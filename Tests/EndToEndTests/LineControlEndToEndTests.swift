@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TetherSimulator
+
+/// What tether does to a UART from Lua, through the real CLI, libserialport and a pty
+/// (docs/SCRIPTING.md, "Modem lines, breaks and baud rate"): a pty has no modem lines
+/// and ignores a break, so the simulator sees them as tether's pty compatibility layer
+/// announces them (Simulator/README.md, "Modem lines and breaks").
+@Suite struct LineControlEndToEndTests {
+    /// Runs `script` (Lua, from standard input) against `device` on a pty, as JSON.
+    private func run(
+        _ script: String, on device: any SimulatedDevice, _ arguments: [String] = []
+    ) throws -> (result: Subprocess.Result, records: [[String: Any]]) {
+        let simulator = try Simulator(device: device)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--lua", "--port", simulator.devicePath, "--format", "json"] + arguments,
+            stdin: script, timeout: 120)
+        return (result, try JSONLines.parse(result.stdout))
+    }
+
+    private func records(_ records: [[String: Any]], type: String) -> [[String: Any]] {
+        records.filter { $0["type"] as? String == type }
+    }
+
+    /// esptool's SYNC command as a Lua expression: SLIP, command 0x08, 36 bytes of
+    /// 07 07 12 20 and 32 × 0x55.
+    private static let sync =
+        #""\xc0\x00\x08\x24\x00\x00\x00\x00\x00\x07\x07\x12\x20" .. string.rep("\x55", 32) .. "\xc0""#
+
+    /// esptool's classic reset takes the board into its ROM loader, which answers SYNC.
+    @Test func esptoolClassicResetReachesTheLoaderSync() throws {
+        let board = AutoResetBoard()
+        let script = """
+            assert(device.reset("esptool-classic"))
+            device.expect("waiting for download", 3000)
+            device.discard_input()
+            device.write(\(Self.sync))
+            local reply = device.read(12, 3000)
+            check(reply == "\\xc0\\x01\\x08\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\xc0", "SYNC answered")
+            """
+        let (result, records) = try run(script, on: board)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(board.boots == [.loader])
+        let sequence = try #require(self.records(records, type: "line_sequence").first)
+        #expect(sequence["name"] as? String == "esptool-classic")
+        #expect((sequence["steps"] as? [[String: Any]])?.count == 5)
+        let set = self.records(records, type: "lines_set")
+        #expect(set.first?["dtr"] as? Bool == false)
+        #expect(set.count == 5, "\(set)")
+    }
+
+    /// A DTR pulse resets the board too, but with IO0 high: the application boots, and
+    /// SYNC goes unanswered.
+    @Test func theWrongSequenceBootsTheApplication() throws {
+        let board = AutoResetBoard()
+        let script = """
+            device.set_lines{dtr = true, rts = true}
+            assert(device.reset{{dtr = false, hold = 100}, {dtr = true}})
+            device.reset("esptool-hard-reset")
+            device.expect("application started", 3000)
+            device.discard_input()
+            device.write(\(Self.sync))
+            check(device.read(12, 500) == nil, "SYNC unanswered")
+            """
+        let (result, _) = try run(script, on: board)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(board.boots == [.application], "\(board.boots)")
+    }
+
+    /// A break sent from Lua between two commands reaches the device in its place, held
+    /// for about its length.
+    @Test func aBreakFromLuaMidSessionIsSeenByTheDevice() throws {
+        let device = TimestampingDevice(
+            ScriptedDevice(rules: [
+                .init(on: "one\n", send: [.init("1\n")]), .init(on: "two\n", send: [.init("2\n")]),
+            ]))
+        let script = """
+            check(device.query("one")[1] == "1")
+            assert(device.send_break(300))
+            check(device.query("two")[1] == "2")
+            """
+        let (result, records) = try run(script, on: device)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let breaks = device.signals.filter {
+            if case .breakSignal = $0.signal { true } else { false }
+        }
+        try #require(breaks.count == 2, "\(device.signals)")
+        #expect(breaks.map(\.signal) == [.breakSignal(isOn: true), .breakSignal(isOn: false)])
+        let held = breaks[1].time.timeIntervalSince(breaks[0].time)
+        print("break held \(Int(held * 1000)) ms on the simulator's side (asked: 300 ms)")
+        #expect(held > 0.25, "\(held) s")
+        let arrivals = device.arrivals
+        let one = try #require(arrivals.first { $0.bytes.contains(UInt8(ascii: "o")) })
+        let two = try #require(arrivals.last { $0.bytes.contains(UInt8(ascii: "w")) })
+        #expect(one.time <= breaks[0].time && breaks[1].time <= two.time, "the break is out of order")
+        #expect(self.records(records, type: "lines_set").compactMap { $0["break"] as? Bool } == [true, false])
+    }
+}
