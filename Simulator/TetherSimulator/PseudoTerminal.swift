@@ -1,3 +1,4 @@
+import CPtyCompat
 import Glibc
 
 /// The master side of a pseudo-terminal, whose slave a client opens as its serial port.
@@ -83,20 +84,15 @@ struct PseudoTerminal: Sendable {
         return tcgetattr(master, &attributes) == 0 ? attributes : nil
     }
 
-    /// The slave's output baud rate as the client set it (bit/s; a standard `B…` rate,
-    /// `cfgetospeed` on the master's shared termios), or `nil` when unknown.
+    /// The slave's output baud rate as the client set it (bit/s), read with `TCGETS2` on
+    /// the master, which shares the slave's termios, so also a rate set as `BOTHER`
+    /// (libserialport's 921600); `nil` when unknown.
     var clientBaudRate: Int? {
-        guard var attributes = clientAttributes else { return nil }
-        return Self.baudRates[cfgetospeed(&attributes)]
+        var input: UInt32 = 0
+        var output: UInt32 = 0
+        guard tether_tty_get_speeds(master, &input, &output) == 0, output > 0 else { return nil }
+        return Int(output)
     }
-
-    private static let baudRates: [speed_t: Int] = [
-        speed_t(B1200): 1200, speed_t(B2400): 2400, speed_t(B4800): 4800, speed_t(B9600): 9600,
-        speed_t(B19200): 19200, speed_t(B38400): 38400, speed_t(B57600): 57600, speed_t(B115200): 115_200,
-        speed_t(B230400): 230_400, speed_t(B460800): 460_800, speed_t(B500000): 500_000, speed_t(B576000): 576_000,
-        speed_t(B921600): 921_600, speed_t(B1000000): 1_000_000, speed_t(B1500000): 1_500_000,
-        speed_t(B2000000): 2_000_000, speed_t(B3000000): 3_000_000,
-    ]
 
     /// Closes the master: the client sees a hang-up.
     func close() {

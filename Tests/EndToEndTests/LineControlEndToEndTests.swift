@@ -97,3 +97,52 @@ import TetherSimulator
         #expect(self.records(records, type: "lines_set").compactMap { $0["break"] as? Bool } == [true, false])
     }
 }
+
+/// A baud rate change within one session: `AT+IPR=921600`, then `dev.set_baud`, then
+/// the next query answered at the new rate — on a pty, and through ser2net over RFC 2217
+/// (`SET-BAUDRATE`, which ser2net applies to the pty).
+@Suite(.serialized) struct BaudChangeEndToEndTests {
+    private func run(
+        _ script: String, on device: any SimulatedDevice, throughSer2net: Bool = false
+    ) throws -> Subprocess.Result {
+        let simulator = try Simulator(device: device)
+        defer { simulator.stop() }
+        let folder = try TemporaryFolder()
+        let server = throughSer2net ? try Ser2net(exporting: simulator.devicePath, in: folder) : nil
+        defer { server?.stop() }
+        return try Subprocess.run(
+            "tether",
+            ["run", "-", "--lua", "--port", server?.telnetAddress ?? simulator.devicePath, "--format", "json",
+                "--dialect", "at"],
+            stdin: script, timeout: 120)
+    }
+
+    @Test(arguments: [false, true]) func ipr921600ThenTheNextQueryAtTheNewRate(throughSer2net: Bool) throws {
+        let modem = RateSwitchingModem(try SimulatorProfiles.device(named: "at-modem"))
+        let script = """
+            check(device.query("AT+IPR=921600"))
+            local settings = device.set_baud(921600)
+            check(settings == "921600 8N1", "read back: " .. tostring(settings))
+            local reply = device.query("AT+CSQ", 3000)
+            check(reply and reply[1] == "+CSQ: 20,99", "answered at the new rate")
+            """
+        let result = try run(script, on: modem, throughSer2net: throughSer2net)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(modem.rate == 921_600)
+        let records = try JSONLines.parse(result.stdout)
+        let changed = try #require(records.first { $0["type"] as? String == "settings_changed" })
+        #expect(changed["settings"] as? String == "921600 8N1")
+    }
+
+    /// Without the change the modem, now at 921600, does not understand the next query.
+    @Test func withoutTheChangeTheNextQueryGoesUnanswered() throws {
+        let modem = RateSwitchingModem(try SimulatorProfiles.device(named: "at-modem"))
+        let script = """
+            check(device.query("AT+IPR=921600"))
+            local reply, err = device.query("AT+CSQ", 500)
+            check(reply == nil and err.kind == "timeout", "no answer at the old rate")
+            """
+        let result = try run(script, on: modem)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+}
