@@ -112,8 +112,10 @@ import TetherSimulator
         defer { server?.stop() }
         return try Subprocess.run(
             "tether",
-            ["run", "-", "--lua", "--port", server?.telnetAddress ?? simulator.devicePath, "--format", "json",
-                "--dialect", "at"],
+            [
+                "run", "-", "--lua", "--port", server?.telnetAddress ?? simulator.devicePath, "--format", "json",
+                "--dialect", "at",
+            ],
             stdin: script, timeout: 120)
     }
 
