@@ -42,6 +42,22 @@ public struct DeviceSettings {
             input is shown as notifications before the first command.
             """)
 
+    public static let reset = Option<LineSequence?>(
+        "--reset", value: "sequence",
+        help: """
+            After each open, run this DTR/RTS sequence before the first command:
+            esptool-classic, esptool-unix-tight, esptool-usb-jtag-serial,
+            esptool-hard-reset, dtr-pulse, or steps in esptool's syntax, e.g.
+            D0|R1|W0.1|D1|R0|W0.05|D0 (docs/HARDWARE.md, "Reset sequences").
+            """
+    ) { text throws(InvalidValue) in
+        do throws(LineSequence.ParseError) {
+            return try LineSequence.parse(text)
+        } catch {
+            throw .message(error.description)
+        }
+    }
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -53,11 +69,14 @@ public struct DeviceSettings {
     /// What to do with the input waiting at open (`--discard-input`).
     public static let inputOptions = [discardInput.declaration]
 
+    /// What to do to the lines after each open (`--reset`).
+    public static let lineOptions = [reset.declaration]
+
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
     /// (``DialectOptions/options``), so a new dialect option is a description key at once.
     public static var options: [OptionDeclaration] {
-        serialOptions + pacingOptions + inputOptions + DialectOptions.options
+        serialOptions + pacingOptions + inputOptions + lineOptions + DialectOptions.options
     }
 
     /// Every device option, for merging layers: a file may give a setting this command
@@ -74,6 +93,8 @@ public struct DeviceSettings {
     public var pacing: Pacing
     /// `--discard-input`: the input waiting at open is discarded, not shown.
     public var discardsWaitingInput: Bool
+    /// `--reset`: the line sequence run after each open.
+    public var reset: LineSequence?
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -85,6 +106,7 @@ public struct DeviceSettings {
             characterDelay: .milliseconds(arguments[Self.charDelay]),
             commandDelay: .milliseconds(arguments[Self.commandDelay]))
         discardsWaitingInput = arguments[Self.discardInput]
+        reset = arguments[Self.reset]
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

@@ -148,3 +148,48 @@ import TetherSimulator
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }
+
+/// `--reset NAME` on a device command and `reset` in a device file: the sequence runs
+/// after the open, before anything is sent.
+@Suite struct ResetOptionEndToEndTests {
+    @Test func monitorWithResetSeesTheLoaderBanner() throws {
+        let board = AutoResetBoard()
+        let simulator = try Simulator(device: board)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether",
+            [
+                "monitor", simulator.devicePath, "--reset", "esptool-classic", "--until", "waiting for download",
+                "--duration", "10", "--format", "json",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(board.boots == [.loader])
+        let types = try JSONLines.types(result.stdout)
+        #expect(types.prefix(2) == ["connected", "line_sequence"], "\(types)")
+    }
+
+    @Test func aDeviceFileNamesItsOwnSequence() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("board.json")
+        try #"{"reset": "D0|R1|W0.1|D1|R0|W0.05|D0"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let board = AutoResetBoard()
+        let simulator = try Simulator(device: board)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether",
+            ["monitor", simulator.devicePath, "--device", file, "--until", "waiting for download", "--duration", "10"],
+            timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(board.boots == [.loader])
+        #expect(
+            result.stderr.contains("line sequence D0|R1|W0.1|D1|R0|W0.05|D0: DTR=off, RTS=on 100 ms"),
+            "\(result.stderr)")
+    }
+
+    @Test func anUnknownSequenceIsAUsageError() throws {
+        let result = try Subprocess.run("tether", ["query", "/dev/null", "x", "--reset", "esptool-fast"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains("'esptool-fast' is neither a reset sequence (esptool-classic"), "\(result.stderr)")
+    }
+}

@@ -74,12 +74,17 @@ public final class Device: Sendable {
     ///     `reset_input_buffer()` does, instead of becoming notifications (the default).
     ///   - reopener: reopens the port after a disconnect with the same settings; `nil`
     ///     (the default) makes a disconnect final.
+    ///   - openingSequence: line states to run after each open (and reopen), before the
+    ///     input waiting at open is taken in and requests go out: a board's reset
+    ///     (`--reset esptool-classic`, ``LineSequence``); timed by the loop's `poll`,
+    ///     reading meanwhile. A step the port refuses is an `error` event and ends it.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when the
     ///   process is out of file descriptors.
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeDeadline: WriteDeadline = WriteDeadline(),
-        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener? = nil
+        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener? = nil,
+        openingSequence: LineSequence? = nil
     ) throws(SerialError) {
         port = name ?? transport.name
         self.writeDeadline = writeDeadline
@@ -87,7 +92,8 @@ public final class Device: Sendable {
         loop = try DeviceLoop(
             transport: transport, port: name ?? transport.name, settings: settings,
             session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeDeadline: writeDeadline,
-            pacing: pacing, discardsWaitingInput: discardsWaitingInput, reopener: reopener)
+            pacing: pacing, discardsWaitingInput: discardsWaitingInput, reopener: reopener,
+            openingSequence: openingSequence)
     }
 
     /// A device dropped without ``close()`` closes: its loop ends and closes the port.

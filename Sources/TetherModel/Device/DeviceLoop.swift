@@ -31,6 +31,8 @@ final class DeviceLoop: Sendable {
     let reopener: PortOpener?
     /// Whether the input waiting at open is dropped rather than taken in.
     let discardsWaitingInput: Bool
+    /// The line states run after each open, before the catch-up (`Device`'s `openingSequence`).
+    let openingSequence: LineSequence?
     let state: Mutex<LoopState>
     let wakeUp: WakeUpPipe
     /// The loop thread as a task executor (``Device/executor``).
@@ -39,9 +41,11 @@ final class DeviceLoop: Sendable {
 
     init(
         transport: any SerialTransport, port: String, settings: String, session: Session, writeDeadline: WriteDeadline,
-        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener?
+        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener?,
+        openingSequence: LineSequence? = nil
     ) throws(SerialError) {
         self.port = port
+        self.openingSequence = openingSequence
         self.discardsWaitingInput = discardsWaitingInput
         self.settings = settings
         self.reopener = reopener
@@ -85,7 +89,7 @@ final class DeviceLoop: Sendable {
         return started
     }
 
-    private enum Ending {
+    enum Ending {
         case closing
         case hungUp(String)
     }
@@ -114,6 +118,7 @@ final class DeviceLoop: Sendable {
     /// requests and the callers of ``Device/start()``.
     private func catchUp(_ buffer: UnsafeMutableRawBufferPointer) -> Ending? {
         guard let transport = state.withLock({ $0.transport }) else { return .closing }
+        if let openingSequence, let ending = runOpening(openingSequence, on: transport, buffer) { return ending }
         let until = ContinuousClock.now + Self.catchUpLimit
         while ContinuousClock.now < until {
             var entry = pollfd(fd: transport.descriptor, events: Int16(POLLIN), revents: 0)
@@ -184,7 +189,7 @@ final class DeviceLoop: Sendable {
     /// Reads what is waiting and hands it to the session, or drops it (`discarding`).
     ///
     /// - Returns: `nil`, or how the connection ended (hang-up, read error).
-    private func receive(
+    func receive(
         from transport: any SerialTransport, into buffer: UnsafeMutableRawBufferPointer, discarding: Bool = false
     ) -> Ending? {
         let count: Int

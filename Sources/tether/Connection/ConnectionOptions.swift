@@ -113,7 +113,7 @@ struct ConnectionOptions {
     /// The options, for a command's ``CommandSpec``.
     static let options: [OptionDeclaration] =
         [sim.declaration, profile.declaration, device.declaration] + DeviceSettings.serialOptions
-        + DeviceSettings.pacingOptions + DeviceSettings.inputOptions
+        + DeviceSettings.pacingOptions + DeviceSettings.inputOptions + DeviceSettings.lineOptions
         + [
             timeout.declaration, format(showing: .eventLog).declaration, timestamps.declaration,
             timestampFormat.declaration, hex.declaration, log.declaration, logFormat.declaration,
@@ -146,6 +146,8 @@ struct ConnectionOptions {
     var pacing: Pacing
     /// `--discard-input`, the command line's over `--device`'s.
     var discardsWaitingInput: Bool
+    /// `--reset`, the command line's over `--device`'s.
+    var reset: LineSequence?
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// The output format.
@@ -206,6 +208,7 @@ struct ConnectionOptions {
         configuration = settings.configuration
         pacing = settings.pacing
         discardsWaitingInput = settings.discardsWaitingInput
+        reset = settings.reset
         dialect = settings.dialect
         let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)

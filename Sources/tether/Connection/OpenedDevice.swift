@@ -60,6 +60,7 @@ final class OpenedDevice {
     ///     for, before the port is closed and this throws (78).
     ///   - pacing: pauses between characters and after each command (``Pacing``).
     ///   - discardsWaitingInput: discard the input waiting at open (`--discard-input`).
+    ///   - reset: the line sequence run after each open (`--reset`).
     ///   - peer: with `--sim`, the simulated device to run instead of the profile's
     ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
     ///     `sim:transfer`.
@@ -71,7 +72,7 @@ final class OpenedDevice {
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
-        faults: FaultPlan = FaultPlan(),
+        reset: LineSequence? = nil, faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
@@ -142,7 +143,7 @@ final class OpenedDevice {
         do {
             device = try Device(
                 transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, pacing: pacing,
-                discardsWaitingInput: discardsWaitingInput, reopener: reopener)
+                discardsWaitingInput: discardsWaitingInput, reopener: reopener, openingSequence: reset)
         } catch {
             port.close()
             simulator?.stop()
