@@ -58,6 +58,21 @@ public struct DeviceSettings {
         }
     }
 
+    public static let rs485 = Option<RS485Settings?>(
+        "--rs485", value: "before,after",
+        help: """
+            Drive RTS as an RS-485 transceiver's driver enable: raised this many ms
+            before each write and kept this many ms after it (0 to 1000 each, e.g.
+            1,1) — by the driver (TIOCSRS485) where it can, else by tether around
+            each write; the open says which (docs/HARDWARE.md, "RS-485").
+            """
+    ) { text throws(InvalidValue) in
+        guard let settings = RS485Settings(parsing: text) else {
+            throw .message("expected the delays before and after each write in ms, 0 to 1000, e.g. 1,1")
+        }
+        return settings
+    }
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -69,8 +84,8 @@ public struct DeviceSettings {
     /// What to do with the input waiting at open (`--discard-input`).
     public static let inputOptions = [discardInput.declaration]
 
-    /// What to do to the lines after each open (`--reset`).
-    public static let lineOptions = [reset.declaration]
+    /// What to do to the lines after each open and around each write (`--reset`, `--rs485`).
+    public static let lineOptions = [reset.declaration, rs485.declaration]
 
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
@@ -95,6 +110,8 @@ public struct DeviceSettings {
     public var discardsWaitingInput: Bool
     /// `--reset`: the line sequence run after each open.
     public var reset: LineSequence?
+    /// `--rs485`: RS-485 direction control and its delays.
+    public var rs485: RS485Settings?
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -107,6 +124,7 @@ public struct DeviceSettings {
             commandDelay: .milliseconds(arguments[Self.commandDelay]))
         discardsWaitingInput = arguments[Self.discardInput]
         reset = arguments[Self.reset]
+        rs485 = arguments[Self.rs485]
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

@@ -126,7 +126,8 @@ extension SerialPort {
         }
     }
 
-    private static func sleep(milliseconds: Int) {
+    /// Sleeps the calling thread `milliseconds` ms (through `EINTR`).
+    static func sleep(milliseconds: Int) {
         guard milliseconds > 0 else { return }
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()

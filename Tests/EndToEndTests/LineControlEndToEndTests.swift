@@ -193,3 +193,35 @@ import TetherSimulator
             result.stderr.contains("'esptool-fast' is neither a reset sequence (esptool-classic"), "\(result.stderr)")
     }
 }
+
+/// `--rs485 BEFORE,AFTER` on a pty: the pty has no RS-485 mode (TIOCSRS485 answers
+/// ENOTTY), so tether raises RTS around each write; the simulator sees RTS rise, the
+/// bytes, RTS fall, and the delays are measured there (printed, not asserted tightly).
+@Suite struct RS485EndToEndTests {
+    @Test func rtsOnSendWithItsDelaysMeasuredOnTheSimulatorSide() throws {
+        let device = TimestampingDevice(ScriptedDevice(rules: [.init(on: "ping\n", send: [.init("pong\n")])]))
+        let simulator = try Simulator(device: device)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["query", simulator.devicePath, "--rs485", "20,30", "ping", "--format", "json"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let records = try JSONLines.parse(result.stdout)
+        let note = records.compactMap { $0["message"] as? String }.first { $0.hasPrefix("RS-485") }
+        #expect(note?.contains("tether raises RTS around each write, 20 ms before, 30 ms after") == true, "\(records)")
+        let rts = device.signals.compactMap { signal -> (Date, Bool)? in
+            if case .modemLines(_, let rts) = signal.signal { return (signal.time, rts) }
+            return nil
+        }
+        let raised = try #require(rts.last { $0.1 }, "\(device.signals)")
+        let dropped = try #require(rts.last { !$0.1 && $0.0 > raised.0 }, "\(device.signals)")
+        let arrival = try #require(device.arrivals.first { $0.bytes.contains(UInt8(ascii: "p")) })
+        let before = arrival.time.timeIntervalSince(raised.0) * 1000
+        let after = dropped.0.timeIntervalSince(arrival.time) * 1000
+        print(
+            String(
+                format:
+                    "RS-485 on the simulator's side: RTS up %.1f ms before the bytes, down %.1f ms after (asked 20, 30)",
+                before, after))
+        #expect(before > 10 && after > 15, "before \(before) ms, after \(after) ms")
+    }
+}

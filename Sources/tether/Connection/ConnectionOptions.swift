@@ -148,6 +148,8 @@ struct ConnectionOptions {
     var discardsWaitingInput: Bool
     /// `--reset`, the command line's over `--device`'s.
     var reset: LineSequence?
+    /// `--rs485`, the command line's over `--device`'s.
+    var rs485: RS485Settings?
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// The output format.
@@ -209,6 +211,7 @@ struct ConnectionOptions {
         pacing = settings.pacing
         discardsWaitingInput = settings.discardsWaitingInput
         reset = settings.reset
+        rs485 = settings.rs485
         dialect = settings.dialect
         let milliseconds = arguments[Self.timeout]
         timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
