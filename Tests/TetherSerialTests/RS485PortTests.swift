@@ -65,7 +65,9 @@ import Testing
         #expect(port.mode == .rtsOnSend)
         _ = try write("ping", to: port)
         #expect(
-            recording.steps.withLock { $0 } == [.rts(false), .rts(true), .wrote(Array("ping".utf8)), .drained, .rts(false)])
+            recording.steps.withLock { $0 } == [
+                .rts(false), .rts(true), .wrote(Array("ping".utf8)), .drained, .rts(false),
+            ])
         #expect(port.settingsReport.warnings.last?.contains("tether raises RTS around each write") == true)
     }
 
