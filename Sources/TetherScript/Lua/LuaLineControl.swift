@@ -18,21 +18,9 @@ enum LuaLineControl {
     static let chunkName = "=tether"
 
     static let source = #"""
-        local core, site, fail, lost, ended, sends, wait_until = ...
+        local core, site, fail, settle = ...
         local format, concat, type, pairs, ipairs, tostring = string.format, table.concat, type, pairs, ipairs, tostring
         local math_type = math.type
-
-        -- Waits until the device's queued sends and writes went out.
-        local function settle(dev, file, line)
-          if ended[dev] then lost(dev, file, line) end
-          local prefix = dev .. ":"
-          wait_until(function()
-            if ended[dev] then return true end
-            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
-            return true
-          end)
-          if ended[dev] then lost(dev, file, line) end
-        end
 
         local function state(value, what, key, file, line)
           if value == nil then return "-1" end

@@ -348,6 +348,19 @@ enum LuaPrelude {
           return core.discard(dev)
         end
 
+        -- Waits until what the script queued on the device (its sends and writes) went
+        -- out; a device gone before or meanwhile stops the script there.
+        local function settle(dev, file, line)
+          if ended[dev] then lost(dev, file, line) end
+          local prefix = dev .. ":"
+          wait_until(function()
+            if ended[dev] then return true end
+            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
+            return true
+          end)
+          if ended[dev] then lost(dev, file, line) end
+        end
+
         local PROTOCOLS = { xmodem = true, ["xmodem-crc"] = true, ["xmodem-1k"] = true, ymodem = true }
         local TRANSFER_OPTIONS = { protocol = true, command = true, start_timeout = true, overwrite = true }
 
@@ -380,14 +393,7 @@ enum LuaPrelude {
           if options.overwrite ~= nil and type(options.overwrite) ~= "boolean" then
             fail(file, line, format("%s: overwrite must be true or false, got %s", what, type(options.overwrite)))
           end
-          if ended[dev] then lost(dev, file, line) end
-          local prefix = dev .. ":"
-          wait_until(function()
-            if ended[dev] then return true end
-            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
-            return true
-          end)
-          if ended[dev] then lost(dev, file, line) end
+          settle(dev, file, line)
           return core.transfer(dev, direction, path, protocol, command, start, options.overwrite == true)
         end
 
@@ -523,7 +529,7 @@ enum LuaPrelude {
           return condition and true or false
         end
 
-        local line_control = load(core.line_control, "=tether", "t")(core, site, fail, lost, ended, sends, wait_until)
+        local line_control = load(core.line_control, "=tether", "t")(core, site, fail, settle)
 
         local function bind(dev)
           local object = { name = label(dev) }
