@@ -225,3 +225,39 @@ import TetherSimulator
         #expect(before > 10 && after > 15, "before \(before) ms, after \(after) ms")
     }
 }
+
+/// Query-file directives: `@reset`, `@baud`, `@break`, `@lines` act on the port
+/// between the lines, in order.
+@Suite struct QueryFileDirectiveEndToEndTests {
+    @Test func aQueryFileResetsTheBoardAndChangesTheRate() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("modem.txt")
+        try """
+        @lines dtr=on rts=on
+        AT+IPR=921600 == OK
+        @baud 921600
+        @break 100
+        AT+CSQ =~ ^\\+CSQ: 20
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let modem = TimestampingDevice(RateSwitchingModem(try SimulatorProfiles.device(named: "at-modem")))
+        let simulator = try Simulator(device: modem)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether", ["run", file, "--port", simulator.devicePath, "--dialect", "at", "--format", "json"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let checks = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "check" }
+        #expect(
+            checks.map { $0["status"] as? String } == ["passed", "passed", "passed", "passed", "passed"], "\(checks)")
+        #expect(checks[2]["actual"] as? [String] == ["921600 8N1"])
+        #expect(modem.signals.contains { $0.signal == .breakSignal(isOn: true) })
+    }
+
+    @Test func anUnknownDirectiveIsAScriptError() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("bad.txt")
+        try "@rest esptool-classic\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run("tether", ["run", file, "--sim"], timeout: 60)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("bad.txt:1: unknown directive '@rest'"), "\(result.stderr)")
+    }
+}
