@@ -1,5 +1,6 @@
 import Synchronization
 import TetherConsole
+import TetherModel
 import TetherSerial
 import TetherTransfer
 
@@ -19,6 +20,7 @@ final class RecordingDevice: ConsoleDevice {
             var breaks: [Int] = []
             var pulses: [Int] = []
             var baudRates: [Int] = []
+            var sequences: [String] = []
         }
         let state = Mutex(State())
 
@@ -88,6 +90,11 @@ final class RecordingDevice: ConsoleDevice {
 
     func setBaudRate(_ baudRate: Int) async throws(SerialError) {
         try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
+    }
+
+    func run(_ sequence: LineSequence) async throws(SerialError) {
+        if let failure { throw failure }
+        lines.state.withLock { $0.sequences.append(sequence.name) }
     }
 
     /// Runs `machine` against ``peer``, each one's writes fed to the other at once, no
