@@ -261,3 +261,24 @@ import TetherSimulator
         #expect(result.stderr.contains("bad.txt:1: unknown directive '@rest'"), "\(result.stderr)")
     }
 }
+
+/// Over `tcp://` there are no modem lines: a reset from Lua returns `nil` and says so,
+/// and the script goes on.
+@Suite struct RawTCPLineControlEndToEndTests {
+    @Test func aResetOverRawTCPIsRefusedClearly() throws {
+        let folder = try TemporaryFolder()
+        let simulator = try Simulator()
+        defer { simulator.stop() }
+        let server = try Ser2net(exporting: simulator.devicePath, in: folder)
+        defer { server.stop() }
+        let script = """
+            local ok, err = device.reset("esptool-classic")
+            check(ok == nil and err:find("use rfc2217://", 1, true), tostring(err))
+            check(device.query("*IDN?"))
+            """
+        let result = try Subprocess.run(
+            "tether", ["run", "-", "--lua", "--port", server.rawAddress, "--format", "json"], stdin: script,
+            timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+}

@@ -15,11 +15,7 @@ extension DeviceLoop {
                 waiter.resume(returning: .success(()))
             case .apply(let step, _, _):
                 do throws(SerialError) {
-                    guard let line = transport as? any LineControl else {
-                        throw .io(path: port, function: "line control", errno: 0, message: "not supported by this port")
-                    }
-                    if step.dtr != nil || step.rts != nil { try line.setLines(dtr: step.dtr, rts: step.rts) }
-                    if let isBreak = step.isBreak { try line.setBreak(isBreak) }
+                    try apply(step, to: transport)
                     update { state in
                         state.lineSchedule.applied(step, now: .now)
                         if step.changesLines { state.publish(.lineControl(.lines(step))) }
@@ -29,6 +25,20 @@ extension DeviceLoop {
                 }
             }
         }
+    }
+
+    /// Sets the lines and the break `step` gives, DTR and RTS in one call.
+    ///
+    /// - Throws: what the port throws; ``SerialError/io(path:function:errno:message:)``
+    ///   for a port without modem lines (raw TCP).
+    private func apply(_ step: LineStep, to transport: any SerialTransport) throws(SerialError) {
+        guard let line = transport as? any LineControl else {
+            throw .io(
+                path: port, function: "line control", errno: 0,
+                message: "this port has no modem lines or break (a raw TCP port: use rfc2217:// for them)")
+        }
+        if step.dtr != nil || step.rts != nil { try line.setLines(dtr: step.dtr, rts: step.rts) }
+        if let isBreak = step.isBreak { try line.setBreak(isBreak) }
     }
 
     /// Ends every line sequence asked for with `error` (the port went away, the device
@@ -49,11 +59,7 @@ extension DeviceLoop {
         update { $0.publish(.lineControl(.sequence(name: sequence.name, steps: sequence.steps))) }
         for step in sequence.steps {
             do throws(SerialError) {
-                guard let line = transport as? any LineControl else {
-                    throw .io(path: port, function: "line control", errno: 0, message: "not supported by this port")
-                }
-                if step.dtr != nil || step.rts != nil { try line.setLines(dtr: step.dtr, rts: step.rts) }
-                if let isBreak = step.isBreak { try line.setBreak(isBreak) }
+                try apply(step, to: transport)
             } catch {
                 update { $0.publish(.error("reset \(sequence.name) stopped: \(error)")) }
                 return nil
