@@ -282,3 +282,28 @@ import TetherSimulator
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }
+
+/// `tether-sim --board esp32`: the board a person can try `--reset` against.
+@Suite struct SimulatedBoardEndToEndTests {
+    @Test func tetherSimServesTheESP32Board() throws {
+        let folder = try TemporaryFolder()
+        let link = folder.path("esp")
+        let simulator = try Subprocess("tether-sim", ["--board", "esp32", "--link", link])
+        defer {
+            simulator.send(SIGTERM)
+            _ = simulator.wait()
+        }
+        #expect(simulator.waitForOutput(containing: link))
+        let loader = try Subprocess.run(
+            "tether",
+            ["monitor", link, "--reset", "esptool-classic", "--until", "waiting for download", "--duration", "10"],
+            timeout: 60)
+        #expect(loader.status == 0, "\(loader.stdout)\(loader.stderr)")
+        #expect(loader.stdout.contains("boot:0x3 (DOWNLOAD_BOOT"), "\(loader.stdout)")
+        let application = try Subprocess.run(
+            "tether", ["monitor", link, "--reset", "dtr-pulse", "--until", "application started", "--duration", "10"],
+            timeout: 60)
+        #expect(application.status == 0, "\(application.stdout)\(application.stderr)")
+        #expect(application.stdout.contains("boot:0x13 (SPI_FAST_FLASH_BOOT)"), "\(application.stdout)")
+    }
+}
