@@ -153,8 +153,8 @@ enum SimCommandLine {
               out but SIGKILL.
             """,
         options: [
-            profile.declaration, board.declaration, listProfilesFlag.declaration, link.declaration, count.declaration, seed.declaration,
-            log.declaration, versionFlag.declaration,
+            profile.declaration, board.declaration, listProfilesFlag.declaration, link.declaration, count.declaration,
+            seed.declaration, log.declaration, versionFlag.declaration,
         ],
         groups: [
             OptionGroup(title: "FAULT OPTIONS (seeded by --seed, so a failing run replays)", options: FaultOptions.all)
