@@ -99,7 +99,7 @@ let package = Package(
         // compiled in by the EmbedProfiles plugin (no resource bundle beside the binary).
         .target(
             name: "TetherSimulator",
-            dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer", "TetherLibC", "TetherJSON"],
+            dependencies: ["TetherPoll", "TetherCommandLine", "TetherTransfer", "TetherLibC", "TetherJSON", "CPtyCompat"],
             path: "Simulator/TetherSimulator",
             exclude: ["Profiles/BuiltIn"], plugins: ["EmbedProfiles"]),
         // Profiles/BuiltIn/*.json → Swift string literals, on every build.

@@ -1,3 +1,4 @@
+import CPtyCompat
 import Glibc
 
 /// The master side of a pseudo-terminal, whose slave a client opens as its serial port.
@@ -81,6 +82,16 @@ struct PseudoTerminal: Sendable {
     var clientAttributes: termios? {
         var attributes = termios()
         return tcgetattr(master, &attributes) == 0 ? attributes : nil
+    }
+
+    /// The slave's output baud rate as the client set it (bit/s), read with `TCGETS2` on
+    /// the master, which shares the slave's termios, so also a rate set as `BOTHER`
+    /// (libserialport's 921600); `nil` when unknown.
+    var clientBaudRate: Int? {
+        var input: UInt32 = 0
+        var output: UInt32 = 0
+        guard tether_tty_get_speeds(master, &input, &output) == 0, output > 0 else { return nil }
+        return Int(output)
     }
 
     /// Closes the master: the client sees a hang-up.

@@ -44,6 +44,10 @@ struct ServeLoop {
     let state: ServingState
     let wakeUp: WakeUpPipe
     private var link: DeviceLink?
+    /// Where the client's modem lines and breaks are announced (``LineSignalListener``).
+    private var signals: LineSignalListener?
+    /// The client's baud rate as last told to the device.
+    private var clientBaudRate: Int?
     let transcript: Transcript?
     let plan: FaultPlan
 
@@ -91,6 +95,7 @@ struct ServeLoop {
             drainGate = DrainGate(baudRate: plan.drainBaud, hold: plan.holdInput)
         }
         shaper = OutputShaper(plan: plan)
+        signals = LineSignalListener(slavePath: terminal.slavePath)
     }
 
     /// Serves until ``Simulator/stop()``, a device hang-up, or a fault hang-up without
@@ -114,6 +119,7 @@ struct ServeLoop {
         if isConnected {
             device.clientDidDisconnect(at: clock.now)
         }
+        signals?.close()
         transcript?.note("stopped")
         state.finish {
             $0.terminal?.close()
@@ -188,11 +194,16 @@ struct ServeLoop {
                 fd: terminal.master, events: Int16(isTerminalFull ? reading | POLLOUT : reading),
                 revents: 0),
             pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
         ]
         let timeout = nextDeadline(at: now).map { ($0 - now).pollTimeout } ?? -1
-        guard poll(&entries, 2, timeout) > 0 else { return .serving }
+        guard poll(&entries, 3, timeout) > 0 else { return .serving }
         if entries[1].revents != 0 {
             wakeUp.drain()
+        }
+        if entries[2].revents != 0, let signals, hangUpStarted == nil {
+            now = clock.now
+            for signal in signals.receive() { tell(signal, at: now) }
         }
         let events = Int32(entries[0].revents)
         if events & POLLOUT != 0 {
@@ -203,6 +214,10 @@ struct ServeLoop {
         let (reads, clientGone) = terminal.readAvailable(limit: allowance)
         now = clock.now
         drainGate?.didRead(reads.reduce(0) { $0 + $1.count }, at: now)
+        if hangUpStarted == nil, let rate = terminal.clientBaudRate, rate != clientBaudRate {
+            clientBaudRate = rate
+            tell(.baudRate(rate), at: now)
+        }
         for read in reads {
             var bytes = read
             if var gate = receiveGate {
@@ -223,6 +238,12 @@ struct ServeLoop {
             if hangUpStarted != nil { return .faultHangUp }
         }
         return .serving
+    }
+
+    /// Tells the device what the client did to the port, and schedules its answer.
+    private mutating func tell(_ signal: LineSignal, at now: ContinuousClock.Instant) {
+        transcript?.note("line signal: \(signal)")
+        schedule(device.lineSignal(signal, at: now), from: now, isNotification: true)
     }
 
     /// The earliest instant the loop must wake for, or `nil` to wait for input only.
@@ -332,6 +353,8 @@ struct ServeLoop {
                 }
             }
             terminal = fresh
+            signals?.close()
+            signals = LineSignalListener(slavePath: fresh.slavePath)
             state.withLock {
                 $0.terminal = fresh
                 $0.devicePath = fresh.slavePath

@@ -38,6 +38,14 @@ public protocol SimulatedDevice: AnyObject, Sendable {
     /// - Returns: Outputs to perform. The default returns none.
     func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput]
 
+    /// The client changed the port's modem lines, sent a break or set its baud rate
+    /// (``LineSignal``): announced by tether's pty compatibility layer, or read from the
+    /// slave's termios before the bytes that follow it are received.
+    ///
+    /// - Returns: Outputs to perform (a board's boot banner after a reset). The default
+    ///   returns none.
+    func lineSignal(_ signal: LineSignal, at now: ContinuousClock.Instant) -> [DeviceOutput]
+
     /// The client closed the slave (the master's `POLLHUP` came back). Pending outputs
     /// have been dropped. The default does nothing.
     func clientDidDisconnect(at now: ContinuousClock.Instant)
@@ -47,5 +55,6 @@ extension SimulatedDevice {
     public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] { [] }
     public var nextWakeUp: ContinuousClock.Instant? { nil }
     public func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput] { [] }
+    public func lineSignal(_ signal: LineSignal, at now: ContinuousClock.Instant) -> [DeviceOutput] { [] }
     public func clientDidDisconnect(at now: ContinuousClock.Instant) {}
 }

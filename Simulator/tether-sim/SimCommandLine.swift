@@ -39,6 +39,8 @@ enum SimCommandLine {
         var profile: String?
         /// The fault options' plan, before it is seeded per device.
         var faults: FaultPlan
+        /// `--board`: a simulated board instead of a profile (``SimulatedBoard``).
+        var board: SimulatedBoard?
 
         /// How many devices: `--count`, else one per `--link`, else one.
         var deviceCount: Int { count ?? max(1, links.count) }
@@ -91,6 +93,15 @@ enum SimCommandLine {
         }
         return text
     }
+    static let board = Option<SimulatedBoard?>(
+        "--board", value: "name",
+        help: """
+            Serve a board that reacts to DTR, RTS and the baud rate
+            instead of a profile: esp32 (enters its ROM loader on
+            esptool's reset), ipr-modem (the at-modem profile,
+            switching its rate after AT+IPR=<rate>).
+            """,
+        parse: Parse.choice(SimulatedBoard.self))
     static let listProfilesFlag = Flag("--list-profiles", help: "List the built-in profiles and exit.")
     static let link = Option<[String]>(
         "--link", value: "path",
@@ -142,8 +153,8 @@ enum SimCommandLine {
               out but SIGKILL.
             """,
         options: [
-            profile.declaration, listProfilesFlag.declaration, link.declaration, count.declaration, seed.declaration,
-            log.declaration, versionFlag.declaration,
+            profile.declaration, board.declaration, listProfilesFlag.declaration, link.declaration, count.declaration,
+            seed.declaration, log.declaration, versionFlag.declaration,
         ],
         sections: [
             OptionSection(
@@ -182,7 +193,10 @@ enum SimCommandLine {
         if let extra = parsed.positionals.first { throw UsageError("Unexpected argument \(Quoted(extra))") }
         let request = ServeRequest(
             links: parsed[link], count: parsed[count], seed: parsed[seed], logPath: parsed[log],
-            profile: parsed[profile], faults: try FaultOptions.plan(parsed, seed: 0))
+            profile: parsed[profile], faults: try FaultOptions.plan(parsed, seed: 0), board: parsed[board])
+        if request.board != nil, request.profile != nil {
+            throw UsageError("'--board' serves its own device: give it or '--profile', not both")
+        }
         if let count = request.count, request.links.count > 1, request.links.count != count {
             throw UsageError(
                 "'--count \(count)' with \(request.links.count) '--link's: give one --link (numbered -1 … -\(count)) or one per device"

@@ -63,9 +63,11 @@ case .serve(let request):
             let transcript = try request.logPath(ofDevice: index).map { path throws(SimulatorError) in
                 try Transcript(path: path)
             }
-            let device = try SimulatorProfiles.device(
-                named: request.profile ?? SimulatorProfiles.defaultName, seed: seed,
-                serialNumber: ProfileDevice.serialNumber(ofDevice: index))
+            let device: any SimulatedDevice =
+                try request.board?.device()
+                ?? SimulatorProfiles.device(
+                    named: request.profile ?? SimulatorProfiles.defaultName, seed: seed,
+                    serialNumber: ProfileDevice.serialNumber(ofDevice: index))
             let simulator = try Simulator(
                 device: device, link: request.link(ofDevice: index),
                 faults: request.faults(ofDevice: index), transcript: transcript)

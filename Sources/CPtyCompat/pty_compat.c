@@ -18,14 +18,28 @@
  *   - TIOCMGET reports DTR and RTS as last set (both asserted until set), CTS, DSR
  *     and DCD asserted, RI clear.
  * Real serial ports, pty masters and all other requests see the kernel's answer.
+ *
+ * Announcements: a pty has no modem lines and ignores a break (the kernel answers
+ * TIOCSBRK/TIOCCBRK with success and does nothing), so the program at the master (a
+ * simulator) cannot see what a serial device would. After each emulated change of
+ * DTR/RTS, and after each TIOCSBRK/TIOCCBRK on a pty slave, one datagram goes to the
+ * abstract Unix socket "tether-pty-lines/<major>:<minor>" of the slave (when nobody
+ * listens, nothing happens): "L<n>" with the TIOCM_DTR|TIOCM_RTS bits now set, or
+ * "B1"/"B0" for break on/off. The simulator listens there (Simulator/README.md,
+ * "Modem lines and breaks").
  */
 #define _GNU_SOURCE
 #include "pty_compat.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -70,6 +84,20 @@ static struct emulated_lines *slot_for(dev_t device) {
     return slot;
 }
 
+/* Sends `message` to the listener of pty slave `device`, if any; never blocks, never fails. */
+static void announce(dev_t device, const char *message) {
+    int descriptor = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (descriptor < 0) return;
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    int length = snprintf(address.sun_path + 1, sizeof(address.sun_path) - 1, "tether-pty-lines/%u:%u",
+                          major(device), minor(device));
+    int saved = errno;
+    sendto(descriptor, message, strlen(message), MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&address,
+           (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + length));
+    close(descriptor);
+    errno = saved;
+}
+
 static int emulate_modem_request(dev_t device, unsigned long request, int *argument) {
     if (argument == NULL) {
         errno = EFAULT;
@@ -92,7 +120,13 @@ static int emulate_modem_request(dev_t device, unsigned long request, int *argum
         slot->output_lines &= ~(*argument & output_mask);
         break;
     }
+    int lines = slot->output_lines;
     pthread_mutex_unlock(&table_lock);
+    if (request != TIOCMGET) {
+        char message[16];
+        snprintf(message, sizeof message, "L%d", lines);
+        announce(device, message);
+    }
     return 0;
 }
 
@@ -105,6 +139,13 @@ int ioctl(int fd, unsigned long request, ...) {
     va_end(arguments);
 
     long result = syscall(SYS_ioctl, fd, request, argument);
+    if (result == 0 && (request == TIOCSBRK || request == TIOCCBRK)) {
+        struct stat status;
+        if (fstat(fd, &status) == 0 && is_pty_slave_device(&status)) {
+            announce(status.st_rdev, request == TIOCSBRK ? "B1" : "B0");
+        }
+        return 0;
+    }
     if (result != -1 || errno != ENOTTY) return (int)result;
     if (request != TIOCMGET && request != TIOCMSET && request != TIOCMBIS && request != TIOCMBIC) {
         return -1;

@@ -87,6 +87,8 @@ public struct Console: Sendable {
                 await sendFile(at: path)
             case .changeBaudRate(let text):
                 await changeBaudRate(to: text)
+            case .runReset(let text):
+                await runReset(text)
             case .sendHex(let text):
                 sendHex(text)
             case .sendByProtocol(let path, let kind):
@@ -207,6 +209,8 @@ public struct Console: Sendable {
             }
         case .changeBaudRate:
             break  // the terminal asks for the rate first (.changeBaudRate)
+        case .runReset:
+            break  // the terminal asks for the sequence first (.runReset)
         case .sendHex:
             break  // the terminal asks for the bytes first (.sendHex)
         case .sendByYModem, .sendByXModem:
@@ -253,6 +257,24 @@ public struct Console: Sendable {
             terminal.write("baud rate \(rate) set; the port reports \(actual.summary)\n")
         } catch {
             terminal.write("cannot set the baud rate to \(rate): \(error)\n")
+        }
+    }
+
+    /// Runs the reset sequence typed after `R`: a name or esptool's steps
+    /// (docs/HARDWARE.md, "Reset sequences").
+    private func runReset(_ text: String) async {
+        let sequence: LineSequence
+        do throws(LineSequence.ParseError) {
+            sequence = try LineSequence.parse(text.trimmingWhitespace())
+        } catch {
+            terminal.write("\(error)\n")
+            return
+        }
+        do {
+            try await device.run(sequence)
+            terminal.write("reset \(sequence.name) done\n")
+        } catch {
+            terminal.write("cannot run \(sequence.name): \(error)\n")
         }
     }
 

@@ -33,6 +33,10 @@ public protocol ConsoleDevice: Sendable {
     /// - Returns: what the port reports having after the change.
     /// - Throws: ``SerialError`` when the port refuses it or is away.
     func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport
+    /// Runs a timed sequence of line states, a reset (``Device/run(_:)``).
+    ///
+    /// - Throws: ``SerialError`` when the port refuses a line or is away.
+    func run(_ sequence: LineSequence) async throws(SerialError)
     /// Runs a file transfer's `machine` on the port, which it owns meanwhile; cancelling
     /// the calling task cancels it (CAN CAN) (``Device/transfer(_:report:)``).
     ///

@@ -42,6 +42,37 @@ public struct DeviceSettings {
             input is shown as notifications before the first command.
             """)
 
+    public static let reset = Option<LineSequence?>(
+        "--reset", value: "sequence",
+        help: """
+            After each open, run this DTR/RTS sequence before the first command:
+            esptool-classic, esptool-unix-tight, esptool-usb-jtag-serial,
+            esptool-hard-reset, dtr-pulse, or steps in esptool's syntax, e.g.
+            D0|R1|W0.1|D1|R0|W0.05|D0 (docs/HARDWARE.md, "Reset sequences").
+            """
+    ) { text throws(InvalidValue) in
+        do throws(LineSequence.ParseError) {
+            return try LineSequence.parse(text)
+        } catch {
+            throw .message(error.description)
+        }
+    }
+
+    public static let rs485 = Option<RS485Settings?>(
+        "--rs485", value: "before,after",
+        help: """
+            Drive RTS as an RS-485 transceiver's driver enable: raised this many ms
+            before each write and kept this many ms after it (0 to 1000 each, e.g.
+            1,1) — by the driver (TIOCSRS485) where it can, else by tether around
+            each write; the open says which (docs/HARDWARE.md, "RS-485").
+            """
+    ) { text throws(InvalidValue) in
+        guard let settings = RS485Settings(parsing: text) else {
+            throw .message("expected the delays before and after each write in ms, 0 to 1000, e.g. 1,1")
+        }
+        return settings
+    }
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -53,11 +84,14 @@ public struct DeviceSettings {
     /// What to do with the input waiting at open (`--discard-input`).
     public static let inputOptions = [discardInput.declaration]
 
+    /// What to do to the lines after each open and around each write (`--reset`, `--rs485`).
+    public static let lineOptions = [reset.declaration, rs485.declaration]
+
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
     /// (``DialectOptions/options``), so a new dialect option is a description key at once.
     public static var options: [OptionDeclaration] {
-        serialOptions + pacingOptions + inputOptions + DialectOptions.options
+        serialOptions + pacingOptions + inputOptions + lineOptions + DialectOptions.options
     }
 
     /// Every device option, for merging layers: a file may give a setting this command
@@ -74,6 +108,10 @@ public struct DeviceSettings {
     public var pacing: Pacing
     /// `--discard-input`: the input waiting at open is discarded, not shown.
     public var discardsWaitingInput: Bool
+    /// `--reset`: the line sequence run after each open.
+    public var reset: LineSequence?
+    /// `--rs485`: RS-485 direction control and its delays.
+    public var rs485: RS485Settings?
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -85,6 +123,8 @@ public struct DeviceSettings {
             characterDelay: .milliseconds(arguments[Self.charDelay]),
             commandDelay: .milliseconds(arguments[Self.commandDelay]))
         discardsWaitingInput = arguments[Self.discardInput]
+        reset = arguments[Self.reset]
+        rs485 = arguments[Self.rs485]
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

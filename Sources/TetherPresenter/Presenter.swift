@@ -81,6 +81,9 @@ public struct Presenter: Sendable {
             return ViewRecord(time: time, event: .received(bytes))
         case .wroteNow(let bytes):
             return ViewRecord(time: time, event: .sent(command: ViewLine(bytes: bytes), kind: .immediate))
+        case .lineControl(let control):
+            if case .settingsChanged(let settings) = control { state.settings = settings }
+            return ViewRecord(time: time, event: .lineControl(LineControlRecord(control)))
         }
     }
 
@@ -229,5 +232,22 @@ extension ViewLine {
         self.init(
             bytes: line.bytes, ending: ending, exactBytes: line.exactBytes, terminator: terminator,
             payloadRange: line.payloadRange)
+    }
+}
+
+extension LineControlRecord {
+    /// The record of the Model's event.
+    init(_ event: LineControlEvent) {
+        switch event {
+        case .sequence(let name, let steps): self = .sequence(name: name, steps: steps.map(Step.init))
+        case .lines(let step): self = .lines(Step(step))
+        case .settingsChanged(let settings): self = .settingsChanged(settings: settings)
+        }
+    }
+}
+
+extension LineControlRecord.Step {
+    init(_ step: LineStep) {
+        self.init(dtr: step.dtr, rts: step.rts, isBreak: step.isBreak, holdMilliseconds: Int(step.hold.milliseconds))
     }
 }

@@ -69,6 +69,8 @@ public enum ViewEvent: Sendable, Equatable {
     case data([UInt8])
     /// The modem is back in command mode; `line` said so (`NO CARRIER`, `OK` after `+++`).
     case commandMode(ViewLine)
+    /// tether set the port's lines (DTR, RTS, break) or changed its settings.
+    case lineControl(LineControlRecord)
     /// A non-fatal problem worth telling the user.
     case warning(String)
     /// After `connected` or `reconnected`: the port does not have a serial setting as

@@ -12,6 +12,13 @@ public protocol LineControl: AnyObject, Sendable {
     func setDTR(_ asserted: Bool) throws(SerialError)
     /// Asserts or deasserts RTS (Request To Send).
     func setRTS(_ asserted: Bool) throws(SerialError)
+    /// Sets DTR and RTS together, in one call where the port allows it (`TIOCMSET` on a
+    /// local port; one telnet exchange of two `SET-CONTROL` commands over RFC 2217); a
+    /// `nil` line is left as it is. Does not block.
+    func setLines(dtr: Bool?, rts: Bool?) throws(SerialError)
+    /// Starts (`true`) or ends a break: the transmit line held low until ended. Does not
+    /// block; the Model times the break on its port loop (``Device/sendBreak(milliseconds:)``).
+    func setBreak(_ isOn: Bool) throws(SerialError)
     /// The modem control lines: DTR and RTS as driven, CTS, DSR, DCD and RI as received.
     func modemLines() throws(SerialError) -> ModemLines
     /// Holds the transmit line low for `milliseconds` ms.

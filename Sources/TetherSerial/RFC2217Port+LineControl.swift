@@ -54,6 +54,25 @@ extension RFC2217Port: LineControl {
         }
     }
 
+    /// Sets DTR and RTS in one exchange (`SET-CONTROL` DTR-ON/OFF, then RTS-ON/OFF); a
+    /// `nil` line is left as it is.
+    public func setLines(dtr: Bool?, rts: Bool?) throws(SerialError) {
+        var settings: [ComPortOption.Setting] = []
+        if let dtr { settings.append(.control(dtr ? .dtrOn : .dtrOff)) }
+        if let rts { settings.append(.control(rts ? .rtsOn : .rtsOff)) }
+        guard !settings.isEmpty else { return }
+        try withHandshake("SET-CONTROL") { (handshake) throws(SerialError) in
+            try handshake.exchange(settings, settles: false)
+        }
+    }
+
+    /// Starts or ends a break (`SET-CONTROL` BREAK-ON / BREAK-OFF).
+    public func setBreak(_ isOn: Bool) throws(SerialError) {
+        try withHandshake("SET-CONTROL") { (handshake) throws(SerialError) in
+            try handshake.exchange([.control(isOn ? .breakOn : .breakOff)], settles: false)
+        }
+    }
+
     /// Sends a break of `milliseconds` ms (`SET-CONTROL` BREAK-ON, then BREAK-OFF).
     public func sendBreak(milliseconds: Int) throws(SerialError) {
         try withHandshake("SET-CONTROL") { (handshake) throws(SerialError) in
@@ -68,8 +87,8 @@ extension RFC2217Port: LineControl {
         }
     }
 
-    /// Changes the remote port's baud rate (`SET-BAUDRATE`); the ``settingsReport``
-    /// then has it.
+    /// Changes the remote port's baud rate (`SET-BAUDRATE`); the rate the server
+    /// answered becomes the ``settingsReport``'s.
     ///
     /// - Throws: ``SerialError/invalidConfiguration(_:)`` for a rate below 1 or above
     ///   `UInt32.max`; ``SerialError/io(path:function:errno:message:)`` when the server
@@ -83,13 +102,18 @@ extension RFC2217Port: LineControl {
                 .first { $0.command == .setBaudRate }!
             try handshake.exchange([setting], settles: false)
             let code = ComPortOption.Command.setBaudRate.rawValue + ComPortOption.replyOffset
-            if let applied = handshake.answers[code].flatMap(ComPortOption.baudRate), applied != baudRate {
+            let applied = handshake.answers[code].flatMap(ComPortOption.baudRate)
+            if let applied, applied != baudRate {
                 throw .io(
                     path: name, function: "SET-BAUDRATE", errno: 0,
                     message: "the server set the baud rate to \(applied), not \(baudRate)")
             }
+            report.withLock { report in
+                guard var actual = report.actual else { return }
+                actual.baudRate = applied ?? baudRate
+                report = SettingsReport(actual: actual, warnings: report.warnings)
+            }
         }
-        report.withLock { $0.actual?.baudRate = baudRate }
     }
 
     /// Reads the remote port's modem control lines: DTR and RTS as the server drives

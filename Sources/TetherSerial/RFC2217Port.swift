@@ -27,8 +27,9 @@ public final class RFC2217Port: SerialTransport {
     /// carries raw data at the server's settings.
     public let controlsPort: Bool
     /// The settings as the server answered them at the open (see
-    /// ``Handshake/settingsReport(asked:)``) and to a later ``setBaudRate(_:)``;
-    /// unknown, with a warning, when it refused serial port control.
+    /// ``Handshake/settingsReport(asked:)``); unknown, with a warning, when it refused
+    /// serial port control; after a change of baud rate (``setBaudRate(_:)``), the
+    /// server's answer to it.
     public var settingsReport: SettingsReport { report.withLock { $0 } }
     let report: Mutex<SettingsReport>
     /// The socket, or while data read ahead (during the open or a line control
@@ -99,7 +100,7 @@ public final class RFC2217Port: SerialTransport {
         self.name = name
         self.connection = connection
         self.controlsPort = controlsPort
-        self.report = Mutex(settingsReport)
+        report = Mutex(settingsReport)
         earlyData = try WakeUpPipe(for: name)
         earlyData.signal()
         holdsEarlyData = Atomic(!receiving.early.isEmpty)

@@ -28,6 +28,36 @@ extension SerialPort {
         }
     }
 
+    /// Sets DTR and RTS in one `TIOCMSET` (after a `TIOCMGET`), as esptool's
+    /// `UnixTightReset` does, so a board sees both change at once; a `nil` line keeps
+    /// its state. libserialport sets one line per call, so this goes to the kernel.
+    ///
+    /// - Throws: ``SerialError`` if the port is closed or the driver refuses.
+    public func setLines(dtr: Bool?, rts: Bool?) throws(SerialError) {
+        var set: Int32 = 0
+        var clear: Int32 = 0
+        for (asserted, bit) in [(dtr, TIOCM_DTR), (rts, TIOCM_RTS)] {
+            guard let asserted else { continue }
+            if asserted { set |= bit } else { clear |= bit }
+        }
+        guard set | clear != 0 else { return }
+        try withOpenPort("TIOCMSET") { (_) throws(SerialError) in
+            guard tether_tty_set_modem_lines(handle.descriptor, set, clear) == 0 else {
+                throw SerialError.fromErrno(errno, path: name, function: "ioctl(TIOCMSET)")
+            }
+        }
+    }
+
+    /// Starts or ends a break (`sp_start_break`, `sp_end_break`: `TIOCSBRK`, `TIOCCBRK`).
+    ///
+    /// - Throws: ``SerialError`` if the port is closed or the driver refuses.
+    public func setBreak(_ isOn: Bool) throws(SerialError) {
+        let function = isOn ? "sp_start_break" : "sp_end_break"
+        try withOpenPort(function) { (port) throws(SerialError) in
+            try check(isOn ? sp_start_break(port) : sp_end_break(port), function: function, path: name)
+        }
+    }
+
     /// Reads the modem control lines (`TIOCMGET`): DTR and RTS as driven, CTS, DSR,
     /// DCD and RI as received.
     ///
@@ -96,7 +126,8 @@ extension SerialPort {
         }
     }
 
-    private static func sleep(milliseconds: Int) {
+    /// Sleeps the calling thread `milliseconds` ms (through `EINTR`).
+    static func sleep(milliseconds: Int) {
         guard milliseconds > 0 else { return }
         var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
         var remaining = timespec()

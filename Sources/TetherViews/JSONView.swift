@@ -131,6 +131,8 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "invalid_line", "reason": .string(reason)]
             object.merge(lineFields("line", line)) { $1 }
             return object
+        case .lineControl(let control):
+            return fields(for: control)
         case .warning(let message):
             return ["type": "warning", "message": .string(message)]
         case .settingNotApplied(let warning):
@@ -138,6 +140,33 @@ public struct JSONView: DeviceView {
                 "type": "warning", "message": .string(warning.description), "setting": .string(warning.setting),
                 "requested": .string(warning.requested), "actual": .string(warning.actual),
             ]
+        }
+    }
+
+    /// `line_sequence` (name, steps), `lines_set` (the lines a step set) or
+    /// `settings_changed` (settings) — docs/JSON.md, "Line control".
+    static func fields(for control: LineControlRecord) -> [String: JSONValue] {
+        func lines(_ step: LineControlRecord.Step) -> [String: JSONValue] {
+            var object: [String: JSONValue] = [:]
+            if let dtr = step.dtr { object["dtr"] = .bool(dtr) }
+            if let rts = step.rts { object["rts"] = .bool(rts) }
+            if let isBreak = step.isBreak { object["break"] = .bool(isBreak) }
+            return object
+        }
+        switch control {
+        case .sequence(let name, let steps):
+            let list = steps.map { step -> JSONValue in
+                var object = lines(step)
+                object["hold_ms"] = .int(step.holdMilliseconds)
+                return .object(object)
+            }
+            return ["type": "line_sequence", "name": .string(name), "steps": .array(list)]
+        case .lines(let step):
+            var object = lines(step)
+            object["type"] = "lines_set"
+            return object
+        case .settingsChanged(let settings):
+            return ["type": "settings_changed", "settings": .string(settings)]
         }
     }
 

@@ -192,6 +192,8 @@ import TetherSimulator
         #expect(terminal.waitForScreen(containing: "'fast' is not a baud rate"))
         terminal.press("C-t", "b")
         #expect(terminal.waitForScreen { $0.contains("break sent (250 ms)") || $0.contains("cannot: ") })
+        // The settings read back after Ctrl-T B (a settings_changed record), not those of the open.
+        #expect(terminal.waitForScreen(containing: "settings now 57600 8N1"))
         terminal.press("C-t", "c")
         #expect(terminal.waitForScreen(containing: "57600 8N1, dialect line; line mode; hex off;"))
         terminal.press("C-t", "h")

@@ -185,6 +185,15 @@ import TetherViews
         #expect(messages.last?.hasPrefix("/dev/ttyUSB0 57600 8N1, dialect line;") == true, "\(harness.screen.text)")
     }
 
+    @Test func aResetSequenceRunsByNameOrSteps() async {
+        let harness = Harness()
+        _ = await harness.run([.runReset("esptool-classic"), .runReset(" D0|W0.1|D1 "), .runReset("esptool-fast")])
+        #expect(harness.device.lines.state.withLock { $0.sequences } == ["esptool-classic", "D0|W0.1|D1"])
+        let messages = Array(harness.screen.text.split(separator: "\n").dropFirst())
+        #expect(messages.prefix(2) == ["reset esptool-classic done", "reset D0|W0.1|D1 done"])
+        #expect(messages.last?.hasPrefix("'esptool-fast' is neither a reset sequence") == true, "\(messages)")
+    }
+
     @Test func aFileIsSentAsItIsInPieces() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("upload.bin")

@@ -36,7 +36,7 @@ import Testing
     @Test func onlyTheCommandsThatAskTakeAnAnswer() {
         #expect(
             LocalCommand.allCases.filter { $0.question != nil } == [
-                .changeBaudRate, .sendFile, .sendHex, .sendByYModem, .sendByXModem,
+                .runReset, .changeBaudRate, .sendFile, .sendHex, .sendByYModem, .sendByXModem,
             ])
     }
 

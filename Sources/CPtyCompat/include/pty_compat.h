@@ -25,6 +25,17 @@
 /// the process's `ioctl` (so emulated on a pty slave). Returns 0, or -1 with errno.
 int tether_tty_get_modem_lines(int fd, int *lines);
 
+/// Sets the `TIOCM_*` bits in `set` and clears those in `clear` (DTR and RTS) with one
+/// TIOCMSET after a TIOCMGET, so both lines change in one call (through the process's
+/// `ioctl`, so emulated and announced on a pty slave). Returns 0, or -1 with errno.
+int tether_tty_set_modem_lines(int fd, int set, int clear);
+
+/// Turns on the driver's RS-485 mode (TIOCSRS485, <linux/serial.h>): RTS asserted
+/// while sending, `delay_before_ms` ms before the first bit and `delay_after_ms` ms
+/// after the last. Drivers without it (and ptys) answer ENOTTY or EINVAL. Returns 0,
+/// or -1 with errno.
+int tether_tty_set_rs485(int fd, unsigned int delay_before_ms, unsigned int delay_after_ms);
+
 /// Reads the input and output baud rates (baud) with TCGETS2, which also reports
 /// non-standard (BOTHER) rates. Works on a pty master, which shares its slave's
 /// termios. Returns 0, or -1 with errno.

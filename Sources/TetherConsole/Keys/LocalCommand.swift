@@ -9,6 +9,7 @@ enum LocalCommand: CaseIterable {
     case toggleDTR
     case toggleRTS
     case pulseDTR
+    case runReset
     case changeBaudRate
     case showModemLines
     case showSettings
@@ -32,6 +33,7 @@ enum LocalCommand: CaseIterable {
         case .toggleDTR: "d"
         case .toggleRTS: "r"
         case .pulseDTR: "p"
+        case .runReset: "R"
         case .changeBaudRate: "B"
         case .showModemLines: "L"
         case .showSettings: "c"
@@ -57,6 +59,7 @@ enum LocalCommand: CaseIterable {
         case .toggleDTR: "toggle DTR"
         case .toggleRTS: "toggle RTS"
         case .pulseDTR: "pulse DTR: drop it for 100 ms (resets Arduino-style boards)"
+        case .runReset: "run a reset sequence: esptool-classic, dtr-pulse… or D0|R1|W0.1… (--reset)"
         case .changeBaudRate: "change the baud rate"
         case .showModemLines: "show the modem lines (DTR, RTS, CTS, DSR, DCD, RI)"
         case .showSettings: "show the settings in force"
@@ -79,6 +82,7 @@ enum LocalCommand: CaseIterable {
         switch self {
         case .sendFile: "send file: "
         case .changeBaudRate: "baud rate: "
+        case .runReset: "reset sequence: "
         case .sendHex: "hex bytes: "
         case .sendByYModem: "send by ymodem: "
         case .sendByXModem: "send by xmodem-1k: "

@@ -19,6 +19,8 @@ public enum ConsoleInput: Equatable, Sendable {
     case receiveByProtocol(TransferProtocol)
     /// The escape key, `B`, then a baud rate as typed.
     case changeBaudRate(String)
+    /// The escape key, `R`, then a reset sequence as typed (a name or esptool's steps).
+    case runReset(String)
     /// The escape key, `w`, then bytes as hex pairs, as typed (``HexBytes``).
     case sendHex(String)
     /// Line mode: a console's prompt came and the device went quiet

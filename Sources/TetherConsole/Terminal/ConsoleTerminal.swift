@@ -319,6 +319,7 @@ public final class ConsoleTerminal: ConsoleScreen, @unchecked Sendable {
             switch command {
             case .sendFile: continuation.yield(.sendFile(path: answer))
             case .changeBaudRate: continuation.yield(.changeBaudRate(answer))
+            case .runReset: continuation.yield(.runReset(answer))
             case .sendByYModem, .sendByXModem:
                 let kind = command.transferProtocol ?? .ymodem
                 showTransfer(startsLine: false) { continuation.yield(.sendByProtocol(path: answer, protocol: kind)) }

@@ -74,12 +74,17 @@ public final class Device: Sendable {
     ///     `reset_input_buffer()` does, instead of becoming notifications (the default).
     ///   - reopener: reopens the port after a disconnect with the same settings; `nil`
     ///     (the default) makes a disconnect final.
+    ///   - openingSequence: line states to run after each open (and reopen), before the
+    ///     input waiting at open is taken in and requests go out: a board's reset
+    ///     (`--reset esptool-classic`, ``LineSequence``); timed by the loop's `poll`,
+    ///     reading meanwhile. A step the port refuses is an `error` event and ends it.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when the
     ///   process is out of file descriptors.
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength, writeDeadline: WriteDeadline = WriteDeadline(),
-        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener? = nil
+        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener? = nil,
+        openingSequence: LineSequence? = nil
     ) throws(SerialError) {
         port = name ?? transport.name
         self.writeDeadline = writeDeadline
@@ -87,7 +92,8 @@ public final class Device: Sendable {
         loop = try DeviceLoop(
             transport: transport, port: name ?? transport.name, settings: settings,
             session: Session(dialect: dialect, maximumLineLength: maximumLineLength), writeDeadline: writeDeadline,
-            pacing: pacing, discardsWaitingInput: discardsWaitingInput, reopener: reopener)
+            pacing: pacing, discardsWaitingInput: discardsWaitingInput, reopener: reopener,
+            openingSequence: openingSequence)
     }
 
     /// A device dropped without ``close()`` closes: its loop ends and closes the port.
@@ -300,74 +306,6 @@ public final class Device: Sendable {
             state.perform(actions, now: now)
             return true
         }
-    }
-
-    /// Runs `body` with the port's modem lines, break and baud rate (``LineControl``),
-    /// on the port loop between reads and writes, and returns its result.
-    ///
-    /// ```swift
-    /// try await device.withLineControl { try $0.sendBreak(milliseconds: 250) }
-    /// let lines = try await device.withLineControl { try $0.modemLines() }
-    /// ```
-    ///
-    /// - Throws: what `body` throws; ``SerialError/disconnected(path:)`` while the
-    ///   device is away or after it ended; ``SerialError/io(path:function:errno:message:)``
-    ///   when the port has no line control (a raw TCP connection).
-    public func withLineControl<Result: Sendable>(
-        _ body: @escaping @Sendable (any LineControl) throws(SerialError) -> Result
-    ) async throws(SerialError) -> Result {
-        let port = self.port
-        let outcome = await withCheckedContinuation {
-            (done: CheckedContinuation<Swift.Result<Result, SerialError>, Never>) in
-            let control: @Sendable ((any SerialTransport)?) -> Void = { transport in
-                guard let transport else { return done.resume(returning: .failure(.disconnected(path: port))) }
-                guard let line = transport as? any LineControl else {
-                    return done.resume(
-                        returning: .failure(
-                            .io(path: port, function: "line control", errno: 0, message: "not supported by this port")))
-                }
-                done.resume(returning: Swift.Result { () throws(SerialError) in try body(line) })
-            }
-            let place = loop.state.withLock { state -> ControlPlace in
-                switch state.phase {
-                case .ended: return .here(nil)
-                case .created: return .here(state.transport)  // no loop yet: nothing reads or writes
-                case .catchingUp, .connected, .away:
-                    state.controls.append(control)
-                    return .loop
-                }
-            }
-            switch place {
-            case .loop: loop.wake()
-            case .here(let transport): control(transport)
-            }
-        }
-        return try outcome.get()
-    }
-
-    /// Where line-control work runs: on the port loop, or at once with this transport
-    /// (no loop yet, or none any more).
-    private enum ControlPlace {
-        case loop
-        case here((any SerialTransport)?)
-    }
-
-    /// Changes the baud rate of the open port, and of the port reopened after a
-    /// reconnect.
-    ///
-    /// - Parameter baudRate: in bit/s, any positive rate.
-    /// - Returns: what the port reports having after the change (read back from the
-    ///   driver, or the RFC 2217 server's answer; ``SerialTransport/settingsReport``).
-    /// - Throws: as ``withLineControl(_:)``.
-    @discardableResult
-    public func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport {
-        let report = try await withLineControl { (line) throws(SerialError) in
-            try line.setBaudRate(baudRate)
-            // The line control of a port is its transport (withLineControl casts it).
-            return (line as? any SerialTransport)?.settingsReport ?? SettingsReport()
-        }
-        loop.state.withLock { $0.baudRate = baudRate }
-        return report
     }
 
     /// Waits until every byte handed to the port is written (for up to its write's

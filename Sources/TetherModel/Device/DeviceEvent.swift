@@ -33,6 +33,9 @@ public struct DeviceEvent: Sendable, Equatable {
         /// Bytes written at once, ahead of everything queued, with no terminator
         /// (``Device/writeNow(_:)``: Ctrl-C to a console while its command runs).
         case wroteNow([UInt8])
+        /// tether did something to the port's lines or settings
+        /// (``Device/run(_:)``, ``Device/setBaudRate(_:)``): see ``LineControlEvent``.
+        case lineControl(LineControlEvent)
         /// This observer fell behind and `count` events were dropped for it here.
         case missed(count: Int)
         /// A failure that does not end the connection by itself (e.g. a write error).

@@ -31,6 +31,8 @@ final class DeviceLoop: Sendable {
     let reopener: PortOpener?
     /// Whether the input waiting at open is dropped rather than taken in.
     let discardsWaitingInput: Bool
+    /// The line states run after each open, before the catch-up (`Device`'s `openingSequence`).
+    let openingSequence: LineSequence?
     let state: Mutex<LoopState>
     let wakeUp: WakeUpPipe
     /// The loop thread as a task executor (``Device/executor``).
@@ -39,9 +41,11 @@ final class DeviceLoop: Sendable {
 
     init(
         transport: any SerialTransport, port: String, settings: String, session: Session, writeDeadline: WriteDeadline,
-        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener?
+        pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false, reopener: PortOpener?,
+        openingSequence: LineSequence? = nil
     ) throws(SerialError) {
         self.port = port
+        self.openingSequence = openingSequence
         self.discardsWaitingInput = discardsWaitingInput
         self.settings = settings
         self.reopener = reopener
@@ -85,7 +89,7 @@ final class DeviceLoop: Sendable {
         return started
     }
 
-    private enum Ending {
+    enum Ending {
         case closing
         case hungUp(String)
     }
@@ -114,6 +118,7 @@ final class DeviceLoop: Sendable {
     /// requests and the callers of ``Device/start()``.
     private func catchUp(_ buffer: UnsafeMutableRawBufferPointer) -> Ending? {
         guard let transport = state.withLock({ $0.transport }) else { return .closing }
+        if let openingSequence, let ending = runOpening(openingSequence, on: transport, buffer) { return ending }
         let until = ContinuousClock.now + Self.catchUpLimit
         while ContinuousClock.now < until {
             var entry = pollfd(fd: transport.descriptor, events: Int16(POLLIN), revents: 0)
@@ -149,7 +154,10 @@ final class DeviceLoop: Sendable {
             let count = poll(&descriptors, 2, executor.prepareToSleep() ? timeout : 0)
             let pollError = count < 0 ? errno : 0  // before the lock, whose futex call may set errno
             executor.wokeUp()
-            state.withLock { $0.sleepsUntil = nil }
+            let runsLines = state.withLock { state in
+                state.sleepsUntil = nil
+                return state.lineSchedule.nextDeadline != nil
+            }
             if count < 0 && pollError != EINTR {
                 return .hungUp("poll failed: \(String(cString: strerror(pollError)))")
             }
@@ -157,6 +165,7 @@ final class DeviceLoop: Sendable {
                 wakeUp.drain()
                 runControls(with: transport)
             }
+            if runsLines { runLineSteps(with: transport) }
             let revents = Int32(descriptors[0].revents)
             if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
                 if let ending = receive(from: transport, into: buffer) { return ending }
@@ -180,7 +189,7 @@ final class DeviceLoop: Sendable {
     /// Reads what is waiting and hands it to the session, or drops it (`discarding`).
     ///
     /// - Returns: `nil`, or how the connection ended (hang-up, read error).
-    private func receive(
+    func receive(
         from transport: any SerialTransport, into buffer: UnsafeMutableRawBufferPointer, discarding: Bool = false
     ) -> Ending? {
         let count: Int
@@ -239,6 +248,7 @@ final class DeviceLoop: Sendable {
             return .some(state.transport)
         }
         guard let transport = lost else { return false }
+        failLineSequences(.disconnected(path: port))
         transport?.close()
         return true
     }
@@ -303,6 +313,7 @@ final class DeviceLoop: Sendable {
     /// the callers of ``Device/close()``.
     func finish(reason: String) {
         let (transport, closers) = update { $0.end(reason: reason) }
+        failLineSequences(.disconnected(path: port))
         transport?.close()
         for closer in closers { closer.resume() }
     }

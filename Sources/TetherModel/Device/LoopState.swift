@@ -195,6 +195,8 @@ struct LoopState {
     var transfer: RunningTransfer?
     /// A baud rate set during the session, applied again after a reconnect.
     var baudRate: Int?
+    /// The line sequences to run, with the deadline of the next step (``Device/run(_:)``).
+    var lineSchedule = LineSchedule()
     var startWaiters: [CheckedContinuation<Void, Never>] = []
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -212,6 +214,7 @@ struct LoopState {
         if let deadline = session.nextDeadline, deadline < sleepsUntil { return true }
         if let deadline = output.deadline, deadline < sleepsUntil { return true }
         if let deadline = transfer?.machine.nextDeadline, deadline < sleepsUntil { return true }
+        if let deadline = lineSchedule.nextDeadline, deadline < sleepsUntil { return true }
         return false
     }
 
@@ -241,6 +244,7 @@ struct LoopState {
         if let deadline = output.deadline { wakeAt = min(wakeAt, deadline) }
         if let writeAt = nextWriteAt { wakeAt = min(wakeAt, writeAt) }
         if let deadline = transfer?.machine.nextDeadline { wakeAt = min(wakeAt, deadline) }
+        if let deadline = lineSchedule.nextDeadline { wakeAt = min(wakeAt, deadline) }
         sleepsUntil = wakeAt
         sleepsWithoutOutput = !output.isPending
         return (transport, events, (wakeAt - now).pollTimeout)

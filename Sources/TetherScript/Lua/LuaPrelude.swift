@@ -21,6 +21,8 @@
 /// - `core.transfer(dev, direction, path, protocol, command, start_timeout_s,
 ///   overwrite)` → a file transfer that blocks until it ends: `true` (`"send"`) or the
 ///   list of paths written (`"receive"`), or `nil` and a message;
+/// - `core.lines`, `core.baud` and `core.line_control` (the source of
+///   ``LuaLineControl``, loaded here): the modem lines, breaks and baud rate;
 /// - `core.now()` → ms since the run started;
 /// - `core.report(status, description, file, line, dev, actual, detail, expected)` → a `check`
 ///   record (status `lost`: failed because the device disconnected)
@@ -346,6 +348,19 @@ enum LuaPrelude {
           return core.discard(dev)
         end
 
+        -- Waits until what the script queued on the device (its sends and writes) went
+        -- out; a device gone before or meanwhile stops the script there.
+        local function settle(dev, file, line)
+          if ended[dev] then lost(dev, file, line) end
+          local prefix = dev .. ":"
+          wait_until(function()
+            if ended[dev] then return true end
+            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
+            return true
+          end)
+          if ended[dev] then lost(dev, file, line) end
+        end
+
         local PROTOCOLS = { xmodem = true, ["xmodem-crc"] = true, ["xmodem-1k"] = true, ymodem = true }
         local TRANSFER_OPTIONS = { protocol = true, command = true, start_timeout = true, overwrite = true }
 
@@ -378,14 +393,7 @@ enum LuaPrelude {
           if options.overwrite ~= nil and type(options.overwrite) ~= "boolean" then
             fail(file, line, format("%s: overwrite must be true or false, got %s", what, type(options.overwrite)))
           end
-          if ended[dev] then lost(dev, file, line) end
-          local prefix = dev .. ":"
-          wait_until(function()
-            if ended[dev] then return true end
-            for key in pairs(sends) do if key:sub(1, #prefix) == prefix then return nil end end
-            return true
-          end)
-          if ended[dev] then lost(dev, file, line) end
+          settle(dev, file, line)
           return core.transfer(dev, direction, path, protocol, command, start, options.overwrite == true)
         end
 
@@ -521,6 +529,8 @@ enum LuaPrelude {
           return condition and true or false
         end
 
+        local line_control = load(core.line_control, "=tether", "t")(core, site, fail, settle)
+
         local function bind(dev)
           local object = { name = label(dev) }
           local function method(impl)
@@ -541,6 +551,7 @@ enum LuaPrelude {
           object.read, object.discard_input = method(read), method(discard_input)
           object.send_file, object.receive_file = method(send_file), method(receive_file)
           object.sleep, object.emit, object.check = shared(sleep), shared(emit), shared(check)
+          for name, impl in pairs(line_control) do object[name] = method(impl) end
           return object
         end
 

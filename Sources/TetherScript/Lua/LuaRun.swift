@@ -15,7 +15,7 @@ import TetherTransfer
 /// error naming the line that asked for more.
 final class LuaRun {
     private let script: Script
-    private let mediator: RunMediator
+    let mediator: RunMediator
     /// The default reply and wait timeout, in ms; 0 for none.
     private let defaultTimeout: Int
     private let sourceLines: [Substring]
@@ -136,6 +136,8 @@ final class LuaRun {
             ("read", { LuaRun.from($0).read(LuaState(pointer: $0!)) }),
             ("discard", { LuaRun.from($0).discard(LuaState(pointer: $0!)) }),
             ("transfer", { LuaRun.from($0).transfer(LuaState(pointer: $0!)) }),
+            ("lines", { LuaRun.from($0).lines(LuaState(pointer: $0!)) }),
+            ("baud", { LuaRun.from($0).baud(LuaState(pointer: $0!)) }),
         ]
         lua_createtable(lua.pointer, 0, Int32(functions.count))
         for (name, function) in functions {
@@ -145,6 +147,8 @@ final class LuaRun {
         }
         lua_pushinteger(lua.pointer, lua_Integer(ReceivedBytes.limit))
         lua_setfield(lua.pointer, -2, "read_limit")
+        lua.push(LuaLineControl.source)
+        lua_setfield(lua.pointer, -2, "line_control")
     }
 
     private static func from(_ pointer: OpaquePointer?) -> LuaRun {

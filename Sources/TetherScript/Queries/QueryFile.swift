@@ -37,6 +37,12 @@ public struct QueryFile: Sendable {
             let line = Self.trimmed(Substring(rawLine))
             if line.isEmpty || line.hasPrefix("#") { continue }
             let location = SourceLocation(file: name, line: number)
+            if line.hasPrefix("@") {
+                var step = QueryStep(line: number, command: String(line), bytes: [], expectation: nil)
+                step.control = try QueryControl(parsing: line.dropFirst(), at: location)
+                steps.append(step)
+                continue
+            }
             guard let (operatorRange, isRegex) = Self.findOperator(in: line) else {
                 steps.append(try Self.step(line: number, command: line, expectation: nil, at: location))
                 continue

@@ -1,5 +1,6 @@
 import TetherModel
 import TetherPresenter
+import TetherSerial
 
 /// Runs a query file on the script thread: each line's command in turn on the run's
 /// first device, each line's result reported as a `check` record.
@@ -38,6 +39,10 @@ struct QueryFileRun {
             let location = SourceLocation(file: name, line: step.line)
             if let reason = progress.goneReason, deferred == nil {
                 report(.notRun, step, location, detail: RequestFailure.notSent(reason: reason).description)
+                continue
+            }
+            if let control = step.control {
+                perform(control, step, at: location)
                 continue
             }
             if step.isWait {
@@ -115,6 +120,24 @@ struct QueryFileRun {
         }
     }
 
+    /// Runs a directive line on the port (after the lines before it ended) and reports
+    /// it: passed, with the settings read back for `@baud`; failed with the port's reason.
+    private func perform(_ control: QueryControl, _ step: QueryStep, at location: SourceLocation) {
+        switch control {
+        case .sequence(let sequence):
+            if let error = mediator.run(sequence, on: 0) {
+                report(.failed, step, location, detail: error.description)
+            } else {
+                report(.passed, step, location)
+            }
+        case .baudRate(let rate):
+            switch mediator.setBaudRate(rate, on: 0) {
+            case .success(let settings): report(.passed, step, location, actual: [settings])
+            case .failure(let error): report(.failed, step, location, detail: error.description)
+            }
+        }
+    }
+
     /// Takes the first device's next event into `progress`, waiting until `deadline`.
     ///
     /// - Returns: `false` when the deadline passed first.
@@ -148,7 +171,8 @@ struct QueryFileRun {
                 CheckResult(
                     status: status, location: location, description: step.description, device: mediator.devices[0].name,
                     actual: actual, detail: detail,
-                    expected: step.expectation?.description ?? "a reply that is not an error",
+                    expected: step.control != nil
+                        ? "the port to do it" : step.expectation?.description ?? "a reply that is not an error",
                     isDeviceLost: isDeviceLost)))
     }
 }

@@ -15,6 +15,9 @@ public struct QueryStep: Sendable {
     /// without a line end yet such as a prompt — that its expectation matches
     /// (`=~ login: $` alone on a line).
     public var isWait: Bool
+    /// For a directive line (`@reset esptool-classic`), what it does to the port
+    /// instead of sending a command.
+    var control: QueryControl?
 
     /// Creates a step.
     public init(line: Int, command: String, bytes: [UInt8], expectation: QueryExpectation?, isWait: Bool = false) {

@@ -191,6 +191,7 @@ public final class TranscriptView: RunView, ModemLineView {
         case .reconnected(let port, let settings, let attempts, let downtime):
             text = "reconnected to \(port) (\(settings)) after \(attempts) tries, \(downtime.milliseconds) ms"
         case .missed(let count): text = "missed \(count) events"
+        case .lineControl(let control): text = control.description
         case .warning(let message): text = "warning: \(message)"
         case .settingNotApplied(let warning): text = "warning: \(warning)"
         case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data,

@@ -83,7 +83,7 @@ enum MonitorCommand: Command {
         groups: [
             SimulatorOptions.self, PortOptions.self, SerialOptions.self, DialectGroup.self, OutputOptions.self,
             ReconnectOptions.self, TextOutputOptions.self, DialectTuningOptions.self, PacingOptions.self,
-            PortControlOptions.self, SimulatorFaultOptions.self,
+            PortControlOptions.self, LineControlOptions.self, SimulatorFaultOptions.self,
         ],
         usage:
             "tether monitor (<port> | --sim) [--live] [--count <n>] [--duration <duration>] [--until <regex>] [--only <regex>] [<options>]"

@@ -57,7 +57,7 @@ struct ConnectionOptions {
             OutputOptions.self,
         ] + (reconnects ? [ReconnectOptions.self] : []) + [
             TextOutputOptions.self, ReplyTuningOptions.self, DialectTuningOptions.self, PacingOptions.self,
-            PortControlOptions.self, SimulatorFaultOptions.self,
+            PortControlOptions.self, LineControlOptions.self, SimulatorFaultOptions.self,
         ]
     }
 
@@ -87,6 +87,10 @@ struct ConnectionOptions {
     var pacing: Pacing
     /// `--discard-input`, the command line's over `--device`'s.
     var discardsWaitingInput: Bool
+    /// `--reset`, the command line's over `--device`'s.
+    var reset: LineSequence?
+    /// `--rs485`, the command line's over `--device`'s.
+    var rs485: RS485Settings?
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// `--quiet`: no informational lines on standard error.
@@ -181,6 +185,8 @@ struct ConnectionOptions {
         configuration = settings.configuration
         pacing = settings.pacing
         discardsWaitingInput = settings.discardsWaitingInput
+        reset = settings.reset
+        rs485 = settings.rs485
         dialect = settings.dialect
         let wait = arguments[ReplyOptions.timeout]
         timeout = wait == .zero ? nil : wait

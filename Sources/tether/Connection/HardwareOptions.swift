@@ -66,10 +66,12 @@ struct HardwareOptions {
     /// raw), over `tcp://` not at all (the server's settings apply). With
     /// `requiresSettings` (by default `--strict-settings`) a port that does not have
     /// every setting asked for is closed and the open fails
-    /// (``checked(_:requiresSettings:)``).
-    func opener(address: PortAddress?, configuration: SerialConfiguration, requiresSettings: Bool? = nil)
-        -> PortOpener
-    {
+    /// (``checked(_:requiresSettings:)``). With `rs485` the port drives RTS as an
+    /// RS-485 transceiver's enable (``RS485Port``; a local port only).
+    func opener(
+        address: PortAddress?, configuration: SerialConfiguration, requiresSettings: Bool? = nil,
+        rs485: RS485Settings? = nil
+    ) -> PortOpener {
         let match = self.match
         let setup = PortSetup(
             configuration: configuration, dtr: openOptions.dtr, rts: openOptions.rts, pulseDTR: pulseDTR,
@@ -83,7 +85,14 @@ struct HardwareOptions {
                 } else {
                     try SerialPort.open(match.map(PortSelection.node) ?? "", setup: setup)
                 }
-            return try Self.checked(port, requiresSettings: requiresSettings)
+            let checked = try Self.checked(port, requiresSettings: requiresSettings)
+            guard let rs485 else { return checked }
+            guard let local = checked as? SerialPort else {
+                checked.close()
+                throw .io(
+                    path: checked.name, function: "--rs485", errno: 0, message: "RS-485 needs a local serial port")
+            }
+            return try RS485Port(local, settings: rs485)
         }
     }
 

@@ -60,6 +60,8 @@ final class OpenedDevice {
     ///     for, before the port is closed and this throws (78).
     ///   - pacing: pauses between characters and after each command (``Pacing``).
     ///   - discardsWaitingInput: discard the input waiting at open (`--discard-input`).
+    ///   - reset: the line sequence run after each open (`--reset`).
+    ///   - rs485: RS-485 direction control (`--rs485`).
     ///   - peer: with `--sim`, the simulated device to run instead of the profile's
     ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
     ///     `sim:transfer`.
@@ -71,7 +73,7 @@ final class OpenedDevice {
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
-        faults: FaultPlan = FaultPlan(),
+        reset: LineSequence? = nil, rs485: RS485Settings? = nil, faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
@@ -110,8 +112,9 @@ final class OpenedDevice {
                 throw CommandFailure(
                     usage: "'--wait' applies only to a device path; a tcp:// or rfc2217:// port is connected at once")
             }
-            let opener = hardware.opener(address: address, configuration: configuration, requiresSettings: false)
-            let strictOpener = hardware.opener(address: address, configuration: configuration)
+            let opener = hardware.opener(
+                address: address, configuration: configuration, requiresSettings: false, rs485: rs485)
+            let strictOpener = hardware.opener(address: address, configuration: configuration, rs485: rs485)
             let path = address?.description
             do {
                 port = try await hardware.openFirst(with: opener, address: address, waiting: waiting)
@@ -142,7 +145,7 @@ final class OpenedDevice {
         do {
             device = try Device(
                 transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, pacing: pacing,
-                discardsWaitingInput: discardsWaitingInput, reopener: reopener)
+                discardsWaitingInput: discardsWaitingInput, reopener: reopener, openingSequence: reset)
         } catch {
             port.close()
             simulator?.stop()

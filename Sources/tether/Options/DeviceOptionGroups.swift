@@ -73,6 +73,14 @@ enum PacingOptions: OptionGroup {
     static var options: [OptionDeclaration] { DeviceSettings.pacingOptions + DeviceSettings.inputOptions }
 }
 
+/// A reset sequence after each open and RS-485 direction control (docs/HARDWARE.md):
+/// device options, so device files and `run`'s inline settings give them too.
+enum LineControlOptions: OptionGroup {
+    static let title = "LINE CONTROL OPTIONS"
+    static let isCommon = false
+    static var options: [OptionDeclaration] { DeviceSettings.lineOptions }
+}
+
 /// How a command is sent and how long its reply is waited for: the options of the
 /// commands that send (not `monitor`).
 enum ReplyOptions: OptionGroup {

@@ -1,5 +1,6 @@
 import Synchronization
 import TetherConsole
+import TetherModel
 import TetherSerial
 import TetherTransfer
 
@@ -19,6 +20,7 @@ final class RecordingDevice: ConsoleDevice {
             var breaks: [Int] = []
             var pulses: [Int] = []
             var baudRates: [Int] = []
+            var sequences: [String] = []
         }
         let state = Mutex(State())
 
@@ -29,6 +31,11 @@ final class RecordingDevice: ConsoleDevice {
                 if asserted { state.modemLines.formUnion(line) } else { state.modemLines.subtract(line) }
             }
         }
+        func setLines(dtr: Bool?, rts: Bool?) throws(SerialError) {
+            if let dtr { set(.dtr, dtr) }
+            if let rts { set(.rts, rts) }
+        }
+        func setBreak(_ isOn: Bool) throws(SerialError) {}
         func modemLines() throws(SerialError) -> ModemLines { state.withLock { $0.modemLines } }
         func sendBreak(milliseconds: Int) throws(SerialError) { state.withLock { $0.breaks.append(milliseconds) } }
         func pulseDTR(milliseconds: Int) throws(SerialError) { state.withLock { $0.pulses.append(milliseconds) } }
@@ -85,6 +92,11 @@ final class RecordingDevice: ConsoleDevice {
     func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport {
         try await withLineControl { (line) throws(SerialError) in try line.setBaudRate(baudRate) }
         return SettingsReport(actual: SerialConfiguration(baudRate: baudRate))
+    }
+
+    func run(_ sequence: LineSequence) async throws(SerialError) {
+        if let failure { throw failure }
+        lines.state.withLock { $0.sequences.append(sequence.name) }
     }
 
     /// Runs `machine` against ``peer``, each one's writes fed to the other at once, no
