@@ -29,12 +29,10 @@ enum ConnectCommand: Command {
             Lines, typed or from a pipe, take the escapes of commands: \\r \\n \\t \\e (ESC),
             \\xNN (hex) and \\\\ (a backslash); a line with a bad one is not sent.
             The escape key (Ctrl-T) followed by a key runs a local command that never
-            reaches the device (KEYS below): Ctrl-T ? lists them, Ctrl-T q quits (exit 0),
-            Ctrl-T Ctrl-T sends Ctrl-T, Ctrl-T w asks for bytes as hex pairs (7f 00 ff)
-            and sends exactly those. Ctrl-T y and Ctrl-T x ask for a file (Tab completes, ~ is your
-            home) and send it by YMODEM (loady, rb) or XMODEM-1K (loadx, rx -c); Ctrl-T Y
-            receives by YMODEM (sb) into the current folder; a progress line shows, and
-            Ctrl-C, Escape or Ctrl-T cancels (CAN CAN). In line mode Ctrl-D on an empty line and Ctrl-C quit too
+            reaches the device (KEYS below): Ctrl-T ? lists them, Ctrl-T q quits (exit 0).
+            At Ctrl-T y, x and f's file question Tab completes and ~ is your home; a
+            transfer's progress line shows, and Ctrl-C, Escape or Ctrl-T cancels it
+            (CAN CAN). In line mode Ctrl-D on an empty line and Ctrl-C quit too
             (exit 0 and 130). The terminal is left as it was found, however tether ends,
             with whatever the device changed in raw mode undone (docs/CONNECT.md).
             Without a terminal (input from a pipe, output to a file, --format json), each
