@@ -69,6 +69,9 @@ public enum ViewEvent: Sendable, Equatable {
     case data([UInt8])
     /// The modem is back in command mode; `line` said so (`NO CARRIER`, `OK` after `+++`).
     case commandMode(ViewLine)
+    /// The UART reported a line condition (a break, a framing or parity error, an
+    /// overrun) or the modem status inputs changed; in order with the lines.
+    case lineEvent(LineCondition)
     /// A non-fatal problem worth telling the user.
     case warning(String)
     /// After `connected` or `reconnected`: the port does not have a serial setting as

@@ -241,7 +241,7 @@ final class RunMediator: Sendable {
             case .session(.sent), .session(.partialReply), .session(.data), .session(.commandMode),
                 .session(.settling), .session(.held), .connected,
                 .settingMismatch, .missed, .error,
-                .received, .wroteNow,
+                .received, .wroteNow, .lineEvent,
                 .reconnected:
                 break
             }

@@ -131,6 +131,8 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "invalid_line", "reason": .string(reason)]
             object.merge(lineFields("line", line)) { $1 }
             return object
+        case .lineEvent(let condition):
+            return lineEventFields(condition)
         case .warning(let message):
             return ["type": "warning", "message": .string(message)]
         case .settingNotApplied(let warning):

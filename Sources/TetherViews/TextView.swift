@@ -114,6 +114,8 @@ public struct TextView: DeviceView {
             output.write(stamp + style.warning("back in command mode: ") + show(line) + "\n")
         case .invalidLine(let line, let reason):
             output.write(stamp + style.warning("invalid line (\(reason)): ") + show(line) + "\n")
+        case .lineEvent(let condition):
+            output.write(stamp + style.warning(condition.summary) + "\n")
         case .warning(let message):
             diagnose(time + "warning: \(Self.plain(message))\n")
         case .settingNotApplied(let warning):

@@ -189,11 +189,20 @@ final class DeviceLoop: Sendable {
         } catch {
             return .hungUp(error.description)
         }
+        let lineEvents = transport.takeLineEvents()
         guard count != 0 else { return .hungUp("device hung up") }
-        guard count > 0 else { return nil }  // the transport's own traffic: poll again
         if discarding { return nil }
+        guard count > 0 else {
+            // The transport's own traffic, or only line events: poll again.
+            if !lineEvents.isEmpty { update { $0.receive([], placing: lineEvents, now: .now) } }
+            return nil
+        }
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        update { $0.receive(bytes, now: .now) }
+        if lineEvents.isEmpty {
+            update { $0.receive(bytes, now: .now) }
+        } else {
+            update { $0.receive(bytes, placing: lineEvents, now: .now) }
+        }
         return nil
     }
 
