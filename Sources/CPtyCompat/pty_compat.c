@@ -16,13 +16,18 @@
  *   - TIOCMSET/TIOCMBIS/TIOCMBIC change the emulated DTR and RTS bits (other bits
  *     are ignored);
  *   - TIOCMGET reports DTR and RTS as last set (both asserted until set), CTS, DSR
- *     and DCD asserted, RI clear.
+ *     and DCD asserted, RI clear — unless the program on the master side (tether-sim)
+ *     set the pty's window size to TETHER_SIMULATED_LINES_MAGIC pixels wide: its
+ *     height in pixels then holds the input lines it plays (TIOCM_CTS, TIOCM_DSR,
+ *     TIOCM_CAR, TIOCM_RNG bits). A pty has no other channel from master to slave
+ *     beside the bytes, and the window size is shared by both ends.
  * Real serial ports, pty masters and all other requests see the kernel's answer.
  */
 #define _GNU_SOURCE
 #include "pty_compat.h"
 
 #include <errno.h>
+#include <linux/serial.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
@@ -70,7 +75,16 @@ static struct emulated_lines *slot_for(dev_t device) {
     return slot;
 }
 
-static int emulate_modem_request(dev_t device, unsigned long request, int *argument) {
+/* The input lines the master side plays (see above), or the fixed ones. */
+static int emulated_input_lines(int fd) {
+    struct winsize size;
+    if (syscall(SYS_ioctl, fd, TIOCGWINSZ, &size) == 0 && size.ws_xpixel == TETHER_SIMULATED_LINES_MAGIC) {
+        return size.ws_ypixel & (TIOCM_CTS | TIOCM_DSR | TIOCM_CAR | TIOCM_RNG);
+    }
+    return always_asserted_lines;
+}
+
+static int emulate_modem_request(int fd, dev_t device, unsigned long request, int *argument) {
     if (argument == NULL) {
         errno = EFAULT;
         return -1;
@@ -80,7 +94,7 @@ static int emulate_modem_request(dev_t device, unsigned long request, int *argum
     struct emulated_lines *slot = slot_for(device);
     switch (request) {
     case TIOCMGET:
-        *argument = slot->output_lines | always_asserted_lines;
+        *argument = slot->output_lines | emulated_input_lines(fd);
         break;
     case TIOCMSET:
         slot->output_lines = *argument & output_mask;
@@ -114,5 +128,15 @@ int ioctl(int fd, unsigned long request, ...) {
         errno = ENOTTY;
         return -1;
     }
-    return emulate_modem_request(status.st_rdev, request, argument);
+    return emulate_modem_request(fd, status.st_rdev, request, argument);
+}
+
+int tether_tty_get_modem_counts(int fd, int counts[4]) {
+    struct serial_icounter_struct icount;
+    if (syscall(SYS_ioctl, fd, TIOCGICOUNT, &icount) != 0) return -1;
+    counts[0] = icount.cts;
+    counts[1] = icount.dsr;
+    counts[2] = icount.dcd;
+    counts[3] = icount.rng;
+    return 0;
 }
