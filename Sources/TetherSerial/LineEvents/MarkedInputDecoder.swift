@@ -1,3 +1,5 @@
+import Glibc
+
 /// Takes the termios `PARMRK` marking out of the bytes read from a local port,
 /// incrementally.
 ///
@@ -68,7 +70,7 @@ public struct MarkedInputDecoder: Sendable {
             state = .data
         }
         // The common read holds no 0xFF and no marking in progress: nothing moves.
-        if state == .data, index == 0, !UnsafeRawBufferPointer(rebasing: buffer[..<count]).contains(0xFF) {
+        if state == .data, index == 0, let base = buffer.baseAddress, memchr(base, 0xFF, count) == nil {
             return count
         }
         while index < count {

@@ -56,15 +56,16 @@ extension SerialPort {
         into buffer: UnsafeMutableRawBufferPointer,
         using read: (UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
     ) throws(SerialError) -> Int {
-        // A `\377` held from the last read may need one byte of room (``MarkedInputDecoder``).
-        let keepsRoom = buffer.count > 1 && conditions.withLock { $0.input?.holdsPartialMark == true }
-        let count = try read(
-            keepsRoom ? UnsafeMutableRawBufferPointer(rebasing: buffer[..<(buffer.count - 1)]) : buffer)
-        return conditions.withLock { conditions -> Int in
-            guard var input = conditions.input else { return count }
+        // The port loop alone reads: the lock is uncontended, taken once per read.
+        try conditions.withLock { (conditions) throws(SerialError) -> Int in
+            guard var input = conditions.input else { return try read(buffer) }
+            // A `\377` held from the last read may need one byte of room (``MarkedInputDecoder``).
+            let keepsRoom = buffer.count > 1 && input.holdsPartialMark
+            let count = try read(
+                keepsRoom ? UnsafeMutableRawBufferPointer(rebasing: buffer[..<(buffer.count - 1)]) : buffer)
             let (data, events) = input.decode(buffer, count: count)
             conditions.input = input
-            conditions.events += events
+            if !events.isEmpty { conditions.events += events }
             return data
         }
     }
