@@ -33,10 +33,29 @@ extension Simulator {
     /// - Returns: `false` when no pty is open (stopped, or away for a disconnect fault).
     @discardableResult
     public func setModemInputs(_ inputs: ModemInputs) -> Bool {
-        guard let master = state.withLock({ $0.terminal?.master }) else { return false }
+        guard let terminal = state.withLock({ $0.terminal }) else { return false }
+        return terminal.play(inputs)
+    }
+}
+
+extension Simulator.ModemInputs: CustomStringConvertible {
+    /// The inputs asserted, e.g. `CTS DSR`; `none` when none is.
+    public var description: String {
+        let names = [(Self.cts, "CTS"), (.dsr, "DSR"), (.dcd, "DCD"), (.ri, "RI")].filter { contains($0.0) }.map(\.1)
+        return names.isEmpty ? "none" : names.joined(separator: " ")
+    }
+}
+
+extension PseudoTerminal {
+    /// Sets the window size to ``Simulator/modemInputsMarker`` pixels wide and `inputs`
+    /// high (see ``Simulator/setModemInputs(_:)``).
+    ///
+    /// - Returns: whether `TIOCSWINSZ` took it.
+    @discardableResult
+    func play(_ inputs: Simulator.ModemInputs) -> Bool {
         var size = winsize()
         _ = ioctl(master, UInt(TIOCGWINSZ), &size)
-        size.ws_xpixel = Self.modemInputsMarker
+        size.ws_xpixel = Simulator.modemInputsMarker
         size.ws_ypixel = UInt16(truncatingIfNeeded: inputs.rawValue)
         return ioctl(master, UInt(TIOCSWINSZ), &size) == 0
     }
