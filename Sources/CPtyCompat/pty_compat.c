@@ -131,12 +131,13 @@ int ioctl(int fd, unsigned long request, ...) {
     return emulate_modem_request(fd, status.st_rdev, request, argument);
 }
 
-int tether_tty_get_modem_counts(int fd, int counts[4]) {
+int tether_tty_get_modem_counts(int fd, int counts[5]) {
     struct serial_icounter_struct icount;
     if (syscall(SYS_ioctl, fd, TIOCGICOUNT, &icount) != 0) return -1;
     counts[0] = icount.cts;
     counts[1] = icount.dsr;
     counts[2] = icount.dcd;
     counts[3] = icount.rng;
+    counts[4] = icount.overrun + icount.buf_overrun;
     return 0;
 }

@@ -20,12 +20,12 @@ import TetherSerial
     @Test func theFirstLookIsTheBaselineThenChangesAreEvents() {
         var watch = ModemLineWatch()
         let source = Source(idle)
-        #expect(watch.look(at: source, now: start) == nil)
+        #expect(watch.look(at: source, now: start).isEmpty)
         source.status.withLock { $0 = ModemStatus(lines: [.dtr, .rts, .cts, .dsr], changeCounts: [0, 0, 1, 0]) }
-        #expect(watch.look(at: source, now: start + .milliseconds(50)) == nil, "not before the interval")
+        #expect(watch.look(at: source, now: start + .milliseconds(50)).isEmpty, "not before the interval")
         #expect(watch.timeout(atMost: 1000, now: start + .milliseconds(50)) == 50)
-        #expect(watch.look(at: source, now: start + .milliseconds(100)) == .modemLines([.cts, .dsr], changed: .dcd))
-        #expect(watch.look(at: source, now: start + .milliseconds(200)) == nil, "no change, no event")
+        #expect(watch.look(at: source, now: start + .milliseconds(100)) == [.modemLines([.cts, .dsr], changed: .dcd)])
+        #expect(watch.look(at: source, now: start + .milliseconds(200)).isEmpty, "no change, no event")
     }
 
     /// A ring between two looks: RI reads off both times, its count moved.
@@ -35,7 +35,7 @@ import TetherSerial
         _ = watch.look(at: source, now: start)
         source.status.withLock { $0.changeCounts = [0, 0, 0, 2] }
         #expect(
-            watch.look(at: source, now: start + .milliseconds(100)) == .modemLines([.cts, .dsr, .dcd], changed: .ri))
+            watch.look(at: source, now: start + .milliseconds(100)) == [.modemLines([.cts, .dsr, .dcd], changed: .ri)])
     }
 
     /// Without counts (a pty) only a difference between two looks is a change.
@@ -44,6 +44,15 @@ import TetherSerial
         let source = Source(ModemStatus(lines: [.cts, .dsr, .dcd]))
         _ = watch.look(at: source, now: start)
         source.status.withLock { $0 = ModemStatus(lines: [.cts, .dcd]) }
-        #expect(watch.look(at: source, now: start + .milliseconds(100)) == .modemLines([.cts, .dcd], changed: .dsr))
+        #expect(watch.look(at: source, now: start + .milliseconds(100)) == [.modemLines([.cts, .dcd], changed: .dsr)])
+    }
+
+    /// Characters lost between two looks (the driver's overrun count moved): an overrun.
+    @Test func anOverrunTheDriverCountedIsAnEvent() {
+        var watch = ModemLineWatch()
+        let source = Source(ModemStatus(lines: [.cts], changeCounts: [0, 0, 0, 0], overruns: 3))
+        _ = watch.look(at: source, now: start)
+        source.status.withLock { $0.overruns = 5 }
+        #expect(watch.look(at: source, now: start + .milliseconds(100)) == [.overrun])
     }
 }

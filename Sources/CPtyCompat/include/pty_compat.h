@@ -27,10 +27,11 @@
 /// The window width in pixels (`ws_xpixel`) that says the height holds simulated lines.
 #define TETHER_SIMULATED_LINES_MAGIC 0x5453
 
-/// Reads the driver's counts of changes of CTS, DSR, DCD and RI (TIOCGICOUNT) into
-/// `counts[0...3]`, in that order. Returns 0, or -1 with errno (a pty, a driver that
-/// keeps none).
-int tether_tty_get_modem_counts(int fd, int counts[4]);
+/// Reads the driver's counts (TIOCGICOUNT) of changes of CTS, DSR, DCD and RI into
+/// `counts[0...3]`, in that order, and of overruns (the UART's and the driver's
+/// buffer's) into `counts[4]`. Returns 0, or -1 with errno (a pty, a driver that keeps
+/// none).
+int tether_tty_get_modem_counts(int fd, int counts[5]);
 
 /// Reads the modem-control lines (TIOCMGET, `TIOCM_*` bits) into `*lines`, through
 /// the process's `ioctl` (so emulated on a pty slave). Returns 0, or -1 with errno.

@@ -167,8 +167,9 @@ final class DeviceLoop: Sendable {
             if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
                 if let ending = receive(from: transport, into: buffer) { return ending }
             }
-            if let source, let change = modemWatch.withLock({ $0.look(at: source, now: .now) }) {
-                update { $0.publish(.lineEvent(change)) }
+            if let source {
+                let events = modemWatch.withLock { $0.look(at: source, now: .now) }
+                if !events.isEmpty { update { $0.publish(events.map { DeviceEvent(kind: .lineEvent($0)) }) } }
             }
             update { $0.endTurn(isWritable: revents & POLLOUT != 0, now: .now) }
             // The tasks this turn resumed that prefer the loop, where they write their next command.

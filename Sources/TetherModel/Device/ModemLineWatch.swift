@@ -8,7 +8,7 @@ import TetherSerial
 /// Polled, not waited for with `TIOCMIWAIT`: a thread blocked in it holds the port open
 /// until a line changes, so a close could not end it (docs/HARDWARE.md). The driver's
 /// change counts (`TIOCGICOUNT`), where it keeps them, catch a change and back between
-/// two looks (a short ring).
+/// two looks (a short ring), and its overrun count the characters lost meanwhile.
 struct ModemLineWatch: Sendable {
     /// How often the inputs are looked at: 100 ms.
     static let interval = Duration.milliseconds(100)
@@ -31,16 +31,21 @@ struct ModemLineWatch: Sendable {
 
     /// Looks at `source` if the time has come.
     ///
-    /// - Returns: the change since the last look, if any. A port whose inputs cannot be
-    ///   read is looked at again later.
-    mutating func look(at source: any ModemStatusSource, now: ContinuousClock.Instant) -> LineEvent? {
-        if let nextLookAt, now < nextLookAt { return nil }
+    /// - Returns: what happened since the last look: an overrun the driver counted, a
+    ///   change of the inputs; none at the first look. A port whose inputs cannot be read
+    ///   is looked at again later.
+    mutating func look(at source: any ModemStatusSource, now: ContinuousClock.Instant) -> [LineEvent] {
+        if let nextLookAt, now < nextLookAt { return [] }
         nextLookAt = now + Self.interval
-        guard let status = try? source.modemStatus() else { return nil }
+        guard let status = try? source.modemStatus() else { return [] }
         defer { last = status }
-        guard let last else { return nil }
+        guard let last else { return [] }
+        var events: [LineEvent] = []
+        if let overruns = status.overruns, let before = last.overruns, overruns != before { events.append(.overrun) }
         let changed = status.changedInputs(since: last)
-        guard !changed.isEmpty else { return nil }
-        return .modemLines(status.lines.intersection([.cts, .dsr, .dcd, .ri]), changed: changed)
+        if !changed.isEmpty {
+            events.append(.modemLines(status.lines.intersection([.cts, .dsr, .dcd, .ri]), changed: changed))
+        }
+        return events
     }
 }

@@ -8,11 +8,15 @@ public struct ModemStatus: Sendable, Equatable {
     /// whose driver keeps no counts). A change and back between two looks shows here
     /// and not in ``lines``.
     public var changeCounts: [Int]?
+    /// How many overruns the driver counted (received characters lost: the UART's FIFO
+    /// or the driver's buffer was full), when it counts them (`TIOCGICOUNT`).
+    public var overruns: Int?
 
     /// Creates a status.
-    public init(lines: ModemLines, changeCounts: [Int]? = nil) {
+    public init(lines: ModemLines, changeCounts: [Int]? = nil, overruns: Int? = nil) {
         self.lines = lines
         self.changeCounts = changeCounts
+        self.overruns = overruns
     }
 
     /// The modem status inputs, in the order of ``changeCounts``.
