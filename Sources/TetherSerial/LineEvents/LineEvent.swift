@@ -41,16 +41,8 @@ public enum LineEvent: Sendable, Hashable {
 }
 
 /// A ``LineEvent`` and where it happened in the bytes one read returned: `offset`
-/// bytes of that read came before it.
+/// bytes of that read came before it (0...count). Made by the transports.
 public struct PlacedLineEvent: Sendable, Hashable {
-    /// How many of the read's bytes came before the event (0...count).
-    public var offset: Int
-    /// What happened.
-    public var event: LineEvent
-
-    /// Creates a placed event.
-    public init(offset: Int, event: LineEvent) {
-        self.offset = offset
-        self.event = event
-    }
+    public let offset: Int
+    public let event: LineEvent
 }

@@ -58,50 +58,49 @@ public struct MarkedInputDecoder: Sendable {
         var count = count
         var index = 0
         var written = 0
-        if state == .escape, count > 0, buffer[0] != 0x00, buffer[0] != 0xFF {
+        guard let base = buffer.baseAddress, count > 0 else { return 0 }
+        if state == .escape, buffer[0] != 0x00, buffer[0] != 0xFF {
             // A lone `\377` from the last read and a byte that is no marking: both are
             // data, one byte more than this read holds.
-            guard let base = buffer.baseAddress else { return 0 }
-            (base + 1).copyMemory(from: base, byteCount: count)
+            memmove(base + 1, base, count)
             buffer[0] = 0xFF
             count += 1
             index = 2
             written = 2
             state = .data
         }
-        // The common read holds no 0xFF and no marking in progress: nothing moves.
-        if state == .data, index == 0, let base = buffer.baseAddress, memchr(base, 0xFF, count) == nil {
-            return count
-        }
         while index < count {
+            if state == .data {
+                // The run of data up to the next 0xFF moves in one copy (a read without
+                // 0xFF, the common one, does not move at all).
+                let stop = memchr(base + index, 0xFF, count - index).map { base.distance(to: $0) } ?? count
+                if written != index { memmove(base + written, base + index, stop - index) }
+                written += stop - index
+                index = stop
+                if index < count {
+                    index += 1
+                    state = .escape
+                }
+                continue
+            }
             let byte = buffer[index]
             index += 1
-            switch state {
-            case .data:
-                if byte == 0xFF {
-                    state = .escape
-                } else {
-                    buffer[written] = byte
-                    written += 1
-                }
-            case .escape:
-                state = .data
-                if byte == 0xFF {
-                    buffer[written] = 0xFF
-                    written += 1
-                } else if byte == 0x00 {
-                    state = .marked
-                } else {
-                    // Not a marking (the kernel never sends one): both bytes are data.
-                    // Two bytes were read for them, so they fit.
-                    buffer[written] = 0xFF
-                    buffer[written + 1] = byte
-                    written += 2
-                }
-            case .marked:
+            if state == .marked {
                 mark(written, byte == 0x00 ? .lineBreak : .erroredByte(byte))
-                state = .data
+            } else if byte == 0xFF {
+                buffer[written] = 0xFF
+                written += 1
+            } else if byte == 0x00 {
+                state = .marked
+                continue
+            } else {
+                // Not a marking (the kernel never sends one): both bytes are data. Two
+                // bytes were read for them, so they fit.
+                buffer[written] = 0xFF
+                buffer[written + 1] = byte
+                written += 2
             }
+            state = .data
         }
         return written
     }
