@@ -9,7 +9,8 @@ import Glibc
 /// - a break as `\377 \0 \0`,
 /// - a character `c` received with a framing or parity error as `\377 \0 c`,
 /// - a data byte 0xFF as `\377 \377`,
-/// and every other byte as itself. The decoder gives back the data bytes exactly and
+/// and every other byte as itself. A NUL received with a framing error is marked as a
+/// break is (`\377 \0 \0`): a break, which a UART usually reads as just that. The decoder gives back the data bytes exactly and
 /// each marked condition as a ``MarkedInputDecoder/Mark`` at its place. A marking cut
 /// across two reads is held until the next one; ``finish()`` gives back a marking cut
 /// by the end of the stream as data. A `\377` followed by any other byte (which the
