@@ -52,7 +52,7 @@ let package = Package(
         // Model: framing, dialects, request queue, events, transfers on the port loop.
         .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer", "TetherLibC"]),
         // Presenter: model events → view state.
-        .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer"]),
+        .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer", "TetherSerial"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
@@ -143,7 +143,7 @@ let package = Package(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
         .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer"]),
-        .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel"]),
+        .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel", "TetherSerial"]),
         .testTarget(
             name: "TetherConsoleTests",
             dependencies: [

@@ -14,6 +14,9 @@ public struct DeviceOutput: Sendable, Equatable {
         /// Close the master: the client sees a hang-up, unread bytes are discarded by the
         /// kernel, and the simulator stops (as ``Simulator/stop()``).
         case hangUp
+        /// Play these modem status inputs to the client from now on: drop DCD, ring RI
+        /// (``Simulator/setModemInputs(_:)``).
+        case modemInputs(Simulator.ModemInputs)
     }
 
     /// Time from the triggering event to this output.
@@ -35,6 +38,11 @@ public struct DeviceOutput: Sendable, Equatable {
     /// The UTF-8 bytes of `text`, written `delay` after the triggering event.
     public static func send(_ text: String, after delay: Duration = .zero) -> DeviceOutput {
         DeviceOutput(after: delay, .send(Array(text.utf8)))
+    }
+
+    /// The modem status inputs `inputs`, played `delay` after the triggering event.
+    public static func modemInputs(_ inputs: Simulator.ModemInputs, after delay: Duration = .zero) -> DeviceOutput {
+        DeviceOutput(after: delay, .modemInputs(inputs))
     }
 
     /// A hang-up `delay` after the triggering event.

@@ -32,11 +32,21 @@ public final class ScriptedDevice: SimulatedDevice {
         public var bytes: [UInt8]
         /// Time since the previous chunk of the same rule (or since the trigger).
         public var delay: Duration
+        /// Instead of bytes, the modem status inputs to play from then on (DCD dropped, RI
+        /// ringing: ``Simulator/setModemInputs(_:)``), or `nil`.
+        public var modemInputs: Simulator.ModemInputs?
 
         /// A chunk of raw bytes.
         public init(_ bytes: [UInt8], after delay: Duration = .zero) {
             self.bytes = bytes
             self.delay = delay
+        }
+
+        /// A change of the modem status inputs, e.g. `Chunk(modemInputs: [.cts, .dsr])`:
+        /// DCD drops.
+        public init(modemInputs: Simulator.ModemInputs, after delay: Duration = .zero) {
+            self.init([], after: delay)
+            self.modemInputs = modemInputs
         }
 
         /// A chunk of the UTF-8 bytes of `text` (write escapes such as `"\r\n"` in it).
@@ -137,6 +147,7 @@ public final class ScriptedDevice: SimulatedDevice {
         var elapsed = Duration.zero
         var outputs = chunks.map { chunk in
             elapsed += chunk.delay
+            if let inputs = chunk.modemInputs { return DeviceOutput.modemInputs(inputs, after: elapsed) }
             return DeviceOutput.send(chunk.bytes, after: elapsed)
         }
         if let hangUpAfter {

@@ -164,6 +164,9 @@ struct ServeLoop {
             switch first.action {
             case .send(let bytes): enqueue(bytes, isNotification: first.isNotification, at: now)
             case .hangUp: return .deviceHungUp
+            case .modemInputs(let inputs):
+                terminal.play(inputs)
+                transcript?.note("modem inputs: \(inputs)")
             }
         }
         if hangUpStarted == nil {

@@ -38,7 +38,7 @@ public final class Simulator: Sendable {
     /// bytes at hang-up; Simulator/README.md, "How the pseudo-terminal behaves").
     public static let hangUpGrace: Duration = .milliseconds(300)
 
-    private let state: ServingState
+    let state: ServingState
     private let wakeUp: WakeUpPipe
 
     /// Opens a pseudo-terminal, creates the optional link and starts serving.

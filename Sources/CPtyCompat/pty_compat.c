@@ -16,7 +16,11 @@
  *   - TIOCMSET/TIOCMBIS/TIOCMBIC change the emulated DTR and RTS bits (other bits
  *     are ignored);
  *   - TIOCMGET reports DTR and RTS as last set (both asserted until set), CTS, DSR
- *     and DCD asserted, RI clear.
+ *     and DCD asserted, RI clear — unless the program on the master side (tether-sim)
+ *     set the pty's window size to TETHER_SIMULATED_LINES_MAGIC pixels wide: its
+ *     height in pixels then holds the input lines it plays (TIOCM_CTS, TIOCM_DSR,
+ *     TIOCM_CAR, TIOCM_RNG bits). A pty has no other channel from master to slave
+ *     beside the bytes, and the window size is shared by both ends.
  * Real serial ports, pty masters and all other requests see the kernel's answer.
  *
  * Announcements: a pty has no modem lines and ignores a break (the kernel answers
@@ -32,6 +36,7 @@
 #include "pty_compat.h"
 
 #include <errno.h>
+#include <linux/serial.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -98,7 +103,16 @@ static void announce(dev_t device, const char *message) {
     errno = saved;
 }
 
-static int emulate_modem_request(dev_t device, unsigned long request, int *argument) {
+/* The input lines the master side plays (see above), or the fixed ones. */
+static int emulated_input_lines(int fd) {
+    struct winsize size;
+    if (syscall(SYS_ioctl, fd, TIOCGWINSZ, &size) == 0 && size.ws_xpixel == TETHER_SIMULATED_LINES_MAGIC) {
+        return size.ws_ypixel & (TIOCM_CTS | TIOCM_DSR | TIOCM_CAR | TIOCM_RNG);
+    }
+    return always_asserted_lines;
+}
+
+static int emulate_modem_request(int fd, dev_t device, unsigned long request, int *argument) {
     if (argument == NULL) {
         errno = EFAULT;
         return -1;
@@ -108,7 +122,7 @@ static int emulate_modem_request(dev_t device, unsigned long request, int *argum
     struct emulated_lines *slot = slot_for(device);
     switch (request) {
     case TIOCMGET:
-        *argument = slot->output_lines | always_asserted_lines;
+        *argument = slot->output_lines | emulated_input_lines(fd);
         break;
     case TIOCMSET:
         slot->output_lines = *argument & output_mask;
@@ -155,5 +169,16 @@ int ioctl(int fd, unsigned long request, ...) {
         errno = ENOTTY;
         return -1;
     }
-    return emulate_modem_request(status.st_rdev, request, argument);
+    return emulate_modem_request(fd, status.st_rdev, request, argument);
+}
+
+int tether_tty_get_modem_counts(int fd, int counts[5]) {
+    struct serial_icounter_struct icount;
+    if (syscall(SYS_ioctl, fd, TIOCGICOUNT, &icount) != 0) return -1;
+    counts[0] = icount.cts;
+    counts[1] = icount.dsr;
+    counts[2] = icount.dcd;
+    counts[3] = icount.rng;
+    counts[4] = icount.overrun + icount.buf_overrun;
+    return 0;
 }

@@ -14,6 +14,9 @@ public struct Alert: Sendable, Equatable {
         case warning
         /// A received line the dialect found damaged (`nmea`: a wrong checksum).
         case invalidLine
+        /// A break, or a character received with a framing or parity error
+        /// (``ViewEvent/lineEvent(_:)``).
+        case lineEvent
     }
 
     /// When it happened.

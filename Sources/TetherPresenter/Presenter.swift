@@ -84,6 +84,8 @@ public struct Presenter: Sendable {
         case .lineControl(let control):
             if case .settingsChanged(let settings) = control { state.settings = settings }
             return ViewRecord(time: time, event: .lineControl(LineControlRecord(control)))
+        case .lineEvent(let event):
+            return ViewRecord(time: time, event: .lineEvent(count(LineCondition(event), at: time)))
         }
     }
 
@@ -198,6 +200,19 @@ public struct Presenter: Sendable {
             state.recentExchanges.removeFirst()
         }
         return ViewRecord(time: exchange.time, event: .exchanged(exchange))
+    }
+
+    /// Counts `condition` in the state, and a break or a line error as an alert too.
+    private mutating func count(_ condition: LineCondition, at time: Date) -> LineCondition {
+        switch condition.kind {
+        case .lineBreak: state.counts.breaks += 1
+        case .framingError, .parityError, .framingOrParityError, .overrun: state.counts.lineErrors += 1
+        case .modemLines: state.counts.modemLineChanges += 1
+        }
+        if condition.kind != .modemLines {
+            alert(Alert(time: time, kind: .lineEvent, line: ViewLine(condition.summary)))
+        }
+        return condition
     }
 
     private mutating func alert(_ alert: Alert) {

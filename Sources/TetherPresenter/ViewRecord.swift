@@ -71,6 +71,9 @@ public enum ViewEvent: Sendable, Equatable {
     case commandMode(ViewLine)
     /// tether set the port's lines (DTR, RTS, break) or changed its settings.
     case lineControl(LineControlRecord)
+    /// The UART reported a line condition (a break, a framing or parity error, an
+    /// overrun) or the modem status inputs changed; in order with the lines.
+    case lineEvent(LineCondition)
     /// A non-fatal problem worth telling the user.
     case warning(String)
     /// After `connected` or `reconnected`: the port does not have a serial setting as

@@ -92,6 +92,12 @@ public struct ViewState: Sendable, Equatable {
         public var invalidLines = 0
         /// Bytes received in a modem's data mode (``ViewEvent/data(_:)``).
         public var dataBytes = 0
+        /// Breaks received (``ViewEvent/lineEvent(_:)``).
+        public var breaks = 0
+        /// Characters received with a framing or parity error, and overruns.
+        public var lineErrors = 0
+        /// Changes of the modem status inputs (CTS, DSR, DCD, RI) reported.
+        public var modemLineChanges = 0
     }
 }
 

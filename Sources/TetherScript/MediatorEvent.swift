@@ -1,4 +1,5 @@
 import TetherModel
+import TetherPresenter
 
 /// What the run mediator hands the script thread, in the order it happened on each
 /// device. Devices are numbered by their place in the run (from 0).
@@ -25,6 +26,9 @@ enum MediatorEvent: Sendable {
     /// Received bytes wait to be read (``RunMediator/read(from:count:acceptsFewer:)``);
     /// posted once until the script looks at them.
     case bytesArrived(device: Int)
+    /// The UART reported a break, a framing or parity error, or a modem-line change
+    /// (the Model's `DeviceEvent.Kind.lineEvent`).
+    case lineEvent(device: Int, condition: LineCondition)
     /// The device's event stream ended; `isLost` when it disconnected by itself (not
     /// closed by the run).
     case ended(device: Int, reason: String, isLost: Bool)

@@ -236,6 +236,8 @@ final class RunMediator: Sendable {
                 // until it is back (`run` over tcp:// or rfc2217://).
                 ending = ("closed", false)
                 lostDevices.withLock { _ = $0.remove(index) }
+            case .lineEvent(let event):
+                await inbox.post(.lineEvent(device: index, condition: LineCondition(event)))
             case .session(.sent(let id, _, _, isRaw: true)):
                 await inbox.post(.written(device: index, id: id))
             case .session(.sent), .session(.partialReply), .session(.data), .session(.commandMode),

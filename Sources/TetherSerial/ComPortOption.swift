@@ -56,15 +56,23 @@ enum ComPortOption {
         }
     }
 
-    /// The settings that apply `configuration`, and that silence the server's line
-    /// and modem state notifications (masks 0), in the order sent.
+    /// The `SET-LINESTATE-MASK` tether asks for: break-detect (16), framing error (8),
+    /// parity error (4) and overrun error (2) — what a `line_event` reports; not data
+    /// ready or the transmit register bits, which change with every byte.
+    static let lineStateMask: UInt8 = 0x1E
+    /// The `SET-MODEMSTATE-MASK` tether asks for: every bit, the states of CTS, DSR, RI
+    /// and DCD and their deltas.
+    static let modemStateMask: UInt8 = 0xFF
+
+    /// The settings that apply `configuration`, and that ask for the server's line and
+    /// modem state notifications (``lineStateMask``, ``modemStateMask``), in the order sent.
     static func settings(for configuration: SerialConfiguration) -> [Setting] {
         let baud = UInt32(clamping: configuration.baudRate)
         let parity = parityCode(configuration.parity)
         let flow = flowControl(configuration.flowControl)
         return [
-            Setting(command: .setLineStateMask, value: [0]),
-            Setting(command: .setModemStateMask, value: [0]),
+            Setting(command: .setLineStateMask, value: [lineStateMask]),
+            Setting(command: .setModemStateMask, value: [modemStateMask]),
             Setting(
                 command: .setBaudRate,
                 value: [UInt8(baud >> 24), UInt8((baud >> 16) & 0xFF), UInt8((baud >> 8) & 0xFF), UInt8(baud & 0xFF)]),

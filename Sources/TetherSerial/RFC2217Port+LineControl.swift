@@ -142,7 +142,9 @@ extension RFC2217Port: LineControl {
             where Int(modem) & bit != 0 {
                 lines.insert(line)
             }
-            try handshake.exchange([ComPortOption.Setting(command: .setModemStateMask, value: [0])], settles: false)
+            try handshake.exchange(
+                [ComPortOption.Setting(command: .setModemStateMask, value: [ComPortOption.modemStateMask])],
+                settles: false)
             return lines
         }
     }

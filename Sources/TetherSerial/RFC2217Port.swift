@@ -57,6 +57,8 @@ public final class RFC2217Port: SerialTransport {
         /// Why the stream stopped being telnet, thrown by the read after the data
         /// before it is handed out.
         var failure: SerialError?
+        /// The server's notifications as line events (``RFC2217Port/takeLineEvents()``).
+        var notifications = RemoteLineState()
 
         /// Takes in the commands a read decoded: the negotiations' answers, and for a
         /// subnegotiation the decoder gave up on, ``failure``.
@@ -130,8 +132,10 @@ public final class RFC2217Port: SerialTransport {
                 guard count > 0 else { return count }
                 state.commands.removeAll(keepingCapacity: true)
                 let data = state.decoder.decode(buffer, count: count, commands: &state.commands)
-                let replies = state.handleCommands(name: name).replies
+                let (replies, answers) = state.handleCommands(name: name)
                 if !replies.isEmpty { try queue(command: replies) }
+                for answer in answers { state.notifications.take(code: answer.code, value: answer.value, at: data) }
+                if data == 0, state.notifications.hasEvents { return Self.nothingReceived }
                 if let failure = state.failure {
                     guard data > 0 else { throw failure }
                     // The data before it first; the descriptor stays readable for the throw.

@@ -9,19 +9,25 @@ extension SerialPort {
     /// Reads what is waiting with `sp_nonblocking_read`, without blocking; see
     /// ``SerialTransport/receive(into:)``.
     ///
-    /// - Returns: the bytes read, or 0 when the device is gone (`EIO`, or a readable
+    /// Breaks and framing or parity errors are taken out of the bytes (the `PARMRK`
+    /// marking) and given by ``takeLineEvents()``; a 0xFF data byte stays one 0xFF.
+    ///
+    /// - Returns: the bytes read, ``SerialTransport/nothingReceived`` when the read held
+    ///   only a break or an errored byte, or 0 when the device is gone (`EIO`, or a readable
     ///   descriptor with nothing to read); after that every call returns 0 at once.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures
     ///   (`EBADF` once the port is closed).
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int {
         if handle.isHungUp { return 0 }
-        let count = try withOpenPort("sp_nonblocking_read") { (port) throws(SerialError) -> Int in
-            do throws(SerialError) {
-                return try check(
-                    sp_nonblocking_read(port, buffer.baseAddress, buffer.count), function: "sp_nonblocking_read",
-                    path: name)
-            } catch .disconnected {
-                return 0
+        let count = try receiveMarked(into: buffer) { (buffer) throws(SerialError) -> Int in
+            try withOpenPort("sp_nonblocking_read") { (port) throws(SerialError) -> Int in
+                do throws(SerialError) {
+                    return try check(
+                        sp_nonblocking_read(port, buffer.baseAddress, buffer.count), function: "sp_nonblocking_read",
+                        path: name)
+                } catch .disconnected {
+                    return 0
+                }
             }
         }
         if count == 0 { handle.markHungUp() }

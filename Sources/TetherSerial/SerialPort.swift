@@ -39,11 +39,14 @@ public final class SerialPort: SerialTransport {
     public let isPseudoTerminal: Bool
 
     let handle: PortHandle
+    /// The `PARMRK` decoder and the line events of the last read (``takeLineEvents()``).
+    let conditions: Mutex<ReceivedConditions>
 
     private init(
         name: String, path: String, configuration: SerialConfiguration, settingsReport: SettingsReport,
-        isPseudoTerminal: Bool, handle: PortHandle
+        isPseudoTerminal: Bool, handle: PortHandle, conditions: ReceivedConditions
     ) {
+        self.conditions = Mutex(conditions)
         self.name = name
         self.path = path
         self.configuration = configuration
@@ -63,7 +66,9 @@ public final class SerialPort: SerialTransport {
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
     /// (libserialport 0.1.1 leaves IXON as found; `SerialPortDataTests` checks the bytes
-    /// both ways and `receivedXOFFDoesNotStopOutput`). Last, it reads the settings back
+    /// both ways and `receivedXOFFDoesNotStopOutput`); then turns on the `PARMRK`
+    /// marking of breaks and framing or parity errors, which ``receive(into:)`` takes out
+    /// of the data again (``takeLineEvents()``). Last, it reads the settings back
     /// from the port into ``settingsReport``: a setting the driver refused or ignored is
     /// not an error here, it is a mismatch there.
     ///
@@ -143,6 +148,7 @@ public final class SerialPort: SerialTransport {
         try apply(configuration, to: port, name: name)
         try apply(options, to: port, flowControl: configuration.flowControl, name: name)
         try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
+        let marks = try markLineConditions(descriptor, name: name)
         let report = SettingsReport(
             requested: configuration, actual: try SerialConfiguration.read(from: descriptor, path: name))
 
@@ -151,7 +157,9 @@ public final class SerialPort: SerialTransport {
         succeeded = true
         return SerialPort(
             name: name, path: node.path, configuration: configuration, settingsReport: report,
-            isPseudoTerminal: node.isPseudoTerminalSlave, handle: handle)
+            isPseudoTerminal: node.isPseudoTerminalSlave, handle: handle,
+            conditions: ReceivedConditions(
+                input: marks ? MarkedInput(checksParity: report.actual?.parity != .some(.none)) : nil))
     }
 
     /// Closes the port; idempotent and safe from any thread. The lock is released

@@ -45,11 +45,20 @@ public protocol SerialTransport: AnyObject, Sendable {
     /// The default knows nothing (a byte pipe without serial settings).
     var settingsReport: SettingsReport { get }
 
+    /// The line events (a break, a framing or parity error, a modem-line change) the
+    /// last ``receive(into:)`` found, each placed among the bytes it returned; each is
+    /// given once. Call it after every read, also one that returned
+    /// ``nothingReceived``. The default has none (a byte pipe without a UART).
+    func takeLineEvents() -> [PlacedLineEvent]
+
     /// Closes the port; idempotent.
     func close()
 }
 
 extension SerialTransport {
+    /// No line events: a byte pipe.
+    public func takeLineEvents() -> [PlacedLineEvent] { [] }
+
     /// A report that knows nothing of the settings.
     public var settingsReport: SettingsReport { SettingsReport() }
 

@@ -119,6 +119,7 @@ struct Dashboard {
             case .errorReply: ("error  ", .bad)
             case .warning: ("warning", .caution)
             case .invalidLine: ("invalid", .bad)
+            case .lineEvent: ("line   ", .bad)
             }
         var line = ScreenLine([(Self.clock(alert.time) + " ", .dim), (kind + " ", style)])
         if let command = alert.command { line.append(escaped(command) + " → ") }
@@ -155,6 +156,9 @@ struct Dashboard {
                 "late replies \(counts.lateReplies)", "missed \(counts.missed)", "reconnects \(counts.reconnects)",
             ] + (counts.invalidLines > 0 ? ["invalid lines \(counts.invalidLines)"] : [])
             + (counts.dataBytes > 0 ? ["data bytes \(counts.dataBytes)"] : [])
+            + (counts.breaks > 0 ? ["breaks \(counts.breaks)"] : [])
+            + (counts.lineErrors > 0 ? ["line errors \(counts.lineErrors)"] : [])
+            + (counts.modemLineChanges > 0 ? ["modem line changes \(counts.modemLineChanges)"] : [])
         var lines: [String] = []
         for part in parts {
             if let last = lines.last, last.count + 3 + part.count <= width {

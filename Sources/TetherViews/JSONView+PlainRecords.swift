@@ -49,6 +49,7 @@ extension JSONView {
         output.append(contentsOf: #""line":"#.utf8)
         appendPlain(line, to: &output)
         appendEnding("line", of: line, to: &output)
+        appendEOL("line", of: line, to: &output)
         appendPort(port, to: &output)
         appendEnd(time: time, type: "notification", to: &output)
     }
@@ -79,11 +80,19 @@ extension JSONView {
             output.append(contentsOf: #","final":"#.utf8)
             appendPlain(finalResult, to: &output)
             appendEnding("final", of: finalResult, to: &output)
+            appendEOL("final", of: finalResult, to: &output)
         }
         output.append(contentsOf: #","lines":["#.utf8)
         for (index, line) in lines.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             appendPlain(line, to: &output)
+        }
+        output.append(contentsOf: #"],"lines_eol_hex":["#.utf8)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: eolHex(line).utf8)
+            output.append(UInt8(ascii: "\""))
         }
         output.append(UInt8(ascii: "]"))
         appendPort(port, to: &output)
@@ -104,6 +113,15 @@ extension JSONView {
         output.append(contentsOf: key.utf8)
         output.append(contentsOf: #"_ending":"#.utf8)
         JSONWriter.appendString(line.ending.rawValue, to: &output)
+    }
+
+    /// `,"KEY_eol_hex":"…"`: the bytes that ended `line` (``JSONView/eolHex(_:)``).
+    private static func appendEOL(_ key: String, of line: ViewLine, to output: inout [UInt8]) {
+        output.append(contentsOf: #",""#.utf8)
+        output.append(contentsOf: key.utf8)
+        output.append(contentsOf: #"_eol_hex":""#.utf8)
+        output.append(contentsOf: eolHex(line).utf8)
+        output.append(UInt8(ascii: "\""))
     }
 
     /// `,"device":"…"` for a run's named device.

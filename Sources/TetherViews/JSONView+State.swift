@@ -72,7 +72,8 @@ extension JSONView {
             "notifications": .int(counts.notifications), "late_replies": .int(counts.lateReplies),
             "missed": .int(counts.missed), "reconnects": .int(counts.reconnects),
             "untracked_readings": .int(counts.untrackedReadings), "invalid_lines": .int(counts.invalidLines),
-            "data_bytes": .int(counts.dataBytes),
+            "data_bytes": .int(counts.dataBytes), "breaks": .int(counts.breaks),
+            "line_errors": .int(counts.lineErrors), "modem_line_changes": .int(counts.modemLineChanges),
         ])
     }
 }
@@ -85,6 +86,7 @@ extension Alert.Kind {
         case .errorReply: "error_reply"
         case .warning: "warning"
         case .invalidLine: "invalid_line"
+        case .lineEvent: "line_event"
         }
     }
 }

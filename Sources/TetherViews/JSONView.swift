@@ -73,6 +73,7 @@ public struct JSONView: DeviceView {
         case .received(let bytes):
             var object: [String: JSONValue] = ["type": "received"]
             object.merge(lineFields("bytes", ViewLine(bytes: bytes))) { $1 }
+            object["bytes_eol_hex"] = nil  // bytes as read, not a line
             return object
         case .exchanged(let exchange):
             return fields(for: exchange)
@@ -106,6 +107,7 @@ public struct JSONView: DeviceView {
             var object: [String: JSONValue] = ["type": "pending_text"]
             object.merge(lineFields("text", line)) { $1 }
             object["text_ending"] = nil  // always unterminated: the record type says so
+            object["text_eol_hex"] = nil
             return object
         case .disconnected(_, let reason):
             return ["type": "disconnected", "reason": .string(reason)]
@@ -133,6 +135,8 @@ public struct JSONView: DeviceView {
             return object
         case .lineControl(let control):
             return fields(for: control)
+        case .lineEvent(let condition):
+            return lineEventFields(condition)
         case .warning(let message):
             return ["type": "warning", "message": .string(message)]
         case .settingNotApplied(let warning):
@@ -216,7 +220,8 @@ public struct JSONView: DeviceView {
     }
 
     /// `key` (the line's text, its payload left out), `key_hex` when the text is not
-    /// exact, `key_ending` when it did not end in a terminator, and for a payload
+    /// exact, `key_ending` when it did not end in a terminator, `key_eol_hex` (the bytes
+    /// that ended it, ``eolHex(_:)``), and for a payload
     /// `key_payload_hex`, `key_payload_length` (bytes) and `key_payload_offset` (where
     /// it lies in the line's bytes) — docs/JSON.md, "Binary payloads".
     static func lineFields(_ key: String, _ line: ViewLine) -> [String: JSONValue] {
@@ -224,6 +229,7 @@ public struct JSONView: DeviceView {
         var object: [String: JSONValue] = [key: .string(text.text)]
         if !text.isExact { object[key + "_hex"] = .string(ByteEscaping.hex(text.receivedBytes, separator: "")) }
         if line.ending != .terminated { object[key + "_ending"] = .string(line.ending.rawValue) }
+        object[key + "_eol_hex"] = .string(eolHex(line))
         if let range = line.payloadRange {
             object[key + "_payload_hex"] = .string(ByteEscaping.hex(Array(line.bytes[range]), separator: ""))
             object[key + "_payload_length"] = .int(range.count)
@@ -240,6 +246,7 @@ public struct JSONView: DeviceView {
         if texts.contains(where: { !$0.isExact }) {
             object[key + "_hex"] = .array(texts.map { .string(ByteEscaping.hex($0.receivedBytes, separator: "")) })
         }
+        object[key + "_eol_hex"] = .array(lines.map { .string(eolHex($0)) })
         if lines.contains(where: { $0.payloadRange != nil }) {
             func each(_ value: (ViewLine, Range<Int>) -> JSONValue) -> JSONValue {
                 .array(lines.map { line in line.payloadRange.map { value(line, $0) } ?? .null })
@@ -249,6 +256,17 @@ public struct JSONView: DeviceView {
             object[key + "_payload_offset"] = each { .int($1.lowerBound) }
         }
         return object
+    }
+
+    /// The bytes that ended `line` as lowercase hex (`"0d0a"`), `""` when none did (an
+    /// overlong piece, the bytes left at the end, a line a payload ended).
+    static func eolHex(_ line: ViewLine) -> String {
+        switch line.terminator {
+        case .cr?: "0d"
+        case .lf?: "0a"
+        case .crlf?: "0d0a"
+        case nil: ""
+        }
     }
 
     /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-29T21:04:08.106Z`.

@@ -112,6 +112,8 @@ public struct TextView: DeviceView {
             output.write(stamp + style.warning("invalid line (\(reason)): ") + show(line) + "\n")
         case .lineControl(let control):
             diagnose(time + "\(Self.who(state))\(Self.plain(control.description))\n")
+        case .lineEvent(let condition):
+            output.write(stamp + style.warning(condition.summary) + "\n")
         case .warning(let message):
             diagnose(time + "warning: \(Self.plain(message))\n")
         case .settingNotApplied(let warning):

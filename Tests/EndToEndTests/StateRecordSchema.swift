@@ -47,7 +47,9 @@ struct StateRecordSchema {
         // "Device text, exactly").
         let documented = { (key: String) in
             table[key] != nil
-                || ["_hex", "_ending"].contains { key.hasSuffix($0) && table[String(key.dropLast($0.count))] != nil }
+                || ["_hex", "_eol_hex", "_ending"].contains {
+                    key.hasSuffix($0) && table[String(key.dropLast($0.count))] != nil
+                }
         }
         for key in object.keys where !documented(key) { problems.append("\(path)\(key): not documented") }
         for (key, type) in table {

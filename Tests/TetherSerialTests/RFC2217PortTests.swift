@@ -36,9 +36,13 @@ struct RFC2217PortTests {
     static func accept(_ server: LoopbackServer, appliedBaud: [UInt8] = [0, 0, 0x25, 0x80]) {
         #expect(server.read(opening.count) == opening)
         server.write([255, 253, 44, 255, 251, 0, 255, 251, 3, 255, 253, 0, 255, 253, 3])
-        // Masks (2 × 7 bytes), baud (10), data size, parity, stop size, control (7 each).
-        let settings = server.read(14 + 10 + 4 * 7)
-        #expect(Array(settings[14..<24]) == [255, 250, 44, 1, 0, 0, 0x25, 0x80, 255, 240])
+        // Masks (7 bytes, and 8 for the modem state's 0xFF doubled), baud (10), data size,
+        // parity, stop size, control (7 each).
+        let settings = server.read(15 + 10 + 4 * 7)
+        #expect(
+            Array(settings[0..<15]) == [255, 250, 44, 10, 0x1E, 255, 240, 255, 250, 44, 11, 255, 255, 255, 240],
+            "break, framing, parity and overrun asked for; every modem state bit")
+        #expect(Array(settings[15..<25]) == [255, 250, 44, 1, 0, 0, 0x25, 0x80, 255, 240])
         server.write(
             [255, 250, 44, 101] + appliedBaud + [255, 240] + [255, 250, 44, 102, 8, 255, 240]
                 + [255, 250, 44, 103, 1, 255, 240] + [255, 250, 44, 104, 1, 255, 240]
@@ -78,7 +82,7 @@ struct RFC2217PortTests {
         let port = try Self.open(server, setup: .init(configuration: asked)) {
             #expect(server.read(Self.opening.count) == Self.opening)
             server.write([255, 253, 44, 255, 251, 0, 255, 251, 3, 255, 253, 0, 255, 253, 3])
-            _ = server.read(14 + 10 + 4 * 7)
+            _ = server.read(15 + 10 + 4 * 7)
             // Baud 9600, no data size answer, parity none (1), stop size 1.5 (3), no flow control (1).
             server.write(
                 [255, 250, 44, 101, 0, 0, 0x25, 0x80, 255, 240] + [255, 250, 44, 103, 1, 255, 240]
@@ -168,7 +172,7 @@ struct RFC2217PortTests {
                 == [255, 250, 44, 11, 255, 255, 255, 240, 255, 250, 44, 5, 7, 255, 240, 255, 250, 44, 5, 10, 255, 240])
         server.write(
             [255, 250, 44, 107, 0x90, 255, 240, 255, 250, 44, 105, 8, 255, 240, 255, 250, 44, 105, 12, 255, 240])
-        #expect(server.read(7) == [255, 250, 44, 11, 0, 255, 240])
+        #expect(server.read(8) == [255, 250, 44, 11, 255, 255, 255, 240], "the modem state mask as at the open")
         done.wait()
         #expect(try result.withLock { $0! }.get() == [.dtr, .cts, .dcd])
     }
@@ -182,7 +186,7 @@ struct RFC2217PortTests {
         let port = try Self.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
             #expect(server.read(Self.opening.count) == Self.opening)
             server.write([255, 253, 44] + [0x42, 0x4F, 0x4F, 0x54, 255, 255, 0x0D, 0x0A])
-            _ = server.read(14 + 10 + 4 * 7)
+            _ = server.read(15 + 10 + 4 * 7)
             server.write(
                 [255, 250, 44, 101, 0, 0, 0x25, 0x80, 255, 240, 255, 250, 44, 102, 8, 255, 240]
                     + [255, 250, 44, 103, 1, 255, 240, 255, 250, 44, 104, 1, 255, 240]
@@ -287,5 +291,36 @@ struct RFC2217PortTests {
             error?.description.contains(
                 "the server's telnet subnegotiation of option 44 ran past 4096 bytes without IAC SE") == true,
             "\(String(describing: error))")
+    }
+}
+
+/// The server's NOTIFY-LINESTATE and NOTIFY-MODEMSTATE as line events (a scripted
+/// server: ser2net exporting a pty never sees a break, a framing error or a modem line
+/// change there — `RemoteLineEventEndToEndTests` checks that it takes the masks).
+@Suite struct RFC2217LineEventTests {
+    @Test func notificationsAreLineEventsAfterTheirReadsData() throws {
+        let server = try LoopbackServer()
+        let port = try RFC2217PortTests.open(server, setup: .init(configuration: .init(baudRate: 9600))) {
+            RFC2217PortTests.accept(server)
+        }
+        defer { port.close() }
+        // Data, a break and a framing error, data; then DCD dropping (its delta bit).
+        server.write(
+            [0x41] + [255, 250, 44, 106, 0x18, 255, 240] + [0x42] + [255, 250, 44, 107, 0x30, 255, 240]
+                + [255, 250, 44, 107, 0x38, 255, 240])
+        var received: [UInt8] = []
+        var events: [PlacedLineEvent] = []
+        // A read of notifications alone is nothing received: the helper reads on until
+        // data or its timeout; the events wait to be taken.
+        while case .data(let bytes) = try port.read(maxBytes: 64, timeout: 1000) {
+            received += bytes
+            events += port.takeLineEvents()
+        }
+        events += port.takeLineEvents()
+        #expect(received == [0x41, 0x42])
+        #expect(
+            events.map(\.event) == [
+                .lineBreak, .framingError(byte: nil), .modemLines([.cts, .dsr], changed: .dcd),
+            ])
     }
 }

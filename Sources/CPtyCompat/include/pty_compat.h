@@ -18,8 +18,20 @@
 /*
  * Modem lines that TIOCMGET reports on a pty slave: DTR and RTS as last set through
  * TIOCMSET/TIOCMBIS/TIOCMBIC (both asserted until then, as Linux raises them when a
- * real port is opened), CTS, DSR and DCD always asserted, RI never.
+ * real port is opened), CTS, DSR and DCD asserted, RI not — or, when the master side
+ * set the window size (TIOCSWINSZ) to TETHER_SIMULATED_LINES_MAGIC pixels wide, the
+ * input lines its height in pixels holds (TIOCM_CTS, TIOCM_DSR, TIOCM_CAR, TIOCM_RNG):
+ * how tether-sim drops DCD or rings RI on a pty.
  */
+
+/// The window width in pixels (`ws_xpixel`) that says the height holds simulated lines.
+#define TETHER_SIMULATED_LINES_MAGIC 0x5453
+
+/// Reads the driver's counts (TIOCGICOUNT) of changes of CTS, DSR, DCD and RI into
+/// `counts[0...3]`, in that order, and of overruns (the UART's and the driver's
+/// buffer's) into `counts[4]`. Returns 0, or -1 with errno (a pty, a driver that keeps
+/// none).
+int tether_tty_get_modem_counts(int fd, int counts[5]);
 
 /// Reads the modem-control lines (TIOCMGET, `TIOCM_*` bits) into `*lines`, through
 /// the process's `ioctl` (so emulated on a pty slave). Returns 0, or -1 with errno.

@@ -238,7 +238,7 @@ public final class ConsoleView: DeviceView {
     private static func isConnectionEvent(_ event: ViewEvent) -> Bool {
         switch event {
         case .waiting, .connected, .disconnected, .reconnecting, .reconnected, .missed, .warning, .settingNotApplied,
-            .lineControl:
+            .lineControl, .lineEvent:
             true
         case .sent, .received, .exchanged, .notification, .invalidLine, .data, .commandMode, .partialReply, .lateReply,
             .pendingText, .settling, .held:

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TetherSerial
 
 /// Something that happened on a device's connection, stamped with the wall-clock
 /// time it was observed. Observers receive events in the order they happened.
@@ -36,6 +37,10 @@ public struct DeviceEvent: Sendable, Equatable {
         /// tether did something to the port's lines or settings
         /// (``Device/run(_:)``, ``Device/setBaudRate(_:)``): see ``LineControlEvent``.
         case lineControl(LineControlEvent)
+        /// The UART reported a line condition among the received bytes (a break, a
+        /// framing or parity error, an overrun) or the modem status inputs changed
+        /// (``LineEvent``): in order with the lines, after those that ended before it.
+        case lineEvent(LineEvent)
         /// This observer fell behind and `count` events were dropped for it here.
         case missed(count: Int)
         /// A failure that does not end the connection by itself (e.g. a write error).

@@ -37,6 +37,8 @@ final class DeviceLoop: Sendable {
     let wakeUp: WakeUpPipe
     /// The loop thread as a task executor (``Device/executor``).
     let executor: LoopExecutor
+    /// The looks at the modem status inputs (loop thread only; the lock is never contended).
+    private let modemWatch = Mutex(ModemLineWatch())
     private let blankSession: Session
 
     init(
@@ -143,11 +145,15 @@ final class DeviceLoop: Sendable {
     /// Serves the open port until it hangs up or the device is closed.
     private func serve(_ buffer: UnsafeMutableRawBufferPointer) -> Ending {
         var descriptors = [pollfd(), pollfd(fd: wakeUp.readEnd, events: Int16(POLLIN), revents: 0)]
+        modemWatch.withLock { $0.reset() }
         executor.beginServing()
         defer { executor.endServing() }
         while true {
             let plan = state.withLock { $0.planPoll(now: .now, idleHorizon: Self.idleHorizon) }
-            guard let (transport, events, timeout) = plan else { return .closing }
+            guard let (transport, events, plannedTimeout) = plan else { return .closing }
+            let source = transport as? any ModemStatusSource
+            let timeout =
+                source == nil ? plannedTimeout : modemWatch.withLock { $0.timeout(atMost: plannedTimeout, now: .now) }
             descriptors[0] = pollfd(fd: transport.descriptor, events: events, revents: 0)
             descriptors[1].revents = 0
             // A job waiting for the loop (``LoopExecutor``) runs this turn: poll without sleeping.
@@ -169,6 +175,10 @@ final class DeviceLoop: Sendable {
             let revents = Int32(descriptors[0].revents)
             if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 || (revents & POLLIN != 0 && events & Int16(POLLIN) != 0) {
                 if let ending = receive(from: transport, into: buffer) { return ending }
+            }
+            if let source {
+                let events = modemWatch.withLock { $0.look(at: source, now: .now) }
+                if !events.isEmpty { update { $0.publish(events.map { DeviceEvent(kind: .lineEvent($0)) }) } }
             }
             update { $0.endTurn(isWritable: revents & POLLOUT != 0, now: .now) }
             // The tasks this turn resumed that prefer the loop, where they write their next command.
@@ -198,11 +208,20 @@ final class DeviceLoop: Sendable {
         } catch {
             return .hungUp(error.description)
         }
+        let lineEvents = transport.takeLineEvents()
         guard count != 0 else { return .hungUp("device hung up") }
-        guard count > 0 else { return nil }  // the transport's own traffic: poll again
         if discarding { return nil }
+        guard count > 0 else {
+            // The transport's own traffic, or only line events: poll again.
+            if !lineEvents.isEmpty { update { $0.receive([], placing: lineEvents, now: .now) } }
+            return nil
+        }
         let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        update { $0.receive(bytes, now: .now) }
+        if lineEvents.isEmpty {
+            update { $0.receive(bytes, now: .now) }
+        } else {
+            update { $0.receive(bytes, placing: lineEvents, now: .now) }
+        }
         return nil
     }
 

@@ -10,6 +10,8 @@
 ///   `"line", dev, text, kind` · `"pending", dev, text, start` (text without a line end
 ///   yet, whole) · `"done", dev, id, outcome, lines, message, final, prompt` ·
 ///   `"written", dev, id` · `"bytes", dev` (received bytes wait for `core.read`) ·
+///   `"line_event", dev, event, byte, asserted, changed` (the inputs as names joined
+///   by spaces) ·
 ///   `"ended", dev, reason, lost`;
 /// - `core.consume(dev, start, count)` → whether the device still had the pending
 ///   text that starts at `start` and consumed its first `count` bytes;
@@ -54,7 +56,7 @@ enum LuaPrelude {
 
         local MAX_BUFFERED = 10000
         local READ_LIMIT = core.read_limit
-        local buffers, handlers, ended = {}, {}, {}
+        local buffers, handlers, line_handlers, ended = {}, {}, {}, {}
         -- Per device, the text after its last line without a line end yet:
         -- { text, start (nil once part of it was consumed in the device), skip (its
         -- bytes an expect consumed here, to drop from the line it begins), taken (the
@@ -63,6 +65,7 @@ enum LuaPrelude {
         for dev = 1, #names do
           buffers[dev] = { head = 1, tail = 0 }
           handlers[dev] = {}
+          line_handlers[dev] = {}
         end
         local queries, results, sends = {}, {}, {}
         -- What the script last received from a device ({ dev, lines }): a failed
@@ -182,6 +185,17 @@ enum LuaPrelude {
               queued.tail = queued.tail + 1
               queued[queued.tail] = { dev, a }
             end
+          elseif kind == "line_event" then
+            if line_handlers[dev][1] then
+              local event = { event = a, byte = b, changed = {} }
+              for name in c:gmatch("%S+") do event[name] = true end
+              for _, name in ipairs({ "cts", "dsr", "dcd", "ri" }) do
+                if a == "modem_lines" then event[name] = event[name] or false else event[name] = nil end
+              end
+              for name in d:gmatch("%S+") do event.changed[#event.changed + 1] = name end
+              queued.tail = queued.tail + 1
+              queued[queued.tail] = { dev, nil, event }
+            end
           elseif kind == "pending" then
             local open = pending[dev]
             if open and open.start == b then open.text = a else pending[dev] = { text = a, start = b, skip = 0 } end
@@ -215,8 +229,16 @@ enum LuaPrelude {
             local item = queued[queued.head]
             queued[queued.head] = nil
             queued.head = queued.head + 1
-            local dev, text = item[1], item[2]
-            for _, handler in ipairs(handlers[dev]) do
+            local dev, text, event = item[1], item[2], item[3]
+            for _, handler in ipairs(event and line_handlers[dev] or {}) do
+              if handler.name == nil or handler.name == event.event then
+                in_handler = true
+                local ok, problem = xpcall(handler.fn, located, event)
+                in_handler = false
+                if not ok then error(problem, 0) end
+              end
+            end
+            for _, handler in ipairs(event and {} or handlers[dev]) do
               local found = pack(find(text, handler.pattern))
               if found[1] then
                 in_handler = true
@@ -500,6 +522,23 @@ enum LuaPrelude {
           list[#list + 1] = { pattern = pattern, fn = fn }
         end
 
+        local line_event_names = {
+          ["break"] = true, framing_error = true, parity_error = true, framing_or_parity_error = true,
+          overrun = true, modem_lines = true,
+        }
+
+        local function on_line_event(dev, name, fn)
+          local file, line = site()
+          if fn == nil and type(name) == "function" then name, fn = nil, name end
+          if name ~= nil and not line_event_names[name] then
+            fail(file, line, format("on_line_event: unknown event %q (break, framing_error, parity_error, "
+              .. "framing_or_parity_error, overrun, modem_lines)", tostring(name)))
+          end
+          if type(fn) ~= "function" then fail(file, line, "on_line_event: handler must be a function, got " .. type(fn)) end
+          local list = line_handlers[dev]
+          list[#list + 1] = { name = name, fn = fn }
+        end
+
         local function sleep(ms)
           local file, line = site()
           if math_type(ms) == nil or ms < 0 then
@@ -546,7 +585,7 @@ enum LuaPrelude {
             end
           end
           object.query, object.send, object.expect = method(query), method(send), method(expect)
-          object.await, object.on = method(await), method(on)
+          object.await, object.on, object.on_line_event = method(await), method(on), method(on_line_event)
           object.write, object.write_now = method(write), method(write_now)
           object.read, object.discard_input = method(read), method(discard_input)
           object.send_file, object.receive_file = method(send_file), method(receive_file)

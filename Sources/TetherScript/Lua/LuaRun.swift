@@ -223,6 +223,14 @@ final class LuaRun {
             lua.push("bytes")
             lua_pushinteger(pointer, lua_Integer(index + 1))
             return 2
+        case .lineEvent(let index, let condition):
+            lua.push("line_event")
+            lua_pushinteger(pointer, lua_Integer(index + 1))
+            lua.push(condition.kind.rawValue)
+            if let byte = condition.byte { lua_pushinteger(pointer, lua_Integer(byte)) } else { lua_pushnil(pointer) }
+            lua.push(LineCondition.inputs.filter(condition.asserted.contains).map(\.rawValue).joined(separator: " "))
+            lua.push(condition.changed.map(\.rawValue).joined(separator: " "))
+            return 6
         case .ended(let index, let reason, let isLost):
             lua.push("ended")
             lua_pushinteger(pointer, lua_Integer(index + 1))

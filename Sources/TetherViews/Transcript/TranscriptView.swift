@@ -194,6 +194,7 @@ public final class TranscriptView: RunView, ModemLineView {
         case .lineControl(let control): text = control.description
         case .warning(let message): text = "warning: \(message)"
         case .settingNotApplied(let warning): text = "warning: \(warning)"
+        case .lineEvent(let condition): text = condition.summary
         case .sent, .received, .notification, .partialReply, .lateReply, .pendingText, .invalidLine, .data,
             .commandMode, .settling, .held:
             return []
