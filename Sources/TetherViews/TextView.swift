@@ -111,7 +111,8 @@ public struct TextView: DeviceView {
         case .invalidLine(let line, let reason):
             output.write(stamp + style.warning("invalid line (\(reason)): ") + show(line) + "\n")
         case .lineControl(let control):
-            diagnose(time + "\(Self.who(state))\(Self.plain(control.description))\n")
+            // What tether did to the lines, as it was asked: informational (`--quiet`).
+            if !isQuiet { diagnose(time + "\(Self.who(state))\(Self.plain(control.description))\n") }
         case .lineEvent(let condition):
             output.write(stamp + style.warning(condition.summary) + "\n")
         case .warning(let message):

@@ -305,5 +305,13 @@ import TetherSimulator
             timeout: 60)
         #expect(application.status == 0, "\(application.stdout)\(application.stderr)")
         #expect(application.stdout.contains("boot:0x13 (SPI_FAST_FLASH_BOOT)"), "\(application.stdout)")
+        // On a fresh open DTR is on: esptool's own R1|W0.1|R0 then never pulled EN low
+        // (both lines asserted cancel in the auto-reset circuit), and monitor saw nothing.
+        let hardReset = try Subprocess.run(
+            "tether",
+            ["monitor", link, "--reset", "esptool-hard-reset", "--until", "application started", "--duration", "10"],
+            timeout: 60)
+        #expect(hardReset.status == 0, "\(hardReset.stdout)\(hardReset.stderr)")
+        #expect(hardReset.stdout.contains("boot:0x13 (SPI_FAST_FLASH_BOOT)"), "\(hardReset.stdout)")
     }
 }

@@ -61,7 +61,9 @@ import TetherSimulator
         let elapsed = Date().timeIntervalSince(stoppedAt)
         #expect(result.status == 74)
         #expect(result.stderr.contains("disconnected: \(link)"))
-        #expect(elapsed < 2, "monitor took \(elapsed) s to notice the hang-up")
+        // Without noticing it, monitor would wait until killed (30 s); 15 s holds on a
+        // loaded machine.
+        #expect(elapsed < 15, "monitor took \(elapsed) s to notice the hang-up")
         #expect(result.cpuSeconds < 1.0, "monitor used \(result.cpuSeconds) s of CPU")
     }
 }

@@ -109,6 +109,19 @@ import Testing
             "tether", ["run", "-", "--port", "lab-psu"], stdin: "*IDN?\n", environment: configuration.environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("TETHER,PSU-3610,SIM0001,1.0.0"))
+
+        // A name as run's port and as the first word (tio's `tio NAME`): 'tether run
+        // lab-psu checks.txt' said "Unexpected argument 'checks.txt'".
+        let checks = configuration.folder.path("checks.txt")
+        try "*IDN?\n".write(toFile: checks, atomically: true, encoding: .utf8)
+        let positional = try Subprocess.run(
+            "tether", ["run", "lab-psu", checks], environment: configuration.environment)
+        #expect(positional.status == 0, "\(positional.stderr)")
+        #expect(positional.stdout.contains("TETHER,PSU-3610,SIM0001,1.0.0"))
+        let connect = try Subprocess.run(
+            "tether", ["lab-psu"], stdin: "*IDN?\n", environment: configuration.environment)
+        #expect(connect.status == 0, "\(connect.stderr)")
+        #expect(connect.stdout.contains("TETHER,PSU-3610,SIM0001,1.0.0"))
     }
 
     /// A configuration that never ends (`/dev/zero`) grew tether to 2.6 GB; a FIFO

@@ -47,4 +47,24 @@ import TetherSimulator
         #expect(sent == stream)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: replayed))) == sent)
     }
+
+    /// Records not as tether writes them gave Python tracebacks and exit 1 (a new
+    /// user's trial): each is now a one-line error, exit 65.
+    @Test(arguments: [
+        #"{"type":"notification","line":"a","line_eol_hex":"zz"}"#,
+        #"{"type":"reply","lines":["a"],"lines_eol_hex":[]}"#,
+        #"{"type":"notification","line":5}"#,
+        "[1,2]",
+        #"{"type":"reply","lines":"abc"}"#,
+    ])
+    func aRecordNotAsTetherWritesItIsRefused(record: String) throws {
+        let folder = try TemporaryFolder()
+        let log = folder.path("bad.jsonl")
+        try (record + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let script = Self.root.appendingPathComponent("scripts/replay-log").path
+        let replay = try Subprocess.run(path: script, [log])
+        #expect(replay.status == 65, "\(replay.stderr)")
+        #expect(replay.stderr.hasPrefix("Error: \(log):1: not a"), "\(replay.stderr)")
+        #expect(!replay.stderr.contains("Traceback"))
+    }
 }

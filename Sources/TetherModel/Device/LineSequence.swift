@@ -46,13 +46,15 @@ public struct LineSequence: Sendable, Equatable {
     ///   `R0|D0|W0.1|D1|R0|W0.1|R1|D0|R1|W0.1|D0|R0` — for chips on their own USB-JTAG-serial
     ///   peripheral (ESP32-C3/S3/C6…), which passes through (1,1), never (0,0).
     /// - `esptool-hard-reset`: `HardReset`, `R1|W0.1|R0` — out of the loader into the
-    ///   application.
+    ///   application — after `D0`: esptool's port has DTR off by then, a port just
+    ///   opened has it on, and with both lines asserted the auto-reset circuit holds
+    ///   EN high (`SimulatedBoardEndToEndTests`).
     /// - `dtr-pulse`: DTR off for 100 ms, then on (Arduino's auto-reset).
     public static let builtIn: [LineSequence] = [
         esptool("esptool-classic", "D0|R1|W0.1|D1|R0|W0.05|D0"),
         esptool("esptool-unix-tight", "U0,0|U1,1|U0,1|W0.1|U1,0|W0.05|U0,0|D0"),
         esptool("esptool-usb-jtag-serial", "R0|D0|W0.1|D1|R0|W0.1|R1|D0|R1|W0.1|D0|R0"),
-        esptool("esptool-hard-reset", "R1|W0.1|R0"),
+        esptool("esptool-hard-reset", "D0|R1|W0.1|R0"),
         dtrPulse(milliseconds: 100),
     ]
 

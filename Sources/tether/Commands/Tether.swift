@@ -1,5 +1,6 @@
 import Glibc
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherLibC
 import TetherSerial
 import TetherViews
@@ -127,10 +128,12 @@ enum Tether {
 
     /// Whether a first argument that is no subcommand is a port, which `connect` opens
     /// (as tio takes one): a `/dev/` path (there or not: `connect` says it is missing),
-    /// a `tcp://` or `rfc2217://` address, or a character device elsewhere (a link to a pty).
+    /// a `tcp://` or `rfc2217://` address, a character device elsewhere (a link to a pty),
+    /// or a named device of the configuration (docs/CONFIG.md; tio's `tio NAME`).
     static func isPort(_ argument: String) -> Bool {
         argument.hasPrefix("/dev/") || argument.hasPrefix("tcp://") || argument.hasPrefix("rfc2217://")
             || FileSystem.isCharacterDevice(atPath: argument)
+            || (NamedDevices.mayName(argument) && (try? ConnectionOptions.namedDevice(argument)) != nil)
     }
 
     /// `Unknown subcommand 'qeury'. Did you mean 'query'?`; for a file that is there
