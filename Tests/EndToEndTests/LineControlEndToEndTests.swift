@@ -57,7 +57,6 @@ import TetherSimulator
         let script = """
             device.set_lines{dtr = true, rts = true}
             assert(device.reset{{dtr = false, hold = 100}, {dtr = true}})
-            device.reset("esptool-hard-reset")
             device.expect("application started", 3000)
             device.discard_input()
             device.write(\(Self.sync))
