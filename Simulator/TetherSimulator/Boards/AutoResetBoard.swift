@@ -41,6 +41,9 @@ public final class AutoResetBoard: SimulatedDevice {
         var rts = true
         var mode = Mode.application
         var bootAt: ContinuousClock.Instant?
+        /// Whether IO0 was low at some point between EN's rise and the boot: the
+        /// strap is latched then, so IO0 released before a late boot still counts.
+        var bootPinWasLow = false
         var frame = SLIP.Decoder()
         var boots: [Mode] = []
         var breaks = 0
@@ -65,9 +68,11 @@ public final class AutoResetBoard: SimulatedDevice {
             if isInReset {
                 state.mode = .reset
                 state.bootAt = nil
+                state.bootPinWasLow = false
             } else if state.mode == .reset, state.bootAt == nil {
                 state.bootAt = now + Self.resetDelay
             }
+            if state.bootAt != nil, dtr && !rts { state.bootPinWasLow = true }
             return []
         }
     }
@@ -78,7 +83,10 @@ public final class AutoResetBoard: SimulatedDevice {
         state.withLock { state in
             guard let bootAt = state.bootAt, bootAt <= now else { return [] }
             state.bootAt = nil
-            let isBootPinLow = state.dtr && !state.rts
+            // Latched, not read now: a loaded machine's late wake-up found IO0 already
+            // released by esptool's last step and booted the application.
+            let isBootPinLow = state.bootPinWasLow || (state.dtr && !state.rts)
+            state.bootPinWasLow = false
             state.mode = isBootPinLow ? .loader : .application
             state.boots.append(state.mode)
             state.frame = SLIP.Decoder()
