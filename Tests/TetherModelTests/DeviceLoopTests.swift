@@ -137,6 +137,23 @@ import TetherSerial
         await device.close()
     }
 
+    /// Raw writes queued behind a query in flight (keys typed, a file sent in
+    /// `connect`, then Ctrl-T q) are written when the device is closed, in order,
+    /// before the port closes: `abc` and `def` after `SLOW\n`.
+    @Test func aCloseWritesTheQueuedRawWritesFirst() async throws {
+        let transport = try SocketTransport()
+        let device = try device(transport)
+        await device.start()
+        let slow = Task { try await device.query("SLOW", timeout: nil) }
+        #expect(await transport.received(count: 5) == "SLOW\n")
+        _ = device.write(Array("abc".utf8))
+        _ = device.write(Array("def".utf8))
+        await device.close()
+        await #expect(throws: RequestFailure.stopped(reason: "closed")) { try await slow.value }
+        // The port is closed by now: the read ends at its end of file, whatever came.
+        #expect(await transport.received(count: 7) == "abcdef")
+    }
+
     /// Requests made before `start()` wait for it: `connected` comes first, and input
     /// waiting at open is a notification, not their reply.
     @Test func requestsBeforeStartWaitForIt() async throws {

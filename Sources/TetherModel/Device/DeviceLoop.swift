@@ -225,10 +225,14 @@ final class DeviceLoop: Sendable {
         return nil
     }
 
-    /// Before closing: lets pending output go out, until its write's deadline
-    /// (``WriteDeadline``); paced output (``Pacing``) is dropped instead, so a close
-    /// asked for is not held back by the pacing of what is left.
+    /// Before closing: writes the raw writes still queued (``Session/releaseQueuedRawWrites()``),
+    /// then lets pending output go out, until its write's deadline (``WriteDeadline``);
+    /// paced output (``Pacing``) is dropped instead, so a close asked for is not held
+    /// back by the pacing of what is left.
     private func drainOutput() {
+        update { state in
+            if state.transport != nil { state.perform(state.session.releaseQueuedRawWrites(), now: .now) }
+        }
         while let (transport, timeout) = update({ state -> (any SerialTransport, Int32)? in
             let now = ContinuousClock.now
             state.expireOutput(now: now)

@@ -221,6 +221,25 @@ public struct Session: Sendable {
         framing.noteReading(isReading, now: now)
     }
 
+    /// A close was asked for: the raw writes at the head of the queue (typed keys, a
+    /// file sent, waiting behind the request in flight or a hold of the gate) are
+    /// written now, in order, so that a quit keeps what was typed before it
+    /// (docs/CONNECT.md, "How a session ends"); the requests after them fail at the hang-up.
+    ///
+    /// - Returns: each raw write's `write` and `sent` actions.
+    public mutating func releaseQueuedRawWrites() -> [SessionAction] {
+        guard closedReason == nil else { return [] }
+        var actions: [SessionAction] = []
+        while let request = queue.first, request.isRaw {
+            queue.removeFirst()
+            noteWrite(request.bytes)
+            actions.append(.write(request.bytes))
+            actions.append(
+                .emit(.sent(request.id, command: request.command, bytes: request.bytes, isRaw: true)))
+        }
+        return actions
+    }
+
     /// The device is gone: reports a settling reply, the lines the request in flight
     /// took (as a partial reply) and the unterminated tail, fails the request in flight
     /// and every queued one, and refuses new ones. `isAskedFor`: the caller ended the
