@@ -58,7 +58,10 @@ let package = Package(
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
         .target(
             name: "TetherScript",
-            dependencies: ["TetherSerial", "TetherModel", "TetherPresenter", "CLua", "TetherTransfer", "TetherLibC"]),
+            dependencies: [
+                "TetherSerial", "TetherModel", "TetherPresenter", "CLua", "TetherTransfer", "TetherLibC",
+                "TetherCommandLine",
+            ]),
         // terminfo (libtinfo) from Debian (`apt-get install libncurses-dev`), for the live
         // dashboard. No `pkgConfig:` here: `tinfo.pc` only adds -D flags SwiftPM refuses,
         // and the header and library are on the default paths.

@@ -1,5 +1,5 @@
 /// The one way every duration option is written: a number and a unit, `500ms`, `3s`,
-/// `1.5s`, `2m`, `1h`; a bare number is in the option's own unit (``DurationUnit``), as
+/// `1.5s`, `.5s`, `2m`, `1h`, or several added, `1m30s`; a bare number is in the option's own unit (``DurationUnit``), as
 /// before units were accepted. Durations are whole milliseconds (`0.4ms` is refused).
 public enum DurationText {
     /// The units, longest suffix first so `ms` is not read as `m`.
@@ -8,7 +8,7 @@ public enum DurationText {
     ]
 
     /// Why a text is not a duration.
-    enum Problem: Error, Equatable {
+    public enum Problem: Error, Equatable {
         case notANumber
         case unknownUnit(String)
         case notWholeMilliseconds
@@ -19,23 +19,32 @@ public enum DurationText {
     /// overflow `Duration` and `Int64` soon after.
     static let longest: Double = 1e15
 
-    /// The milliseconds `text` gives, a bare number read in `bare`.
-    static func milliseconds(of text: String, bare: DurationUnit) -> Result<Int64, Problem> {
-        let digits = text.prefix { $0.isNumber || $0 == "." }
-        let suffix = String(text.dropFirst(digits.count))
-        guard let number = Double(digits), digits.first?.isNumber == true else { return .failure(.notANumber) }
-        let scale: Double
-        if suffix.isEmpty {
-            scale = bare.milliseconds
-        } else if let unit = units.first(where: { $0.suffix == suffix.lowercased() }) {
-            scale = unit.milliseconds
-        } else {
-            return .failure(.unknownUnit(suffix))
-        }
-        let value = number * scale
-        guard value <= longest else { return .failure(.tooLong) }
-        guard value == value.rounded() else { return .failure(.notWholeMilliseconds) }
-        return .success(Int64(value))
+    /// The milliseconds `text` gives, a bare number read in `bare`: one number and unit
+    /// (`500ms`, `.5s`, `1.5s`) or several added (`1m30s`, `1h30m`, `2s500ms`).
+    public static func milliseconds(of text: String, bare: DurationUnit) -> Result<Int64, Problem> {
+        var rest = Substring(text)
+        var total = 0.0
+        repeat {
+            let digits = rest.prefix { $0.isNumber || $0 == "." }
+            rest = rest.dropFirst(digits.count)
+            let suffix = rest.prefix { !$0.isNumber && $0 != "." }
+            rest = rest.dropFirst(suffix.count)
+            guard let number = Double(digits), digits.contains(where: \.isNumber) else { return .failure(.notANumber) }
+            let scale: Double
+            if suffix.isEmpty, total == 0, rest.isEmpty {
+                scale = bare.milliseconds
+            } else if let unit = units.first(where: { $0.suffix == suffix.lowercased() }) {
+                scale = unit.milliseconds
+            } else if suffix.isEmpty {
+                return .failure(.notANumber)
+            } else {
+                return .failure(.unknownUnit(String(suffix)))
+            }
+            total += number * scale
+        } while !rest.isEmpty
+        guard total <= longest else { return .failure(.tooLong) }
+        guard total == total.rounded() else { return .failure(.notWholeMilliseconds) }
+        return .success(Int64(total))
     }
 
     /// `milliseconds` in the largest unit that writes it whole: `1s`, `90s`, `2m`, `24h`,
@@ -126,9 +135,11 @@ extension ValueRange where Value == Int {
         ).map(wholeMilliseconds)
     }
 
-    /// Durations of `lowerBound` ms or more, as whole milliseconds.
-    public static func milliseconds(atLeast lowerBound: Int) -> ValueRange {
-        ValueRange<Duration>.durations(.milliseconds(lowerBound), bare: .milliseconds).map(wholeMilliseconds)
+    /// Durations of `lowerBound` ms or more, as whole milliseconds; `warnsBelow` as
+    /// ``ValueRange/durations(_:to:bare:warnsBelow:)`` takes it.
+    public static func milliseconds(atLeast lowerBound: Int, warnsBelow: Int64? = nil) -> ValueRange {
+        ValueRange<Duration>.durations(.milliseconds(lowerBound), bare: .milliseconds, warnsBelow: warnsBelow)
+            .map(wholeMilliseconds)
     }
 
     @Sendable private static func wholeMilliseconds(_ duration: Duration) -> Int {

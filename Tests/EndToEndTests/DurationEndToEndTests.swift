@@ -3,7 +3,10 @@ import Testing
 /// One duration syntax for every duration option: `500ms`, `3s`, `1.5s`, `2m`; a bare
 /// number in the option's old unit, with a warning where it reads like another.
 @Suite struct DurationEndToEndTests {
-    @Test(arguments: ["--timeout 2s", "--timeout 1500ms", "--timeout 1.5s", "--timeout 1m", "--timeout 800"])
+    @Test(arguments: [
+        "--timeout 2s", "--timeout 1500ms", "--timeout 1.5s", "--timeout 1m", "--timeout 800", "--timeout .5s",
+        "--timeout 1m30s",
+    ])
     func aTimeoutTakesAUnit(option: String) throws {
         let words = option.split(separator: " ").map(String.init)
         let result = try Subprocess.run("tether", ["query", "--sim", "--quiet"] + words + ["*IDN?"])
@@ -37,6 +40,17 @@ import Testing
                 "Warning: '--timeout 5' is 5 ms (a bare number is ms here); did you mean 5s? Give the unit to say which\n"
             ),
             "\(result.stderr)")
+    }
+
+    /// `--break 5` is 5 ms, as `--timeout 5` is: warned of in the same words.
+    @Test(arguments: ["--break", "--pulse-dtr"])
+    func aTinyBareBreakOrPulseIsWarnedOf(option: String) throws {
+        let result = try Subprocess.run("tether", ["query", "--sim", "--quiet", option, "5", "*IDN?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "Warning: '\(option) 5' is 5 ms (a bare number is ms here); did you mean 5s? Give the unit to say which\n"
+        )
     }
 
     @Test(arguments: [

@@ -75,6 +75,8 @@ import Testing
 
     @Test(arguments: [
         ("500ms", 500), ("3s", 3000), ("1.5s", 1500), ("1m", 60_000), ("250", 250), ("0", 0), ("2S", 2000),
+        // Refused before: a number without its leading 0, and several units added up.
+        (".5s", 500), ("0m30s", 30_000), ("2s500ms", 2500),
     ])
     func aDurationIsReadInItsUnit(text: String, milliseconds: Int64) throws {
         #expect(try Self.range.parse(text) == .milliseconds(milliseconds))
@@ -86,6 +88,10 @@ import Testing
         ("61s", .expected("a duration such as 500ms or 2m, 0 to 1m; a bare number is ms", saying: "must be")),
         ("s", .expected("a duration such as 500ms or 2m, 0 to 1m; a bare number is ms", saying: "must be")),
         ("-1s", .expected("a duration such as 500ms or 2m, 0 to 1m; a bare number is ms", saying: "must be")),
+        // A bare number is the option's unit only alone: in `30s5`, 5 of what?
+        ("30s5", .expected("a duration such as 500ms or 2m, 0 to 1m; a bare number is ms", saying: "must be")),
+        ("1m30x", .because("unknown unit 'x': write ms, s, m or h after the number (500ms, 3s, 2m)")),
+        ("1..5s", .expected("a duration such as 500ms or 2m, 0 to 1m; a bare number is ms", saying: "must be")),
     ])
     func aBadDurationSaysWhy(text: String, problem: InvalidValue) {
         #expect(throws: problem) { try Self.range.parse(text) }
@@ -109,5 +115,19 @@ import Testing
         #expect(milliseconds.warning("5")?.hasPrefix("is 5 ms") == true)
         #expect(milliseconds.warning("0") == nil)
         #expect(milliseconds.warning("50") == nil)
+        // `--break 5`, `--pulse-dtr 5` (whole ms) as `--timeout 5`.
+        let whole = ValueRange<Int>.milliseconds(atLeast: 1, warnsBelow: 10)
+        #expect(whole.warning("5")?.hasPrefix("is 5 ms") == true)
+        #expect(whole.warning("5ms") == nil)
+        #expect(whole.warning("250") == nil)
+    }
+
+    /// `1m30s` is 90 s, `1h30m` 90 min: each number with its unit, added up.
+    @Test func severalUnitsAreAddedUp() throws {
+        let long = ValueRange<Duration>.durations(.zero, bare: .seconds)
+        #expect(try long.parse("1m30s") == .seconds(90))
+        #expect(try long.parse("1h30m") == .seconds(5400))
+        #expect(try long.parse(".5s") == .milliseconds(500))
+        #expect(long.warning("1m30s") == nil)
     }
 }

@@ -130,3 +130,18 @@ import TetherPresenter
         #expect(received.take(matching: try LinePattern("step 2")) { _, _ in true } == "; step 2 done")
     }
 }
+
+/// `@break` takes a length as every duration option does (docs/SCRIPTS.md,
+/// "Durations"): `@break .5s` and `@break 1s` were refused, only bare ms read.
+@Suite struct QueryBreakDirectiveTests {
+    @Test(arguments: [("@break", 250), ("@break 100", 100), ("@break 250ms", 250), ("@break .5s", 500), ("@break 1s", 1000)])
+    func aBreakTakesADuration(line: String, milliseconds: Int) throws {
+        let file = try QueryFile(parsing: line + "\n", name: "q.txt")
+        #expect(file.steps.first?.control == .sequence(.breakSignal(milliseconds: milliseconds)))
+    }
+
+    @Test(arguments: ["@break 0", "@break 2m", "@break 5x", "@break 1 2"])
+    func aBreakOutOfRangeIsAScriptError(line: String) {
+        #expect(throws: ScriptError.self) { try QueryFile(parsing: line + "\n", name: "q.txt") }
+    }
+}

@@ -1,8 +1,9 @@
+import TetherCommandLine
 import TetherModel
 import TetherPresenter
 
 /// A directive line of a query file that acts on the port instead of sending a command
-/// (docs/SCRIPTING.md, "Query files"): `@reset NAME|STEPS`, `@break [MS]`, `@baud RATE`,
+/// (docs/SCRIPTING.md, "Query files"): `@reset NAME|STEPS`, `@break [DURATION]`, `@baud RATE`,
 /// `@lines dtr=on|off rts=on|off`. A command that begins with `@` is written in quotes.
 enum QueryControl: Sendable, Equatable {
     /// A line sequence: a reset, a break, DTR/RTS set.
@@ -28,11 +29,13 @@ enum QueryControl: Sendable, Equatable {
                 throw ScriptError(at: location, "@reset: \(error)")
             }
         case "break":
-            let milliseconds = values.first.map { Int($0) } ?? 250
-            guard values.count <= 1, let milliseconds, (1...60_000).contains(milliseconds) else {
-                throw ScriptError(at: location, "'@break' takes a length of 1 to 60000 ms, e.g. @break 250")
+            let length = values.first.map { DurationText.milliseconds(of: $0, bare: .milliseconds) } ?? .success(250)
+            guard values.count <= 1, case .success(let milliseconds) = length, (1...60_000).contains(milliseconds)
+            else {
+                throw ScriptError(
+                    at: location, "'@break' takes a length of 1ms to 1m (a bare number is ms), e.g. @break 250ms")
             }
-            self = .sequence(.breakSignal(milliseconds: milliseconds))
+            self = .sequence(.breakSignal(milliseconds: Int(milliseconds)))
         case "baud":
             guard values.count == 1, let rate = Int(values[0]), rate > 0, rate <= Int(Int32.max) else {
                 throw ScriptError(at: location, "'@baud' takes a baud rate in bit/s, e.g. @baud 921600")

@@ -37,8 +37,8 @@ enum Tether {
               t=$(tether query /dev/ttyUSB0 --value 'TEMP?')   (shell scripts: docs/SCRIPTS.md)
               tether send /dev/ttyUSB0 u-boot.img        (YMODEM, after 'loady')
 
-            Durations are written 500ms, 3s, 1.5s, 2m or 1h; a bare number is in the
-            option's own unit, which its help names. 'tether <subcommand> --help' shows
+            Durations are written 500ms, 3s, 1.5s, .5s, 2m or 1h, or added up, 1m30s; a
+            bare number is in the option's own unit, which its help names. 'tether <subcommand> --help' shows
             its common options, '--help-all' every one.
 
             EXIT CODES:

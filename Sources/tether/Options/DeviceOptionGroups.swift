@@ -148,10 +148,10 @@ struct PortControlOptions: FieldOptionGroup {
     let pulseDTR = Option<Int?>(
         "--pulse-dtr", value: "duration",
         help: "After each open, drop DTR this long, then raise it (reset\nsequence of Arduino-style boards).",
-        range: .milliseconds(atLeast: 1))
+        range: .milliseconds(atLeast: 1, warnsBelow: 10))
     let breakLength = Option<Int?>(
         "--break", value: "duration", help: "After each open, send a break this long.",
-        range: .milliseconds(atLeast: 1))
+        range: .milliseconds(atLeast: 1, warnsBelow: 10))
     let strictSettings = Flag(
         "--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked.")
 }
