@@ -3,7 +3,7 @@ import TetherModel
 import TetherViews
 
 /// The options of `connect`'s console (`--mode`, `--escape`, `--echo`, `--map-cr`,
-/// `--enter`, `--map`, `--color`: on a terminal only; `--init-string`), declared once
+/// `--enter`, `--map`: on a terminal only; `--color`, `--init-string`), declared once
 /// here as the simulator declares its fault options, and the values they were given.
 public struct ConsoleOptions: Sendable {
     public static let mode = Option<ConsoleMode?>(
@@ -80,7 +80,6 @@ public struct ConsoleOptions: Sendable {
     /// The options only a terminal can honour (but `--mode raw`).
     static let terminalOnly = [
         escape.declaration, echo.declaration, mapCR.declaration, enter.declaration, map.declaration,
-        color.declaration,
     ]
 
     /// Every one, in the order `--help` lists them.
@@ -92,7 +91,7 @@ public struct ConsoleOptions: Sendable {
     /// The rest, which `connect --help-all` shows: raw mode's tuning, the init string
     /// and sharing.
     public static let tuning =
-        Array(terminalOnly.dropFirst()) + [initString.declaration, socket.declaration, pty.declaration]
+        Array(terminalOnly.dropFirst()) + [color.declaration, initString.declaration, socket.declaration, pty.declaration]
 
     /// The mode asked for; `nil`: chosen by the dialect.
     public var mode: ConsoleMode?

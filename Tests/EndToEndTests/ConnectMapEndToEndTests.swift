@@ -38,11 +38,22 @@ import TetherSimulator
         #expect(ConnectEndToEndTests.received(folder) == "\u{1}RATE 0\nSETP?\n")
     }
 
-    /// `--map` and `--color` act on the terminal: from a pipe they are refused, not ignored.
-    @Test(arguments: [["--map", "OLTU"], ["--color", "always"]])
-    func terminalOptionsAreRefusedFromAPipe(arguments: [String]) throws {
-        let result = try Subprocess.run("tether", ["connect", "--sim"] + arguments, stdin: "SETP?\n")
+    /// `--map` acts on the terminal: from a pipe it is refused, not ignored.
+    @Test func terminalOptionsAreRefusedFromAPipe() throws {
+        let result = try Subprocess.run("tether", ["connect", "--sim", "--map", "OLTU"], stdin: "SETP?\n")
         #expect(result.status == 64)
-        #expect(result.stderr.contains("'\(arguments[0])' needs a terminal"), "\(result.stderr)")
+        #expect(result.stderr.contains("'--map' needs a terminal"), "\(result.stderr)")
+    }
+
+    /// `--color never` was refused with standard output a pipe; each choice is taken
+    /// there, and says whether the text on standard output is coloured.
+    @Test(arguments: [("never", false), ("auto", false), ("always", true)])
+    func colourIsAChoiceFromAPipeToo(choice: String, colours: Bool) throws {
+        let result = try Subprocess.run(
+            "tether", ["connect", "--sim", "--quiet", "--timestamps", "--color", choice], stdin: "SETP?\n",
+            environment: ["NO_COLOR": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("SETP? → "), "\(result.stdout)")
+        #expect(result.stdout.contains("\u{1B}[") == colours, "\(result.stdout)")
     }
 }

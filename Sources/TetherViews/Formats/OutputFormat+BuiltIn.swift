@@ -7,7 +7,9 @@ extension OutputFormat {
     public static let text = OutputFormat(
         name: "text", summary: "for people", isForPrograms: false,
         eventLog: {
-            TextView(output: $0.output, timestamps: $0.timestamper, showsHex: $0.showsHex, isQuiet: $0.isQuiet)
+            TextView(
+                output: $0.output, timestamps: $0.timestamper, showsHex: $0.showsHex, isQuiet: $0.isQuiet,
+                colour: $0.colour)
         },
         run: { TextView(output: $0.output, timestamps: $0.timestamper, isQuiet: $0.isQuiet) },
         portList: { TextView(output: $0.output) },

@@ -11,6 +11,8 @@ public struct ViewSettings: Sendable {
     public var isQuiet: Bool
     /// Where the view writes (standard output by default; a file for `--junit`).
     public var output: any OutputSink
+    /// `--color`: when text is coloured (by default on a terminal without `NO_COLOR`).
+    public var colour: ColorChoice = .auto
 
     /// Creates settings.
     public init(

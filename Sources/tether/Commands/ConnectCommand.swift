@@ -37,8 +37,8 @@ enum ConnectCommand: Command {
             with whatever the device changed in raw mode undone (docs/CONNECT.md).
             Without a terminal (input from a pipe, output to a file, --format json), each
             input line is sent as a command in turn; --mode raw, --escape, --echo,
-            --map-cr, --enter, --map and --color need the terminal, and are refused
-            there (exit 64).
+            --map-cr, --enter and --map need the terminal, and are refused there
+            (exit 64); --color applies to the text on standard output.
 
             EXAMPLES:
               tether connect --sim
@@ -132,6 +132,8 @@ enum ConnectCommand: Command {
     /// Input from a pipe or file (or JSON output): ``PipedConsole``, after
     /// `--init-string`; a bad escape ends the session (exit 64).
     private static func runFromPipe(_ options: ConnectionOptions, console: ConsoleOptions) async throws -> ExitCode {
+        var options = options
+        options.colour = console.color
         let connection = try await Connection(options)
         let device = connection.device
         let initString = console.initString

@@ -103,6 +103,9 @@ struct ConnectionOptions {
     var timestampStyle: TimestampStyle
     /// Whether text output shows received bytes in hex.
     var showsHex: Bool
+    /// `connect --color`: when the text view of standard output is coloured (a
+    /// `--log` file's never is).
+    var colour = ColorChoice.auto
     /// `--log`: the file records are appended to, if any.
     var log: String?
     /// `--log-format`, or the one `--log`'s name calls for (``OutputFormat/forLog(_:)``).
@@ -264,7 +267,9 @@ extension ConnectionOptions {
     ///   `--format` refuses it while parsing, see ``format(showing:)``).
     func view<View>(_ kind: ViewKind<View>) throws(UsageError) -> View {
         do throws(UnsupportedFormat) {
-            return try format.make(kind, viewSettings)
+            var settings = viewSettings
+            settings.colour = colour
+            return try format.make(kind, settings)
         } catch {
             throw UsageError(error.description)
         }
