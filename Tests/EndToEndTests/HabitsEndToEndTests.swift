@@ -47,6 +47,34 @@ import Testing
         #expect(result.stdout.hasPrefix("*IDN? → TETHER,ENV-1,SIM0001,1.0  ("), "\(result.stdout)")
     }
 
+    /// `tether --timeout 5s PORT` was `Unknown subcommand '--timeout'`: options before
+    /// the port are connect's as after it.
+    @Test func optionsBeforeThePortAreConnects() throws {
+        let simulator = try LinkedSimulator()
+        let result = try Subprocess.run("tether", ["--timeout", "5s", "--quiet", simulator.link], stdin: "*IDN?\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("*IDN? → TETHER,ENV-1,SIM0001,1.0  ("), "\(result.stdout)")
+    }
+
+    /// Options before a subcommand get the form that works; before nothing that opens
+    /// a port, what to write instead.
+    @Test(arguments: [
+        (
+            ["--timeout", "5s", "query", "/dev/ttyUSB0", "*IDN?"],
+            "Error: Options follow the subcommand: tether query /dev/ttyUSB0 '*IDN?' --timeout 5s (see 'tether --help')\n"
+        ),
+        (
+            ["--timeout", "5s"],
+            "Error: '--timeout' before a subcommand or a port: options follow them, as in 'tether connect <port> "
+                + "--timeout …' or 'tether query <port> <command> --timeout …' (see 'tether --help')\n"
+        ),
+    ])
+    func optionsBeforeASubcommandAreShownAfterIt(arguments: [String], message: String) throws {
+        let result = try Subprocess.run("tether", arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == message, "\(result.stderr)")
+    }
+
     @Test func aMissingDevicePathIsConnectsPortNotFound() throws {
         let result = try Subprocess.run("tether", ["/dev/ttyTETHERNOPE"])
         #expect(result.status == 66)

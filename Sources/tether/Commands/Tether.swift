@@ -105,10 +105,13 @@ enum Tether {
         if let named = commands.first(where: { $0.spec.name == first }) {
             command = named
             rest = Array(arguments.dropFirst())
-        } else if isPort(first) {
-            // tio's habit: `tether /dev/ttyUSB0` is `tether connect /dev/ttyUSB0`.
+        } else if isPort(first) || first.hasPrefix("-") && portFollowsOptions(arguments) {
+            // tio's habit: `tether /dev/ttyUSB0` is `tether connect /dev/ttyUSB0`, and
+            // so is `tether --baud 9600 /dev/ttyUSB0`.
             command = ConnectCommand.self
             rest = arguments
+        } else if first.hasPrefix("-") {
+            return .answered(fail(optionsFirst(arguments), spec: spec))
         } else {
             return .answered(fail(unknownSubcommand(first), spec: spec))
         }
@@ -134,6 +137,40 @@ enum Tether {
         argument.hasPrefix("/dev/") || argument.hasPrefix("tcp://") || argument.hasPrefix("rfc2217://")
             || FileSystem.isCharacterDevice(atPath: argument)
             || (NamedDevices.mayName(argument) && (try? ConnectionOptions.namedDevice(argument)) != nil)
+    }
+
+    /// Whether `arguments`, which begin with an option, are `connect`'s with its port
+    /// among them (`tether --timeout 5s /dev/ttyUSB0`, `tether --sim`): its first
+    /// argument is a port (or `--sim`/`--match` name it), or, when they are not
+    /// `connect`'s (a bad value), one is a port and none is a subcommand.
+    static func portFollowsOptions(_ arguments: [String]) -> Bool {
+        if let parsed = try? ParsedArguments(arguments, spec: parsingSpec(ConnectCommand.spec)) {
+            guard let first = parsed.positionals.first else { return ConnectionOptions.namesPortByOption(parsed) }
+            return isPort(first)
+        }
+        return arguments.contains(where: isPort) && !arguments.contains { name in commands.contains { $0.spec.name == name } }
+    }
+
+    /// Options before the subcommand (`tether --timeout 5s query …`), or before no port:
+    /// the form that works, with the options after the subcommand.
+    static func optionsFirst(_ arguments: [String]) -> UsageError {
+        guard let index = arguments.firstIndex(where: { name in commands.contains { $0.spec.name == name } }) else {
+            // Not connect's (`--bogus`, a bad value): what is wrong with them.
+            do throws(UsageError) {
+                _ = try ParsedArguments(arguments, spec: parsingSpec(ConnectCommand.spec))
+            } catch {
+                return error
+            }
+            return UsageError(
+                "\(Quoted(arguments[0])) before a subcommand or a port: options follow them, as in "
+                    + "'tether connect <port> \(arguments[0]) …' or 'tether query <port> <command> \(arguments[0]) …'")
+        }
+        let form = ["tether", arguments[index]] + arguments[(index + 1)...] + arguments[..<index]
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@+")
+        let words = form.map { word in
+            !word.isEmpty && word.allSatisfy(plain.contains) ? word : "'" + word.replacing("'", with: "'\\''") + "'"
+        }
+        return UsageError("Options follow the subcommand: \(words.joined(separator: " "))")
     }
 
     /// `Unknown subcommand 'qeury'. Did you mean 'query'?`; for a file that is there
