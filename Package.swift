@@ -86,6 +86,14 @@ let package = Package(
                 "TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator", "TetherJSON",
                 "TetherLibC", "CInih",
             ]),
+        // A device command's options and life: the option groups, their values, the
+        // opened device, its trap, close and exit code; `send` and `receive` too.
+        .target(
+            name: "TetherConnection",
+            dependencies: [
+                "TetherCommandLine", "TetherDeviceSettings", "TetherLibC", "TetherModel", "TetherPresenter",
+                "TetherSerial", "TetherSimulator", "TetherTransfer", "TetherViews", "CAbortOrigin", "CSignalRecord",
+            ]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore", "TetherLibC"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
@@ -117,8 +125,8 @@ let package = Package(
             name: "tether",
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
-                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin", "CSignalRecord",
-                "TetherTransfer", "TetherLibC", "TetherJSON",
+                "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "TetherConnection", "TetherTransfer",
+                "TetherLibC", "TetherJSON",
             ],
             plugins: ["StampCommit"]
         ),
@@ -137,6 +145,7 @@ let package = Package(
             name: "TetherCLITests",
             dependencies: [
                 "tether", "TetherCommandLine", "TetherSerial", "TetherModel", "TetherSimulator", "TetherDeviceSettings",
+                "TetherConnection",
             ]),
         .testTarget(
             name: "TetherDeviceSettingsTests",

@@ -91,7 +91,9 @@ public struct ConsoleOptions: Sendable {
     /// The rest, which `connect --help-all` shows: raw mode's tuning, the init string
     /// and sharing.
     public static let tuning =
-        Array(terminalOnly.dropFirst()) + [color.declaration, initString.declaration, socket.declaration, pty.declaration]
+        Array(terminalOnly.dropFirst()) + [
+            color.declaration, initString.declaration, socket.declaration, pty.declaration,
+        ]
 
     /// The mode asked for; `nil`: chosen by the dialect.
     public var mode: ConsoleMode?

@@ -1,4 +1,5 @@
 import Glibc
+import TetherConnection
 
 // Composition root: parse, wire the layers, run, exit with a documented code.
 //

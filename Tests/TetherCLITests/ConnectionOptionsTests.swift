@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherCommandLine
+import TetherConnection
 import TetherDeviceSettings
 import TetherModel
 import TetherSerial

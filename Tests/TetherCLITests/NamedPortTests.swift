@@ -1,5 +1,6 @@
 import Testing
 import TetherCommandLine
+import TetherConnection
 import TetherDeviceSettings
 import TetherModel
 import TetherSerial

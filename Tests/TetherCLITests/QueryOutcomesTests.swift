@@ -1,4 +1,5 @@
 import Testing
+import TetherConnection
 
 @testable import tether
 

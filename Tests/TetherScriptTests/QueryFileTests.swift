@@ -134,7 +134,9 @@ import TetherPresenter
 /// `@break` takes a length as every duration option does (docs/SCRIPTS.md,
 /// "Durations"): `@break .5s` and `@break 1s` were refused, only bare ms read.
 @Suite struct QueryBreakDirectiveTests {
-    @Test(arguments: [("@break", 250), ("@break 100", 100), ("@break 250ms", 250), ("@break .5s", 500), ("@break 1s", 1000)])
+    @Test(arguments: [
+        ("@break", 250), ("@break 100", 100), ("@break 250ms", 250), ("@break .5s", 500), ("@break 1s", 1000),
+    ])
     func aBreakTakesADuration(line: String, milliseconds: Int) throws {
         let file = try QueryFile(parsing: line + "\n", name: "q.txt")
         #expect(file.steps.first?.control == .sequence(.breakSignal(milliseconds: milliseconds)))

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherConnection
 
 /// One `tether` subcommand.
 protocol Command: Sendable {

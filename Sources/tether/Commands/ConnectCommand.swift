@@ -1,5 +1,6 @@
 import Synchronization
 import TetherCommandLine
+import TetherConnection
 import TetherConsole
 import TetherModel
 import TetherPresenter

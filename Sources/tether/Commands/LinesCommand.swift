@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TetherCommandLine
+import TetherConnection
 import TetherDeviceSettings
 import TetherLibC
 import TetherPresenter

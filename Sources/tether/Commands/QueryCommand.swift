@@ -1,5 +1,6 @@
 import Synchronization
 import TetherCommandLine
+import TetherConnection
 import TetherLibC
 import TetherModel
 import TetherPresenter

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherConnection
 
 /// The tally of `tether query`'s outcomes: the view's observer records each command's
 /// exit code as its `exchanged` record is rendered, and the command's task waits once

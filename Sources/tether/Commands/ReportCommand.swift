@@ -1,5 +1,6 @@
 import Glibc
 import TetherCommandLine
+import TetherConnection
 import TetherJSON
 import TetherLibC
 import TetherPresenter

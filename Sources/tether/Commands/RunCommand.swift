@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import TetherCommandLine
+import TetherConnection
 import TetherDeviceSettings
 import TetherLibC
 import TetherModel

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherConnection
 import TetherSimulator
 import TetherTransfer
 import TetherViews

@@ -1,5 +1,6 @@
 import Glibc
 import TetherCommandLine
+import TetherConnection
 import TetherDeviceSettings
 import TetherLibC
 import TetherSerial
@@ -148,7 +149,8 @@ enum Tether {
             guard let first = parsed.positionals.first else { return ConnectionOptions.namesPortByOption(parsed) }
             return isPort(first)
         }
-        return arguments.contains(where: isPort) && !arguments.contains { name in commands.contains { $0.spec.name == name } }
+        return arguments.contains(where: isPort)
+            && !arguments.contains { name in commands.contains { $0.spec.name == name } }
     }
 
     /// Options before the subcommand (`tether --timeout 5s query …`), or before no port:

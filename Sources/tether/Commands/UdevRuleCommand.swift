@@ -1,5 +1,6 @@
 import Glibc
 import TetherCommandLine
+import TetherConnection
 import TetherLibC
 import TetherModel
 import TetherSerial

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherConnection
 import TetherModel
 import TetherTransfer
 

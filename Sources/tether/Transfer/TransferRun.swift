@@ -1,4 +1,5 @@
 import Glibc
+import TetherConnection
 import TetherModel
 import TetherPresenter
 import TetherTransfer

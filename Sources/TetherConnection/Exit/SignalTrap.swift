@@ -13,19 +13,19 @@ import Synchronization
 /// Every command keeps the POSIX rule for a signal ignored when tether started (a
 /// background job started by a non-interactive shell, `nohup`, `trap '' INT`): it stays
 /// ignored, trapped or not: only the signals whose action was the default are trapped.
-final class SignalTrap {
+package final class SignalTrap {
     /// The signals trapped, when not ignored at start.
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, abortStandIn]
+    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, abortStandIn]
 
     /// The signal a SIGABRT from another process arrives as (`abort_origin.h`).
-    static let abortStandIn = tether_abort_origin_stand_in()
+    package static let abortStandIn = tether_abort_origin_stand_in()
 
     /// Those of ``signals`` that were not ignored when tether started (read once, before
     /// any trap changes them).
-    static let trappable: [Int32] = signals.filter { !isIgnored($0) }
+    package static let trappable: [Int32] = signals.filter { !isIgnored($0) }
 
     /// Trapped signal numbers, in arrival order, until ``cancel()``.
-    let received: AsyncStream<Int32>
+    package let received: AsyncStream<Int32>
     private let continuation: AsyncStream<Int32>.Continuation
     private let sources: [any DispatchSourceSignal]
     /// Where the sources' handlers run, in order.
@@ -40,7 +40,7 @@ final class SignalTrap {
     /// every source is registered (up to 5 s on a machine too loaded to say): a source
     /// is registered asynchronously, and a signal that comes before is lost, so a
     /// command shows nothing a user could answer with Ctrl-C before the trap is armed.
-    init() {
+    package init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         received = stream
         self.continuation = continuation
@@ -69,7 +69,7 @@ final class SignalTrap {
     /// hang-up, which tether may notice first as the end of its input) must not kill it
     /// before it has put the terminal back and written its last lines; one that comes
     /// now is still ``firstSignal``.
-    func cancel() {
+    package func cancel() {
         continuation.finish()
     }
 
@@ -82,7 +82,7 @@ final class SignalTrap {
     /// kernel picked (recorded there at once, `signal_record.h`), or straight to
     /// libdispatch's `signalfd` while every thread blocks it (pending until read, then
     /// queued for the handler, which this waits for).
-    var firstSignal: Int32? {
+    package var firstSignal: Int32? {
         let recorded = tether_signal_record_first()
         if recorded != 0 { return recorded }
         var pending = sigset_t()
@@ -103,7 +103,7 @@ final class SignalTrap {
     /// has returned, so a second signal cannot kill the command while it finishes.
     ///
     /// - Returns: what `work` returned, and the first signal trapped (``firstSignal``).
-    static func during<Result>(
+    package static func during<Result>(
         onSignal: @escaping @Sendable (Int32) -> Void, _ work: () async throws -> Result
     ) async rethrows -> (result: Result, signal: Int32?) {
         let trap = SignalTrap()
@@ -122,7 +122,7 @@ final class SignalTrap {
 
     /// `code`, or the code of `signal` when one came and `code` says the command went
     /// through (``ExitCode/success``): the user stopped it.
-    static func exitCode(_ code: ExitCode, after signal: Int32?) -> ExitCode {
+    package static func exitCode(_ code: ExitCode, after signal: Int32?) -> ExitCode {
         guard code == .success, let signal else { return code }
         return exitCode(for: signal)
     }
@@ -130,7 +130,7 @@ final class SignalTrap {
     /// Sets the actions every command starts with: SIGQUIT's default one back (see
     /// ``restoreQuitAction()``), and SIGABRT's split by origin (`abort_origin.h`: one
     /// sent from outside ends tether, as SIGABRT's default action or through the trap).
-    static func prepare() {
+    package static func prepare() {
         restoreQuitAction()
         tether_abort_origin_install()
     }
@@ -148,7 +148,7 @@ final class SignalTrap {
     }
 
     /// Whether `number`'s action is "ignore" (`sigaction` with no new action).
-    static func isIgnored(_ number: Int32) -> Bool {
+    package static func isIgnored(_ number: Int32) -> Bool {
         var current = sigaction()
         guard sigaction(number, nil, &current) == 0 else { return false }
         return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
@@ -156,7 +156,7 @@ final class SignalTrap {
     }
 
     /// The exit code for ending on `signal` (128 + its number).
-    static func exitCode(for signal: Int32) -> ExitCode {
+    package static func exitCode(for signal: Int32) -> ExitCode {
         switch signal {
         case SIGINT: .interrupted
         case SIGTERM: .terminated
@@ -168,7 +168,7 @@ final class SignalTrap {
 
     /// Why a session ended by a signal stopped, as a request cut short shows it
     /// (`interrupted before the reply came`); `nil` for a code no signal gives.
-    static func reason(for code: ExitCode) -> String? {
+    package static func reason(for code: ExitCode) -> String? {
         switch code {
         case .interrupted: "interrupted"
         case .terminated: "terminated"

@@ -9,11 +9,14 @@ import TetherSimulator
 // list its group and no other; `--help` shows the common groups, `--help-all` every one.
 
 /// `--sim` and `--profile`: the built-in simulator instead of a port.
-struct SimulatorOptions: FieldOptionGroup {
-    static let title = "SIMULATOR OPTIONS"
+package struct SimulatorOptions: FieldOptionGroup {
+    package init() {}
 
-    let sim = Flag("--sim", help: "Start the built-in device simulator in-process and use it instead of <port>.")
-    let profile = Option<String?>(
+    package static let title = "SIMULATOR OPTIONS"
+
+    package let sim = Flag(
+        "--sim", help: "Start the built-in device simulator in-process and use it instead of <port>.")
+    package let profile = Option<String?>(
         "--profile", value: "name|file",
         help: """
             With --sim: the simulated device, a built-in profile
@@ -23,17 +26,19 @@ struct SimulatorOptions: FieldOptionGroup {
             """, defaultHelp: SimulatorProfile.defaultName, choices: SimulatorProfile.names,
         parse: Parse.nonEmpty(InvalidValue("Please provide a built-in profile's name or a profile file's path.")))
 
-    static func validate(_ arguments: ParsedArguments) throws(UsageError) {
+    package static func validate(_ arguments: ParsedArguments) throws(UsageError) {
         let given = arguments[Self.self]
         if given.profile != nil, !given.sim { throw UsageError("'--profile' applies only to '--sim'") }
     }
 }
 
 /// Which port, by identity or by file, and waiting for it (docs/HARDWARE.md).
-struct PortOptions: FieldOptionGroup {
-    static let title = "PORT OPTIONS"
+package struct PortOptions: FieldOptionGroup {
+    package init() {}
 
-    let match = Option<PortMatch?>(
+    package static let title = "PORT OPTIONS"
+
+    package let match = Option<PortMatch?>(
         "--match", "-m", value: "id",
         help: """
             Open the one port with this identity instead of <port>: VID:PID[:SERIAL]
@@ -47,12 +52,12 @@ struct PortOptions: FieldOptionGroup {
             throw .message(error.description)
         }
     }
-    let wait = Flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none).")
-    let waitTimeout = Option<Duration?>(
+    package let wait = Flag("--wait", help: "Wait for a port that does not exist yet (or a --match that finds none).")
+    package let waitTimeout = Option<Duration?>(
         "--wait-timeout", value: "duration",
         help: "Wait at most this long for the port (implies --wait); then exit 66.",
         range: .durations(.milliseconds(1), bare: .seconds))
-    let device = Option<String?>(
+    package let device = Option<String?>(
         "--device", value: "file",
         help: """
             A device description file (docs/DIALECTS.md): dialect, line end,
@@ -61,44 +66,44 @@ struct PortOptions: FieldOptionGroup {
 }
 
 /// The serial settings: baud rate, data bits, parity, stop bits, flow control.
-enum SerialOptions: OptionGroup {
-    static let title = "SERIAL OPTIONS"
-    static var options: [OptionDeclaration] { DeviceSettings.serialOptions }
+package enum SerialOptions: OptionGroup {
+    package static let title = "SERIAL OPTIONS"
+    package static var options: [OptionDeclaration] { DeviceSettings.serialOptions }
 }
 
 /// Pauses between the bytes and commands sent, and the input waiting at open.
-enum PacingOptions: OptionGroup {
-    static let title = "PACING AND INPUT OPTIONS"
-    static let isCommon = false
-    static var options: [OptionDeclaration] { DeviceSettings.pacingOptions + DeviceSettings.inputOptions }
+package enum PacingOptions: OptionGroup {
+    package static let title = "PACING AND INPUT OPTIONS"
+    package static let isCommon = false
+    package static var options: [OptionDeclaration] { DeviceSettings.pacingOptions + DeviceSettings.inputOptions }
 }
 
 /// A reset sequence after each open and RS-485 direction control (docs/HARDWARE.md):
 /// device options, so device files and `run`'s inline settings give them too.
-enum LineControlOptions: OptionGroup {
-    static let title = "LINE CONTROL OPTIONS"
-    static let isCommon = false
-    static var options: [OptionDeclaration] { DeviceSettings.lineOptions }
+package enum LineControlOptions: OptionGroup {
+    package static let title = "LINE CONTROL OPTIONS"
+    package static let isCommon = false
+    package static var options: [OptionDeclaration] { DeviceSettings.lineOptions }
 }
 
 /// How a command is sent and how long its reply is waited for: the options of the
 /// commands that send (not `monitor`).
-enum ReplyOptions: OptionGroup {
-    static let title = "REPLY OPTIONS"
+package enum ReplyOptions: OptionGroup {
+    package static let title = "REPLY OPTIONS"
 
-    static let timeout = Option<Duration>(
+    package static let timeout = Option<Duration>(
         "--timeout", "-t", value: "duration",
         help: "Wait at most this long for each reply; 0 waits without a deadline\n(a hang-up still ends the wait).",
         default: .seconds(1), range: .durations(.zero, to: .seconds(86_400), bare: .milliseconds, warnsBelow: 10))
 
-    static var options: [OptionDeclaration] { [timeout.declaration, DialectOptions.eol.declaration] }
+    package static var options: [OptionDeclaration] { [timeout.declaration, DialectOptions.eol.declaration] }
 }
 
 /// How replies are matched beyond the dialect's defaults: for the commands that send.
-enum ReplyTuningOptions: OptionGroup {
-    static let title = "REPLY TUNING OPTIONS"
-    static let isCommon = false
-    static var options: [OptionDeclaration] {
+package enum ReplyTuningOptions: OptionGroup {
+    package static let title = "REPLY TUNING OPTIONS"
+    package static let isCommon = false
+    package static var options: [OptionDeclaration] {
         [
             DialectOptions.errorPattern.declaration, DialectOptions.checkErrors.declaration,
             DialectOptions.noUnsolicited.declaration, DialectOptions.listen.declaration,
@@ -108,9 +113,9 @@ enum ReplyTuningOptions: OptionGroup {
 }
 
 /// The dialect and what it takes for a notification and a prompt.
-enum DialectGroup: OptionGroup {
-    static let title = "DIALECT OPTIONS"
-    static var options: [OptionDeclaration] {
+package enum DialectGroup: OptionGroup {
+    package static let title = "DIALECT OPTIONS"
+    package static var options: [OptionDeclaration] {
         [
             DialectOptions.dialect.declaration, DialectOptions.prompt.declaration,
             DialectOptions.notifyPattern.declaration,
@@ -120,10 +125,10 @@ enum DialectGroup: OptionGroup {
 
 /// The dialect options for particular devices: vendor result codes, payloads, prompts
 /// that change, consoles without echo.
-enum DialectTuningOptions: OptionGroup {
-    static let title = "DIALECT TUNING OPTIONS"
-    static let isCommon = false
-    static var options: [OptionDeclaration] {
+package enum DialectTuningOptions: OptionGroup {
+    package static let title = "DIALECT TUNING OPTIONS"
+    package static let isCommon = false
+    package static var options: [OptionDeclaration] {
         [
             DialectOptions.urc.declaration, DialectOptions.finalOK.declaration, DialectOptions.finalError.declaration,
             DialectOptions.payloadHeader.declaration, DialectOptions.promptRegex.declaration,
@@ -134,33 +139,37 @@ enum DialectTuningOptions: OptionGroup {
 
 /// DTR and RTS on open, a reset pulse or a break after it, and settings the port must
 /// have (docs/HARDWARE.md).
-struct PortControlOptions: FieldOptionGroup {
-    static let title = "PORT CONTROL OPTIONS"
-    static let isCommon = false
+package struct PortControlOptions: FieldOptionGroup {
+    package init() {}
 
-    let dtr = Option<SerialPort.LineControl>(
+    package static let title = "PORT CONTROL OPTIONS"
+    package static let isCommon = false
+
+    package let dtr = Option<SerialPort.LineControl>(
         "--dtr", value: "mode",
         help: "DTR on open: keep (leave it, and keep it on close: no board reset), on\nor off.", default: .keep,
         parse: Parse.choice(SerialPort.LineControl.self))
-    let rts = Option<SerialPort.LineControl>(
+    package let rts = Option<SerialPort.LineControl>(
         "--rts", value: "mode", help: "RTS on open: keep, on or off.", default: .keep,
         parse: Parse.choice(SerialPort.LineControl.self))
-    let pulseDTR = Option<Int?>(
+    package let pulseDTR = Option<Int?>(
         "--pulse-dtr", value: "duration",
         help: "After each open, drop DTR this long, then raise it (reset\nsequence of Arduino-style boards).",
         range: .milliseconds(atLeast: 1, warnsBelow: 10))
-    let breakLength = Option<Int?>(
+    package let breakLength = Option<Int?>(
         "--break", value: "duration", help: "After each open, send a break this long.",
         range: .milliseconds(atLeast: 1, warnsBelow: 10))
-    let strictSettings = Flag(
+    package let strictSettings = Flag(
         "--strict-settings", help: "Exit (78) when the port does not have a serial setting as asked.")
 }
 
 /// `--no-reconnect`: for the commands that reopen a port that went away.
-struct ReconnectOptions: FieldOptionGroup {
-    static let title = "RECONNECT OPTIONS"
+package struct ReconnectOptions: FieldOptionGroup {
+    package init() {}
 
-    let noReconnect = Flag(
+    package static let title = "RECONNECT OPTIONS"
+
+    package let noReconnect = Flag(
         "--no-reconnect",
         help: "When the device goes away, exit (74) instead of waiting for it to come\nback and reopening it.")
 }
@@ -168,10 +177,10 @@ struct ReconnectOptions: FieldOptionGroup {
 /// The simulator's fault options, as `tether-sim` takes them (see `tether-sim --help`),
 /// but `--reappear-after`: a simulator of `--sim` ends with tether, and so does its
 /// device, so it cannot come back.
-enum SimulatorFaultOptions: OptionGroup {
-    static let title = "SIMULATOR FAULT OPTIONS (with --sim)"
-    static let isCommon = false
-    static var options: [OptionDeclaration] {
+package enum SimulatorFaultOptions: OptionGroup {
+    package static let title = "SIMULATOR FAULT OPTIONS (with --sim)"
+    package static let isCommon = false
+    package static var options: [OptionDeclaration] {
         FaultOptions.all.filter { $0.key != FaultOptions.reappearAfter.declaration.key }
     }
 }

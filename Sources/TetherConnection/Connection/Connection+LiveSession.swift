@@ -4,7 +4,7 @@ import TetherPresenter
 extension Connection {
     /// Ends a session with an exit code; yield at most once that matters (the first
     /// value wins).
-    typealias Stop = AsyncStream<ExitCode>.Continuation
+    package typealias Stop = AsyncStream<ExitCode>.Continuation
 
     /// The one owner of a device command's life (`query`, `monitor`, `connect`), as
     /// pyserial's `ReaderThread` owns start and stop: arms the signal trap, renders the
@@ -26,7 +26,7 @@ extension Connection {
     ///     read typed lines, sleep a duration).
     /// - Returns: the exit code of whatever stopped the session.
     /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
-    func runUntilStopped(
+    package func runUntilStopped(
         showsPendingText: Bool = true, includesBytes: Bool = false, onDeviceLoop: Bool = false,
         observe: @escaping @Sendable (ViewRecord, ViewState, Stop) -> Void = { _, _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false },
@@ -66,7 +66,7 @@ extension Connection {
     ///
     /// - Returns: what `work` returned, and the first signal trapped meanwhile.
     /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written.
-    func drive<Result>(onSignal: @escaping @Sendable (Int32) -> Void, _ work: () async -> Result)
+    package func drive<Result>(onSignal: @escaping @Sendable (Int32) -> Void, _ work: () async -> Result)
         async throws(CommandFailure) -> (result: Result, signal: Int32?)
     {
         let (result, signal) = await SignalTrap.during(onSignal: onSignal) {

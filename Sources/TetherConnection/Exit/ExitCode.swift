@@ -1,6 +1,6 @@
 /// tether's exit codes: distinct, stable, and documented in the README
 /// (`sysexits.h` values where one fits).
-enum ExitCode: Int32, Comparable, CaseIterable {
+package enum ExitCode: Int32, Comparable, CaseIterable {
     /// Everything worked and every expectation held.
     case success = 0
     /// The device answered with an error reply, or an expectation failed.
@@ -49,5 +49,5 @@ enum ExitCode: Int32, Comparable, CaseIterable {
         }
     }
 
-    static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.severity < rhs.severity }
+    package static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.severity < rhs.severity }
 }

@@ -10,11 +10,11 @@ import TetherViews
 /// in order: the action given to ``whenWriteFails(_:)`` runs (the command closes its
 /// device, so it ends the usual way and puts the terminal back), and ``check()`` then
 /// throws `cannot write to FILE: …` (exit code 74).
-final class LogFile<View: Sendable>: Sendable {
+package final class LogFile<View: Sendable>: Sendable {
     /// The view over the file.
-    let view: View
+    package let view: View
     /// The format the file is written in.
-    let format: OutputFormat
+    package let format: OutputFormat
     private let path: String
     private let failure: Failure
 
@@ -24,7 +24,7 @@ final class LogFile<View: Sendable>: Sendable {
     ///
     /// - Throws: ``CommandFailure`` (73) naming the file when it cannot be opened; (64)
     ///   when `format` cannot show `kind`.
-    init(
+    package init(
         path: String, format: OutputFormat = .json, showing kind: ViewKind<View>,
         settings: ViewSettings = ViewSettings(),
         replaces: Bool = false, named role: String = "log file"
@@ -53,12 +53,12 @@ final class LogFile<View: Sendable>: Sendable {
 
     /// Runs `action` once when a write fails (at once if one already has), inside the
     /// failed write: it must not wait (``Device/stop(reason:)``, not `close`).
-    func whenWriteFails(_ action: @escaping @Sendable () -> Void) {
+    package func whenWriteFails(_ action: @escaping @Sendable () -> Void) {
         failure.onFailure(action)
     }
 
     /// - Throws: ``CommandFailure`` (74) when a write to the file failed.
-    func check() throws(CommandFailure) {
+    package func check() throws(CommandFailure) {
         if let reason = failure.reason { throw CommandFailure("cannot write to \(path): \(reason)", code: .ioError) }
     }
 
@@ -91,7 +91,7 @@ final class LogFile<View: Sendable>: Sendable {
 }
 
 /// Why a command stops its devices when a write to a ``LogFile`` fails.
-enum LogFileStop {
+package enum LogFileStop {
     /// As the requests cut short show it (`log write failed before the reply came`).
-    static let reason = "log write failed"
+    package static let reason = "log write failed"
 }

@@ -4,30 +4,30 @@ import TetherTransfer
 
 /// A command that could not do its job: a one-line message for stderr and the exit
 /// code that says why.
-struct CommandFailure: Error {
+package struct CommandFailure: Error {
     /// The message after `Error: `, one line (a line break in it is shown escaped).
-    var message: String
+    package var message: String
     /// Lines shown under the message, one per item (the ports a `--match` could mean).
-    var details: [String]
+    package var details: [String]
     /// The exit code.
-    var code: ExitCode
+    package var code: ExitCode
     /// Whether to print the usage after the message (usage errors).
-    var showsUsage = false
+    package var showsUsage = false
 
-    init(_ message: String, details: [String] = [], code: ExitCode) {
+    package init(_ message: String, details: [String] = [], code: ExitCode) {
         self.message = message
         self.details = details
         self.code = code
     }
 
     /// A usage error found after parsing (e.g. a missing port).
-    init(usage message: String) {
+    package init(usage message: String) {
         self.init(message, code: .usage)
         showsUsage = true
     }
 
     /// A transport error, with the exit code for its kind.
-    init(_ error: SerialError) {
+    package init(_ error: SerialError) {
         let code: ExitCode =
             switch error {
             case .notFound: .portNotFound
@@ -45,7 +45,7 @@ struct CommandFailure: Error {
     }
 
     /// A file a transfer cannot read (66) or write (73).
-    init(_ error: LocalFile.Failure) {
+    package init(_ error: LocalFile.Failure) {
         self.init(error.description, code: error.isWrite ? .cannotCreateLog : .portNotFound)
     }
 }

@@ -9,16 +9,17 @@ import TetherViews
 /// What the option groups of a device command give (`Options/*`, each command lists
 /// those it takes): which port (or `--sim`), serial settings, dialect, timeout and
 /// output; and the rules between options of different groups (``validate(_:)``).
-struct ConnectionOptions {
+package struct ConnectionOptions {
     /// `--format`, read as any format: each command declares it with
     /// ``format(showing:)``, whose check refuses the formats it cannot show.
-    static let format = format(showing: .eventLog, refusing: false)
+    package static let format = format(showing: .eventLog, refusing: false)
 
     /// `--format` for a command that shows `kind`: its help and choices are the
     /// formats that can show it (``OutputFormat/showing(_:)``); another format is a
     /// usage error naming it (``UnsupportedFormat``).
-    static func format<View>(showing kind: ViewKind<View>, default shown: OutputFormat = .text) -> Option<OutputFormat>
-    {
+    package static func format<View>(showing kind: ViewKind<View>, default shown: OutputFormat = .text) -> Option<
+        OutputFormat
+    > {
         format(showing: kind, refusing: true, default: shown)
     }
 
@@ -51,7 +52,7 @@ struct ConnectionOptions {
     /// The groups of a command that opens a device and sends to it, in `--help` order
     /// (`query`, `send`, `receive`); `reconnects` adds ``ReconnectOptions`` (`connect`,
     /// `run`).
-    static func sendingGroups(reconnects: Bool = false) -> [any OptionGroup.Type] {
+    package static func sendingGroups(reconnects: Bool = false) -> [any OptionGroup.Type] {
         [
             SimulatorOptions.self, PortOptions.self, SerialOptions.self, ReplyOptions.self, DialectGroup.self,
             OutputOptions.self,
@@ -62,74 +63,74 @@ struct ConnectionOptions {
     }
 
     /// Whether `--sim` or `--match` names the port, so no positional argument is the port.
-    static func namesPortByOption(_ arguments: ParsedArguments) -> Bool {
+    package static func namesPortByOption(_ arguments: ParsedArguments) -> Bool {
         arguments[SimulatorOptions.self].sim || arguments[PortOptions.self].match != nil
     }
 
     /// The help of the `<port>` argument.
-    static let portHelp = """
+    package static let portHelp = """
         The serial port: a device path or symlink, a port exported over the
         network, rfc2217://HOST:PORT or tcp://HOST:PORT, or a named device of
         ~/.config/tether/config (docs/CONFIG.md); omit with --sim or --match.
         """
 
     /// The port as typed; `nil` with `--sim`.
-    var port: String?
+    package var port: String?
     /// The port, parsed: a path or a `tcp://` / `rfc2217://` address.
-    var address: PortAddress?
+    package var address: PortAddress?
     /// Whether to run the built-in simulator.
-    var usesSimulator: Bool
+    package var usesSimulator: Bool
     /// `--profile`: the simulated device's profile, a built-in name or a file path.
-    var simulatorProfile: String?
+    package var simulatorProfile: String?
     /// Serial settings: the command line's over `--device`'s.
-    var configuration: SerialConfiguration
+    package var configuration: SerialConfiguration
     /// `--char-delay` and `--command-delay`, the command line's over `--device`'s.
-    var pacing: Pacing
+    package var pacing: Pacing
     /// `--discard-input`, the command line's over `--device`'s.
-    var discardsWaitingInput: Bool
+    package var discardsWaitingInput: Bool
     /// `--reset`, the command line's over `--device`'s.
-    var reset: LineSequence?
+    package var reset: LineSequence?
     /// `--rs485`, the command line's over `--device`'s.
-    var rs485: RS485Settings?
+    package var rs485: RS485Settings?
     /// The reply timeout; `nil` for no deadline.
-    var timeout: Duration?
+    package var timeout: Duration?
     /// `--quiet`: no informational lines on standard error.
-    var isQuiet: Bool
+    package var isQuiet: Bool
     /// The output format.
-    var format: OutputFormat
+    package var format: OutputFormat
     /// Whether text output shows timestamps.
-    var showsTimestamps: Bool
+    package var showsTimestamps: Bool
     /// `--timestamp-format`: how text and transcripts write times.
-    var timestampStyle: TimestampStyle
+    package var timestampStyle: TimestampStyle
     /// Whether text output shows received bytes in hex.
-    var showsHex: Bool
+    package var showsHex: Bool
     /// `connect --color`: when the text view of standard output is coloured (a
     /// `--log` file's never is).
-    var colour = ColorChoice.auto
+    package var colour = ColorChoice.auto
     /// `--log`: the file records are appended to, if any.
-    var log: String?
+    package var log: String?
     /// `--log-format`, or the one `--log`'s name calls for (``OutputFormat/forLog(_:)``).
-    var logFormat: OutputFormat
+    package var logFormat: OutputFormat
     /// `--dialect` and its options, the command line's over `--device`'s; the dialect
     /// itself is made when the port is known (a simulator profile gives its own default).
-    var dialect: DialectOptions
+    package var dialect: DialectOptions
     /// The settings under the command line's own, lowest first: a named device's
     /// (``NamedDevice``), then `--device FILE`'s.
-    var settingsBelow: [SettingsLayer]
+    package var settingsBelow: [SettingsLayer]
     /// `--match`, `--wait`, DTR/RTS, reconnect (see ``HardwareOptions``).
-    var hardware: HardwareOptions
+    package var hardware: HardwareOptions
 
     /// The in-process simulator's faults (`--latency`, `--drop`, `--disconnect-after`…).
-    var simulatorFaults: FaultPlan
+    package var simulatorFaults: FaultPlan
 
     /// Whether a port was named: a path, `--sim` or `--match`.
-    var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
+    package var namesPort: Bool { port != nil || usesSimulator || hardware.match != nil }
 
     /// Reads the options of a command whose only argument is an optional `<port>`
     /// (`monitor`, `connect`): the port, `--sim` or `--match` must name one.
     ///
     /// - Throws: ``UsageError`` for an extra argument, no port, or a bad value.
-    init(portOrSimulator arguments: ParsedArguments) throws(UsageError) {
+    package init(portOrSimulator arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.count <= 1 else {
             throw UsageError("Unexpected argument \(Quoted(arguments.positionals[1]))")
         }
@@ -141,7 +142,7 @@ struct ConnectionOptions {
     /// `--match` names it (`query`, `send`, `receive`), and the arguments after it.
     ///
     /// - Throws: ``UsageError`` for no port, or a bad value.
-    static func withPortFirst(_ arguments: ParsedArguments) throws(UsageError) -> (Self, rest: [String]) {
+    package static func withPortFirst(_ arguments: ParsedArguments) throws(UsageError) -> (Self, rest: [String]) {
         var rest = arguments.positionals
         let port = namesPortByOption(arguments) || rest.isEmpty ? nil : rest.removeFirst()
         let options = try ConnectionOptions(arguments, port: port)
@@ -150,7 +151,7 @@ struct ConnectionOptions {
     }
 
     /// - Throws: ``UsageError`` when no port was named: no path, `--sim` or `--match`.
-    func requirePort() throws(UsageError) {
+    package func requirePort() throws(UsageError) {
         if !namesPort { throw UsageError("Missing expected argument '<port>' (or give '--sim')") }
     }
 
@@ -159,7 +160,7 @@ struct ConnectionOptions {
     ///
     /// - Throws: ``UsageError`` for a bad value, naming the option, or options of
     ///   several groups that do not go together (``validate(_:)``).
-    init(_ arguments: ParsedArguments, port: String?, simulatesNamedPorts: Bool = false) throws(UsageError) {
+    package init(_ arguments: ParsedArguments, port: String?, simulatesNamedPorts: Bool = false) throws(UsageError) {
         let simulator = arguments[SimulatorOptions.self]
         let output = arguments[OutputOptions.self]
         let text = arguments[TextOutputOptions.self]
@@ -247,7 +248,7 @@ struct ConnectionOptions {
 
 extension ConnectionOptions {
     /// What `--timestamps` and `--hex` ask of the view.
-    var viewSettings: ViewSettings {
+    package var viewSettings: ViewSettings {
         ViewSettings(
             showsTimestamps: showsTimestamps, timestampStyle: timestampStyle, showsHex: showsHex, isQuiet: isQuiet)
     }
@@ -255,7 +256,7 @@ extension ConnectionOptions {
     /// The `--log` file, if one is given, with its format's view of `kind`.
     ///
     /// - Throws: ``CommandFailure`` (73) when it cannot be opened.
-    func logFile<View>(showing kind: ViewKind<View>) throws(CommandFailure) -> LogFile<View>? {
+    package func logFile<View>(showing kind: ViewKind<View>) throws(CommandFailure) -> LogFile<View>? {
         try log.map { path throws(CommandFailure) in
             try LogFile(path: path, format: logFormat, showing: kind, settings: viewSettings)
         }
@@ -265,7 +266,7 @@ extension ConnectionOptions {
     ///
     /// - Throws: ``UsageError`` when the format cannot show `kind` (a command's own
     ///   `--format` refuses it while parsing, see ``format(showing:)``).
-    func view<View>(_ kind: ViewKind<View>) throws(UsageError) -> View {
+    package func view<View>(_ kind: ViewKind<View>) throws(UsageError) -> View {
         do throws(UnsupportedFormat) {
             var settings = viewSettings
             settings.colour = colour
@@ -279,7 +280,7 @@ extension ConnectionOptions {
     /// be a name (no `/`, no `:`) and is no file here.
     ///
     /// - Throws: ``UsageError`` for a configuration file or section that cannot be read.
-    static func namedDevice(_ port: String) throws(UsageError) -> NamedDevice? {
+    package static func namedDevice(_ port: String) throws(UsageError) -> NamedDevice? {
         guard NamedDevices.mayName(port), FileSystem.kind(atPath: port) == nil else { return nil }
         return try NamedDevices().device(named: port)
     }
@@ -287,7 +288,7 @@ extension ConnectionOptions {
     /// Parses a port argument (see ``PortAddress``).
     ///
     /// - Throws: ``UsageError`` for a malformed `tcp://` or `rfc2217://` address.
-    static func address(_ text: String) throws(UsageError) -> PortAddress {
+    package static func address(_ text: String) throws(UsageError) -> PortAddress {
         do throws(PortAddress.ParseError) {
             return try PortAddress(parsing: text)
         } catch {

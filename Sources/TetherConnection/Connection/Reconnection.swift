@@ -2,7 +2,7 @@ import TetherSerial
 
 /// Which ports a command waits for and reopens after a disconnect (docs/HARDWARE.md,
 /// "The device goes away and comes back").
-enum Reconnection: Equatable {
+package enum Reconnection: Equatable {
     /// None: a disconnect ends the command (`query`, `--no-reconnect`).
     case never
     /// Ports on another machine only (`tcp://`, `rfc2217://`): `run`, where a network
@@ -14,7 +14,7 @@ enum Reconnection: Equatable {
 
     /// Whether a disconnect of the port at `address` (`nil`: the port `--match`
     /// selects, always local) is followed by waiting and reopening.
-    func applies(to address: PortAddress?) -> Bool {
+    package func applies(to address: PortAddress?) -> Bool {
         switch self {
         case .never: false
         case .remotePorts: address?.isRemote == true
@@ -23,5 +23,5 @@ enum Reconnection: Equatable {
     }
 
     /// This, narrowed to ``remotePorts``.
-    var remoteOnly: Reconnection { self == .never ? .never : .remotePorts }
+    package var remoteOnly: Reconnection { self == .never ? .never : .remotePorts }
 }

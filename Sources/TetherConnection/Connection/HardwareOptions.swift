@@ -7,32 +7,32 @@ import TetherSerial
 /// (`--match`), waiting for it (`--wait`), DTR/RTS on open, a reset pulse or break after
 /// open (``PortOptions``, ``PortControlOptions``), and reconnecting (``ReconnectOptions``,
 /// only for commands that take it). See docs/HARDWARE.md.
-struct HardwareOptions {
+package struct HardwareOptions {
     /// The port's identity, when `--match` replaces the path.
-    var match: PortMatch?
+    package var match: PortMatch?
     /// Whether to wait for the port before the first open.
-    var waits: Bool
+    package var waits: Bool
     /// How long to wait; `nil` waits until interrupted.
-    var waitTimeout: Duration?
+    package var waitTimeout: Duration?
     /// Exclusive access and DTR/RTS on open.
-    var openOptions: SerialPort.OpenOptions
+    package var openOptions: SerialPort.OpenOptions
     /// DTR off time of the reset pulse after each open, in ms.
-    var pulseDTR: Int?
+    package var pulseDTR: Int?
     /// Length of the break after each open, in ms.
-    var breakLength: Int?
+    package var breakLength: Int?
     /// `--strict-settings`: a serial setting the port does not have as asked fails the
     /// open instead of being a warning.
-    var requiresSettings: Bool
+    package var requiresSettings: Bool
     /// Which ports a disconnect is followed by waiting and reopening for: every port
     /// for commands that take ``noReconnect`` unless `--no-reconnect` was given (`run`
     /// narrows it to ``Reconnection/remotePorts``), else none.
-    var reconnection: Reconnection
+    package var reconnection: Reconnection
     /// The pty link of the last open, shared by the openers made here: a reconnect
     /// does not reopen a link to a pty that was not made again.
-    let links = PseudoTerminalLinkWatch()
+    package let links = PseudoTerminalLinkWatch()
 
     /// Reads the options.
-    init(_ arguments: ParsedArguments) {
+    package init(_ arguments: ParsedArguments) {
         let port = arguments[PortOptions.self]
         let control = arguments[PortControlOptions.self]
         match = port.match
@@ -49,7 +49,7 @@ struct HardwareOptions {
     }
 
     /// The DTR/RTS, pulse or break option given, if any: raw TCP cannot carry them.
-    var lineOptionGiven: String? {
+    package var lineOptionGiven: String? {
         let control = PortControlOptions()
         if openOptions.dtr != .keep { return control.dtr.declaration.key }
         if openOptions.rts != .keep { return control.rts.declaration.key }
@@ -68,7 +68,7 @@ struct HardwareOptions {
     /// every setting asked for is closed and the open fails
     /// (``checked(_:requiresSettings:)``). With `rs485` the port drives RTS as an
     /// RS-485 transceiver's enable (``RS485Port``; a local port only).
-    func opener(
+    package func opener(
         address: PortAddress?, configuration: SerialConfiguration, requiresSettings: Bool? = nil,
         rs485: RS485Settings? = nil
     ) -> PortOpener {
@@ -100,7 +100,7 @@ struct HardwareOptions {
     /// setting asked for, a failure, the port closed.
     ///
     /// - Throws: ``SerialError/settingsNotApplied(path:_:)`` naming each mismatch.
-    static func checked(_ port: any SerialTransport, requiresSettings: Bool) throws(SerialError)
+    package static func checked(_ port: any SerialTransport, requiresSettings: Bool) throws(SerialError)
         -> any SerialTransport
     {
         let mismatches = port.settingsReport.mismatches
@@ -116,7 +116,7 @@ struct HardwareOptions {
     /// - Throws: ``CommandFailure``: exit 66 when the port does not exist (or did not
     ///   appear in time, or no port matches; the message lists the ports present),
     ///   64 when several ports match (listed), and the transport error's code otherwise.
-    func openFirst(
+    package func openFirst(
         with opener: PortOpener, address: PortAddress?, waiting: (String) -> Void
     ) async throws(CommandFailure) -> any SerialTransport {
         let path = address?.description
@@ -140,7 +140,7 @@ struct HardwareOptions {
 
     /// Why `match` selects no single port now, with the ports to choose from; `nil`
     /// when it does select one.
-    static func selectionFailure(_ match: PortMatch) -> CommandFailure? {
+    package static func selectionFailure(_ match: PortMatch) -> CommandFailure? {
         let ports = (try? SerialPortInfo.list()) ?? []
         switch PortSelection(match, among: ports) {
         case .selected:
@@ -158,7 +158,7 @@ struct HardwareOptions {
     }
 
     /// One port for a message: node, match value, product and stable links.
-    static func describe(_ port: SerialPortInfo) -> String {
+    package static func describe(_ port: SerialPortInfo) -> String {
         var text = "  \(port.name)"
         if let match = port.matchValue { text += "  " + match }
         let product = port.product ?? port.description

@@ -12,17 +12,17 @@ import TetherLibC
 /// file. A repeatable option is repeated (`urc=^A,urc=^B`); a flag takes `true` or
 /// `false`. Values cannot hold a comma: put such a setting in a description file.
 /// E.g. `modem=/dev/ttyUSB1,dialect=at,baud=9600` or `psu=sim:scpi-psu,check-errors=true`.
-struct NamedPort {
+package struct NamedPort {
     /// The script's name for it (`devices.NAME`); `nil` for the unnamed device.
-    var name: String?
+    package var name: String?
     /// Where it is.
-    var target: PortTarget
+    package var target: PortTarget
     /// Its own settings, over the command line's: its description file, then its
     /// inline settings.
-    var settings: [SettingsLayer] = []
+    package var settings: [SettingsLayer] = []
     /// The settings of the named device it names (``NamedDevice``), under the command
     /// line's.
-    var namedSettings: [SettingsLayer] = []
+    package var namedSettings: [SettingsLayer] = []
 
     /// Parses a `--port` value. A value is `NAME=…` when the text before its first
     /// `=` is an identifier (a letter or `_`, then letters, digits, `_`); otherwise
@@ -31,7 +31,7 @@ struct NamedPort {
     /// - Throws: ``UsageError`` for an empty path, a name that is not an identifier,
     ///   an unknown simulator profile, or a setting that is not a device option or has
     ///   a bad value.
-    init(parsing value: String) throws(UsageError) {
+    package init(parsing value: String) throws(UsageError) {
         guard !value.isEmpty else {
             throw UsageError(
                 "The value of '--port <port>' is empty; give a path, NAME=PATH or NAME=sim (e.g. /dev/ttyUSB0)")
@@ -80,7 +80,7 @@ struct NamedPort {
     }
 
     /// The unnamed simulator of `--sim`, running `--profile` (default `env`).
-    init(simulatorProfile profile: String?) {
+    package init(simulatorProfile profile: String?) {
         name = nil
         target = .simulator(profile: profile ?? SimulatorProfile.defaultName)
     }

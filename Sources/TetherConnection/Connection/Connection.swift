@@ -9,20 +9,20 @@ import TetherViews
 /// wiring of transport, Model, Presenter and View for one command.
 ///
 /// With `--sim` the simulator runs in-process (see ``OpenedDevice``).
-final class Connection {
+package final class Connection {
     /// The device (Model).
-    var device: Device { opened.device }
+    package var device: Device { opened.device }
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
-    var displayName: String { opened.displayName }
+    package var displayName: String { opened.displayName }
     /// The view chosen by `--format`, or the one the command gave (with the `--log`
     /// file's JSON view beside it).
-    let view: any DeviceView
+    package let view: any DeviceView
     /// The dialect's `--dialect` name.
-    var dialectName: String { opened.dialectName }
+    package var dialectName: String { opened.dialectName }
     /// The line end the dialect writes after each command.
-    var terminator: Terminator { opened.dialect.terminator }
+    package var terminator: Terminator { opened.dialect.terminator }
     /// The open port under the device (``OpenedDevice/transport``).
-    var transport: any SerialTransport { opened.transport }
+    package var transport: any SerialTransport { opened.transport }
     private let opened: OpenedDevice
     /// `--log`'s file, if any.
     private let log: LogFile<any DeviceView>?
@@ -41,7 +41,7 @@ final class Connection {
     ///     ``OpenedDevice``).
     ///   - isShown: the received lines the view shows (`monitor --only`); the `--log`
     ///     file has every line.
-    init(
+    package init(
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil,
         showing isShown: (@Sendable (ViewLine) -> Bool)? = nil
     ) async throws(CommandFailure) {
@@ -90,7 +90,7 @@ final class Connection {
     /// (``Device/executor``): a batch of events is rendered in the loop turn that read
     /// it, without waking a thread of Swift's pool (`query`, whose output is a reply per
     /// command; a view that blocks on its output holds up the port meanwhile).
-    func startPresenting(
+    package func startPresenting(
         showsPendingText: Bool = true, includesBytes: Bool = false, onDeviceLoop: Bool = false,
         observe: @escaping @Sendable (ViewRecord, ViewState) -> Void = { _, _ in },
         until isDone: @escaping @Sendable (ViewState) -> Bool = { _ in false }
@@ -109,13 +109,13 @@ final class Connection {
 
     /// - Throws: ``CommandFailure`` (74) when the `--log` file could not be written
     ///   (the device was closed then, ending the session).
-    func checkLog() throws(CommandFailure) {
+    package func checkLog() throws(CommandFailure) {
         try log?.check()
     }
 
     /// Closes the device (for `reason`, see ``Device/close(reason:)``) and stops the
     /// simulator, if any.
-    func shutdown(reason: String? = nil) async {
+    package func shutdown(reason: String? = nil) async {
         await opened.shutdown(reason: reason)
     }
 }

@@ -2,20 +2,22 @@ import TetherCommandLine
 import TetherViews
 
 /// The `--log` file and `--quiet`: for every command that opens a device.
-struct OutputOptions: FieldOptionGroup {
-    static let title = "OUTPUT OPTIONS"
+package struct OutputOptions: FieldOptionGroup {
+    package init() {}
+
+    package static let title = "OUTPUT OPTIONS"
 
     /// The formats a `--log` file may have.
-    static let logFormats: [OutputFormat] = [.json, .transcript, .raw]
+    package static let logFormats: [OutputFormat] = [.json, .transcript, .raw]
 
-    let log = Option<String?>(
+    package let log = Option<String?>(
         "--log", value: "file",
         help: """
             Also append every record to this file, beside the output --format
             chooses: JSON Lines (docs/JSON.md), or a transcript for a name ending in
             .txt or .log (--log-format); the file is created if missing.
             """, parse: Parse.nonEmpty(InvalidValue("Please provide a path.")))
-    let logFormat = Option<OutputFormat?>(
+    package let logFormat = Option<OutputFormat?>(
         "--log-format", value: "format",
         help: """
             The --log file's format: json (JSON Lines), transcript (each line
@@ -28,19 +30,21 @@ struct OutputOptions: FieldOptionGroup {
         }
         return format
     }
-    let quiet = Flag(
+    package let quiet = Flag(
         "--quiet",
         help: "Leave out the informational lines on standard error ('connected to …',\n"
             + "'waiting for …', hints); errors and warnings stay.")
 }
 
 /// How text output shows times and bytes.
-struct TextOutputOptions: FieldOptionGroup {
-    static let title = "TEXT OUTPUT OPTIONS"
-    static let isCommon = false
+package struct TextOutputOptions: FieldOptionGroup {
+    package init() {}
 
-    let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
-    let timestampFormat = Option<TimestampStyle?>(
+    package static let title = "TEXT OUTPUT OPTIONS"
+    package static let isCommon = false
+
+    package let timestamps = Flag("--timestamps", help: "Prefix text output with the time of each event.")
+    package let timestampFormat = Option<TimestampStyle?>(
         "--timestamp-format", value: "format",
         help: """
             How --timestamps and transcripts write times (tio's formats; implies
@@ -50,5 +54,6 @@ struct TextOutputOptions: FieldOptionGroup {
               24hour-delta  since the previous line, 00:00:00.004
               iso8601       UTC, 2026-12-01T12:15:01.123Z
             """, defaultHelp: "24hour", parse: Parse.choice(TimestampStyle.self))
-    let hex = Flag("--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
+    package let hex = Flag(
+        "--hex", help: "Text output shows received lines as hex pairs, line end included (4f 4b 0d 0a).")
 }

@@ -7,7 +7,7 @@ import TetherSimulator
 
 /// Where a device is: a serial port by path or network address, the port `--match`
 /// selects, or a simulator started in-process.
-enum PortTarget: Equatable {
+package enum PortTarget: Equatable {
     /// A device node or a link to one, or a port exported over TCP (`tcp://`,
     /// `rfc2217://`).
     case port(PortAddress)
@@ -17,7 +17,7 @@ enum PortTarget: Equatable {
     case simulator(profile: String)
 
     /// Whether this is an in-process simulator.
-    var isSimulator: Bool {
+    package var isSimulator: Bool {
         if case .simulator = self { true } else { false }
     }
 }
@@ -28,23 +28,23 @@ enum PortTarget: Equatable {
 /// A simulator's pty is opened through the very same libserialport path
 /// (``SerialPort``) as hardware; hardware ports honour `--wait`, DTR/RTS, the DTR
 /// pulse and break, and reconnect as ``HardwareOptions/reconnection`` says.
-final class OpenedDevice {
+package final class OpenedDevice {
     /// The device (Model), not yet started.
-    let device: Device
+    package let device: Device
     /// The name shown to the user: the port as typed, or `sim:PROFILE (/dev/pts/N)`.
-    let displayName: String
+    package let displayName: String
     /// The dialect's `--dialect` name (`line`, `at`, `scpi`, `prompt`, `nmea`).
-    let dialectName: String
+    package let dialectName: String
     /// The dialect, for the presenter (the values it reads in lines: `nmea`).
-    let dialect: any Dialect
+    package let dialect: any Dialect
     /// What is known of the device before it speaks: a simulator profile's identity and
     /// the units of its readings; nothing for hardware.
-    let facts: DeviceFacts
+    package let facts: DeviceFacts
     /// The port the device was built over, open: its descriptor is what
     /// `send`/`receive --program` hand to a program while the device is not started.
-    let transport: any SerialTransport
+    package let transport: any SerialTransport
     /// Whether the device reopens its port after a disconnect (``HardwareOptions/reconnection``).
-    let reconnects: Bool
+    package let reconnects: Bool
     private let simulator: Simulator?
 
     /// Opens `target`.
@@ -70,7 +70,7 @@ final class OpenedDevice {
     ///   that does not fit or an unknown simulator profile (64), port not found (66),
     ///   unavailable (69), I/O error (74), a setting the port lacks with
     ///   `--strict-settings` (78).
-    init(
+    package init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
         reset: LineSequence? = nil, rs485: RS485Settings? = nil, faults: FaultPlan = FaultPlan(),
@@ -156,11 +156,11 @@ final class OpenedDevice {
     /// The settings shown for a port that does not report its own
     /// (``SerialTransport/settingsReport``): raw TCP, or an RFC 2217 server that
     /// refused serial port control; the others show what they read back.
-    static let serverSettings = "the server's settings"
+    package static let serverSettings = "the server's settings"
 
     /// Closes the device (for `reason`, see ``Device/close(reason:)``) and stops the
     /// simulator, if any.
-    func shutdown(reason: String? = nil) async {
+    package func shutdown(reason: String? = nil) async {
         await device.close(reason: reason)
         simulator?.stop()
     }
