@@ -21,7 +21,7 @@ import TetherSimulator
 
     @Test func defaultsAreSerialConfigurationsAndASecondTimeout() throws {
         let options = try Self.options(["--sim"])
-        #expect(options.configuration == SerialConfiguration())
+        #expect(options.settings.configuration == SerialConfiguration())
         #expect(options.timeout == .milliseconds(1000))
         #expect("\(options.format)" == "text")
         #expect(options.usesSimulator)
@@ -34,7 +34,7 @@ import TetherSimulator
             ["-b", "9600", "--data-bits=7", "--parity", "EVEN", "--stop-bits", "2", "--flow-control", "rtscts"],
             port: "/dev/ttyUSB0")
         #expect(
-            options.configuration
+            options.settings.configuration
                 == SerialConfiguration(baudRate: 9600, dataBits: 7, parity: .even, stopBits: 2, flowControl: .rtsCts))
         #expect(options.address == .device("/dev/ttyUSB0"))
     }
@@ -91,14 +91,14 @@ import TetherSimulator
     /// `--char-delay` and `--command-delay` make the device's pacing; a device
     /// description's `char-delay` is under the command line's.
     @Test func pacingIsReadFromTheCommandLineOverTheDescriptionFile() throws {
-        #expect(try Self.options(["--sim"]).pacing == Pacing())
+        #expect(try Self.options(["--sim"]).settings.pacing == Pacing())
         let given = try Self.options(["--sim", "--char-delay", "6", "--command-delay", "20"])
-        #expect(given.pacing == Pacing(characterDelay: .milliseconds(6), commandDelay: .milliseconds(20)))
+        #expect(given.settings.pacing == Pacing(characterDelay: .milliseconds(6), commandDelay: .milliseconds(20)))
         let path = "/tmp/tether-pacing-\(getpid()).json"
         try #"{"char-delay": 5, "command-delay": 50}"#.write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
         let layered = try Self.options(["--sim", "--device", path, "--char-delay", "7"])
-        #expect(layered.pacing == Pacing(characterDelay: .milliseconds(7), commandDelay: .milliseconds(50)))
+        #expect(layered.settings.pacing == Pacing(characterDelay: .milliseconds(7), commandDelay: .milliseconds(50)))
         #expect(throws: UsageError.self) { try Self.options(["--sim", "--char-delay", "-1"]) }
     }
 
@@ -191,10 +191,10 @@ import TetherSimulator
     @Test func aDialectOptionForAnotherDialectIsRefusedWhenTheDialectIsMade() throws {
         let options = try Self.options(["--sim", "--urc", "^SYSSTART"])
         #expect(throws: UsageError("'--urc' applies only to '--dialect at' (the dialect is 'line')")) {
-            try options.dialect.makeDialect()
+            try options.settings.dialect.makeDialect()
         }
         #expect(throws: Never.self) {
-            try Self.options(["--sim", "--urc", "^X", "--dialect", "at"]).dialect.makeDialect()
+            try Self.options(["--sim", "--urc", "^X", "--dialect", "at"]).settings.dialect.makeDialect()
         }
     }
 
@@ -227,8 +227,8 @@ import TetherSimulator
         defer { try? FileManager.default.removeItem(atPath: path) }
         let options = try ConnectionOptions(
             try ParsedArguments(["--sim", "--device", path, "--baud", "19200"], spec: QueryCommand.spec), port: nil)
-        #expect(options.configuration.baudRate == 19200)
-        #expect(options.dialect.kind?.name == ATDialect.kind.name)
-        #expect(options.dialect.settings.unsolicitedPrefixes == ["^SYSSTART"])
+        #expect(options.settings.configuration.baudRate == 19200)
+        #expect(options.settings.dialect.kind?.name == ATDialect.kind.name)
+        #expect(options.settings.dialect.settings.unsolicitedPrefixes == ["^SYSSTART"])
     }
 }

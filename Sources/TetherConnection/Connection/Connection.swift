@@ -67,9 +67,7 @@ package final class Connection {
         let chosen: any DeviceView = if let log { FanOutView([shown, log.view]) } else { shown }
         self.view = chosen
         opened = try await OpenedDevice(
-            target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
-            pacing: options.pacing, discardsWaitingInput: options.discardsWaitingInput, reset: options.reset,
-            rs485: options.rs485, faults: options.simulatorFaults,
+            target, settings: options.settings, hardware: options.hardware, faults: options.simulatorFaults,
             waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             refused: { name, events in
                 // The records JSON and the log would have had; text has the error's message.

@@ -82,16 +82,11 @@ package struct ConnectionOptions {
     package var usesSimulator: Bool
     /// `--profile`: the simulated device's profile, a built-in name or a file path.
     package var simulatorProfile: String?
-    /// Serial settings: the command line's over `--device`'s.
-    package var configuration: SerialConfiguration
-    /// `--char-delay` and `--command-delay`, the command line's over `--device`'s.
-    package var pacing: Pacing
-    /// `--discard-input`, the command line's over `--device`'s.
-    package var discardsWaitingInput: Bool
-    /// `--reset`, the command line's over `--device`'s.
-    package var reset: LineSequence?
-    /// `--rs485`, the command line's over `--device`'s.
-    package var rs485: RS485Settings?
+    /// The device's settings — serial, pacing, `--discard-input`, `--reset`,
+    /// `--rs485`, the dialect and its options — the command line's over `--device`'s
+    /// and a named device's (``settingsBelow``); the dialect itself is made when the
+    /// port is known (a simulator profile gives its own default).
+    package var settings: DeviceSettings
     /// The reply timeout; `nil` for no deadline.
     package var timeout: Duration?
     /// `--quiet`: no informational lines on standard error.
@@ -111,9 +106,6 @@ package struct ConnectionOptions {
     package var log: String?
     /// `--log-format`, or the one `--log`'s name calls for (``OutputFormat/forLog(_:)``).
     package var logFormat: OutputFormat
-    /// `--dialect` and its options, the command line's over `--device`'s; the dialect
-    /// itself is made when the port is known (a simulator profile gives its own default).
-    package var dialect: DialectOptions
     /// The settings under the command line's own, lowest first: a named device's
     /// (``NamedDevice``), then `--device FILE`'s.
     package var settingsBelow: [SettingsLayer]
@@ -185,13 +177,7 @@ package struct ConnectionOptions {
             try DeviceDescription.load(path)
         }
         settingsBelow = (named?.settings ?? []) + (description.map { [$0] } ?? [])
-        let settings = try DeviceSettings(arguments, below: settingsBelow)
-        configuration = settings.configuration
-        pacing = settings.pacing
-        discardsWaitingInput = settings.discardsWaitingInput
-        reset = settings.reset
-        rs485 = settings.rs485
-        dialect = settings.dialect
+        settings = try DeviceSettings(arguments, below: settingsBelow)
         let wait = arguments[ReplyOptions.timeout]
         timeout = wait == .zero ? nil : wait
         isQuiet = output.quiet

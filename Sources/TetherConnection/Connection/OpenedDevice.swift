@@ -47,10 +47,10 @@ package final class OpenedDevice {
     package let reconnects: Bool
     private let simulator: Simulator?
 
-    /// Opens `target`.
-    ///
-    /// The dialect is `dialect`'s choice, defaulting to the simulator profile's; a
-    /// simulator runs with `faults`.
+    /// Opens `target` with `settings`: its serial settings, `--rs485` and the
+    /// `--reset` run after each open; the Model built with their pacing
+    /// (`--char-delay`, `--command-delay`), `--discard-input` and dialect (by default
+    /// the simulator profile's). A simulator runs with `faults`.
     ///
     /// - Parameters:
     ///   - waiting: told what `--wait` waits for, before it starts to wait (see
@@ -58,10 +58,6 @@ package final class OpenedDevice {
     ///   - refused: with `--strict-settings`, given the port's name and the events of its
     ///     open (``DeviceEvent/opened(_:settings:as:)``) when it lacks a setting asked
     ///     for, before the port is closed and this throws (78).
-    ///   - pacing: pauses between characters and after each command (``Pacing``).
-    ///   - discardsWaitingInput: discard the input waiting at open (`--discard-input`).
-    ///   - reset: the line sequence run after each open (`--reset`).
-    ///   - rs485: RS-485 direction control (`--rs485`).
     ///   - peer: with `--sim`, the simulated device to run instead of the profile's
     ///     (`send`/`receive`: the other side of a transfer, ``TransferPeer``); shown as
     ///     `sim:transfer`.
@@ -71,12 +67,11 @@ package final class OpenedDevice {
     ///   unavailable (69), I/O error (74), a setting the port lacks with
     ///   `--strict-settings` (78).
     package init(
-        _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
-        dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
-        reset: LineSequence? = nil, rs485: RS485Settings? = nil, faults: FaultPlan = FaultPlan(),
+        _ target: PortTarget, settings: DeviceSettings, hardware: HardwareOptions, faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
+        let (configuration, rs485) = (settings.configuration, settings.rs485)
         let dialect: any Dialect
         let port: any SerialTransport
         var known: DeviceFacts
@@ -84,7 +79,7 @@ package final class OpenedDevice {
         switch target {
         case .simulator(let name):
             let profile = try SimulatorProfile.load(name)
-            dialect = try Self.make(options, defaults: profile)
+            dialect = try Self.make(settings.dialect, defaults: profile)
             let started: Simulator
             let simulated = ProfileDevice(profile: profile)
             do {
@@ -102,7 +97,7 @@ package final class OpenedDevice {
             displayName = "sim:\(peer == nil ? name : "transfer") (\(started.devicePath))"
             known = peer == nil ? DeviceFacts(identity: simulated.identity, units: profile.readingUnits) : DeviceFacts()
         case .port, .match:
-            dialect = try Self.make(options, defaults: nil)
+            dialect = try Self.make(settings.dialect, defaults: nil)
             let address: PortAddress? = if case .port(let address) = target { address } else { nil }
             if case .tcp = address, let option = hardware.lineOptionGiven {
                 throw CommandFailure(
@@ -144,8 +139,9 @@ package final class OpenedDevice {
         }
         do {
             device = try Device(
-                transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings, pacing: pacing,
-                discardsWaitingInput: discardsWaitingInput, reopener: reopener, openingSequence: reset)
+                transport: port, name: displayName, dialect: dialect, settings: Self.serverSettings,
+                pacing: settings.pacing, discardsWaitingInput: settings.discardsWaitingInput, reopener: reopener,
+                openingSequence: settings.reset)
         } catch {
             port.close()
             simulator?.stop()

@@ -55,7 +55,7 @@ enum LinesCommand: Command {
             throw UsageError("tcp:// carries no modem lines; the server must speak RFC 2217 (rfc2217://)")
         }
         let log = try options.logFile(showing: .modemLines)
-        let opener = options.hardware.opener(address: options.address, configuration: options.configuration)
+        let opener = options.hardware.opener(address: options.address, configuration: options.settings.configuration)
         let view = try options.view(.modemLines)
         let waitingView: any DeviceView = log.map { FanOutView([view, $0.view]) } ?? view
         let port = try await options.hardware.openFirst(with: opener, address: options.address) {

@@ -150,10 +150,8 @@ enum RunCommand: Command {
                 for (port, settings) in zip(ports, settings) {
                     opened.append(
                         try await OpenedDevice(
-                            port.target, configuration: settings.configuration, hardware: options.hardware,
-                            dialect: settings.dialect, pacing: settings.pacing,
-                            discardsWaitingInput: settings.discardsWaitingInput, reset: settings.reset,
-                            rs485: settings.rs485, faults: options.simulatorFaults,
+                            port.target, settings: settings, hardware: options.hardware,
+                            faults: options.simulatorFaults,
                             waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
                             refused: { name, events in
                                 var presenter = Presenter(port: name, device: port.name)
