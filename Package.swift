@@ -148,6 +148,9 @@ let package = Package(
                 "TetherConnection",
             ]),
         .testTarget(
+            name: "TetherConnectionTests",
+            dependencies: ["TetherConnection", "TetherCommandLine", "TetherModel", "TetherPresenter"]),
+        .testTarget(
             name: "TetherDeviceSettingsTests",
             dependencies: ["TetherDeviceSettings", "TetherCommandLine", "TetherSerial", "TetherModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
