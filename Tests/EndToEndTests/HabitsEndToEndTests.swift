@@ -56,6 +56,13 @@ import Testing
         #expect(result.stdout.hasPrefix("*IDN? → TETHER,ENV-1,SIM0001,1.0  ("), "\(result.stdout)")
     }
 
+    /// `tether --sim --help` is connect's help, as `tether connect --sim --help` is.
+    @Test func helpAfterOptionsBeforeThePortIsConnects() throws {
+        let result = try Subprocess.run("tether", ["--sim", "--help"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("OVERVIEW: Work with a device interactively"), "\(result.stdout)")
+    }
+
     /// Options before a subcommand get the form that works; before nothing that opens
     /// a port, what to write instead.
     @Test(arguments: [

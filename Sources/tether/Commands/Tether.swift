@@ -145,6 +145,7 @@ enum Tether {
     /// argument is a port (or `--sim`/`--match` name it), or, when they are not
     /// `connect`'s (a bad value), one is a port and none is a subcommand.
     static func portFollowsOptions(_ arguments: [String]) -> Bool {
+        let arguments = withoutHelp(arguments)
         if let parsed = try? ParsedArguments(arguments, spec: parsingSpec(ConnectCommand.spec)) {
             guard let first = parsed.positionals.first else { return ConnectionOptions.namesPortByOption(parsed) }
             return isPort(first)
@@ -153,13 +154,19 @@ enum Tether {
             && !arguments.contains { name in commands.contains { $0.spec.name == name } }
     }
 
+    /// `arguments` without `-h`, `--help` and `--help-all`, which the parser does not
+    /// take (``start(_:)`` answers them once the command is known).
+    private static func withoutHelp(_ arguments: [String]) -> [String] {
+        arguments.filter { !ParsedArguments.asksForHelp([$0]) }
+    }
+
     /// Options before the subcommand (`tether --timeout 5s query …`), or before no port:
     /// the form that works, with the options after the subcommand.
     static func optionsFirst(_ arguments: [String]) -> UsageError {
         guard let index = arguments.firstIndex(where: { name in commands.contains { $0.spec.name == name } }) else {
             // Not connect's (`--bogus`, a bad value): what is wrong with them.
             do throws(UsageError) {
-                _ = try ParsedArguments(arguments, spec: parsingSpec(ConnectCommand.spec))
+                _ = try ParsedArguments(withoutHelp(arguments), spec: parsingSpec(ConnectCommand.spec))
             } catch {
                 return error
             }
