@@ -39,8 +39,8 @@ enum Tether {
               tether send /dev/ttyUSB0 u-boot.img        (YMODEM, after 'loady')
 
             Durations are written 500ms, 3s, 1.5s, .5s, 2m or 1h, or added up, 1m30s; a
-            bare number is in the option's own unit, which its help names. 'tether <subcommand> --help' shows
-            its common options, '--help-all' every one.
+            bare number is in the option's own unit, which its help names.
+            'tether <subcommand> --help' shows its common options, '--help-all' every one.
 
             EXIT CODES:
               0 success, 1 error reply or failed expectation, 64 usage error,
@@ -161,7 +161,8 @@ enum Tether {
     }
 
     /// Options before the subcommand (`tether --timeout 5s query …`), or before no port:
-    /// the form that works, with the options after the subcommand.
+    /// the form that works, with the options after the subcommand; for options that
+    /// are not `connect`'s, `connect`'s parse error.
     static func optionsFirst(_ arguments: [String]) -> UsageError {
         guard let index = arguments.firstIndex(where: { name in commands.contains { $0.spec.name == name } }) else {
             // Not connect's (`--bogus`, a bad value): what is wrong with them.
