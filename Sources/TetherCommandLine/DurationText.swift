@@ -38,7 +38,8 @@ public enum DurationText {
             } else if suffix.isEmpty {
                 return .failure(.notANumber)
             } else {
-                return .failure(.unknownUnit(String(suffix)))
+                // All that follows the number (`e10` of `1e10`): what was written instead of a unit.
+                return .failure(.unknownUnit(String(suffix + rest)))
             }
             total += number * scale
         } while !rest.isEmpty
