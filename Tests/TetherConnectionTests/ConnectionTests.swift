@@ -60,23 +60,18 @@ import TetherPresenter
         await #expect(throws: RequestFailure.self) { try await device.query("*IDN?", timeout: .seconds(1)) }
     }
 
-    /// A `--log` file that cannot be opened fails before any port is: 73.
-    @Test func aLogFileThatCannotBeOpenedIsExit73() async throws {
-        let options = try Self.options(["--sim", "--log", "/nonexistent-tether-folder/log.jsonl"])
+    /// A `--log` file that cannot be opened fails before any port is opened (73); a
+    /// simulator profile that does not exist is a usage error (64).
+    @Test(arguments: [
+        (["--log", "/nonexistent-tether-folder/log.jsonl"], ExitCode.cannotCreateLog),
+        (["--profile", "no-such-profile"], .usage),
+    ])
+    func whatCannotBeOpenedHasItsExitCode(arguments: [String], code: ExitCode) async throws {
+        let options = try Self.options(["--sim"] + arguments)
         await #expect {
             _ = try await Connection(options, view: RecordingView())
         } throws: { error in
-            (error as? CommandFailure)?.code == .cannotCreateLog
-        }
-    }
-
-    /// A simulator profile that does not exist is a usage error (64), named.
-    @Test func anUnknownProfileIsAUsageError() async throws {
-        let options = try Self.options(["--sim", "--profile", "no-such-profile"])
-        await #expect {
-            _ = try await Connection(options, view: RecordingView())
-        } throws: { error in
-            (error as? CommandFailure)?.code == .usage
+            (error as? CommandFailure)?.code == code
         }
     }
 }
