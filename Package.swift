@@ -52,7 +52,7 @@ let package = Package(
         // Model: framing, dialects, request queue, events, transfers on the port loop.
         .target(name: "TetherModel", dependencies: ["TetherSerial", "TetherPoll", "TetherTransfer", "TetherLibC"]),
         // Presenter: model events → view state.
-        .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer", "TetherSerial"]),
+        .target(name: "TetherPresenter", dependencies: ["TetherModel", "TetherTransfer", "TetherSerial", "TetherJSON"]),
         // Lua 5.4 from Debian (`apt-get install liblua5.4-dev`), for scripts.
         .systemLibrary(name: "CLua", providers: [.apt(["liblua5.4-dev"])]),
         // Scripts: query files and Lua, run over several devices (the run's Mediator).
@@ -83,8 +83,8 @@ let package = Package(
         .target(
             name: "TetherDeviceSettings",
             dependencies: [
-                "TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator", "TetherJSON",
-                "TetherLibC", "CInih",
+                "TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator", "TetherLibC",
+                "CInih",
             ]),
         // A device command's options and life: the option groups, their values, the
         // opened device, its trap, close and exit code; `send` and `receive` too.
@@ -126,7 +126,7 @@ let package = Package(
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
                 "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "TetherConnection", "TetherTransfer",
-                "TetherLibC", "TetherJSON",
+                "TetherLibC",
             ],
             plugins: ["StampCommit"]
         ),
@@ -153,11 +153,12 @@ let package = Package(
         .testTarget(
             name: "TetherDeviceSettingsTests",
             dependencies: ["TetherDeviceSettings", "TetherCommandLine", "TetherSerial", "TetherModel"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TetherSimulator"], exclude: ["Harness", "Fixtures"]),
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
-        .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer"]),
+        .testTarget(
+            name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer", "TetherJSON"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel", "TetherSerial"]),
         .testTarget(
             name: "TetherConsoleTests",

@@ -1,5 +1,4 @@
 import TetherCommandLine
-import TetherJSON
 import TetherLibC
 import TetherPresenter
 import TetherSimulator
@@ -48,7 +47,7 @@ public enum DeviceDescription {
         }
         let document: JSONValue
         do {
-            document = try JSONNodeDecoder.decode(JSONValue.self, from: data)
+            document = try JSONValue.parse(data)
         } catch {
             throw UsageError("\(path): not valid JSON: \(error)")
         }

@@ -36,6 +36,38 @@ public enum FileSystem {
         }
     }
 
+    /// Calls `body` with each line `descriptor` gives until its end (without its LF; the
+    /// last line also when no LF ends it), reading 1 MiB pieces (`EINTR` retried), so a
+    /// file of any length is read in one pass with one piece and one line in memory.
+    /// Returns `false` on a read error, with `errno` telling which.
+    public static func forEachLine(_ descriptor: Int32, _ body: (ArraySlice<UInt8>) -> Void) -> Bool {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if count == 0 {
+                if !pending.isEmpty { body(pending[...]) }
+                return true
+            }
+            var start = 0
+            while let end = chunk[start..<count].firstIndex(of: 0x0A) {
+                if pending.isEmpty {
+                    body(chunk[start..<end])
+                } else {
+                    pending.append(contentsOf: chunk[start..<end])
+                    body(pending[...])
+                    pending.removeAll(keepingCapacity: true)
+                }
+                start = end + 1
+            }
+            pending.append(contentsOf: chunk[start..<count])
+        }
+    }
+
     /// The names in the directory at `path` (without `.` and `..`), in the order the
     /// directory gives them; `nil` when it cannot be opened.
     public static func entries(ofDirectory path: String) -> [String]? {

@@ -36,6 +36,51 @@ import Testing
         #expect(text.hasSuffix(" ms)\n") && text.contains("outcome: failed ("), "\(text)")
     }
 
+    /// The report of a short session recorded before reading was made streaming and
+    /// plots downsampled (`Fixtures/report-session.jsonl`, its text and page as that
+    /// tether wrote them): unchanged byte for byte.
+    @Test(arguments: ["txt", "html"]) func aShortSessionsReportIsUnchanged(_ format: String) throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let log = try String(contentsOf: fixtures.appendingPathComponent("report-session.jsonl"), encoding: .utf8)
+        let expected = try String(
+            contentsOf: fixtures.appendingPathComponent("report-session.\(format)"), encoding: .utf8)
+        let folder = try TemporaryFolder()
+        let output = folder.path("report.\(format)")
+        let result = try Subprocess.run(
+            "tether", ["report", "-", "--format", format == "txt" ? "text" : "html", "--output", output], stdin: log)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == expected)
+    }
+
+    /// A log of 300 000 records reads in one pass, and its page stays small: each plot
+    /// drawn from at most 1 200 samples, saying so in its caption.
+    @Test func aLongLogsPageIsDownsampled() throws {
+        let folder = try TemporaryFolder()
+        var log = ""
+        let start = 1_800_000_000.0
+        for index in 0..<300_000 {
+            let time = ISO8601DateFormatter.string(
+                from: Date(timeIntervalSince1970: start + Double(index) / 100), timeZone: .gmt,
+                formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+            log +=
+                index % 2 == 0
+                ? #"{"device":"d","readings":{"temp":\#(index % 1000)},"time":"\#(time)","type":"notification","v":1}"#
+                : #"{"command":"MEAS?","device":"d","rtt_ms":\#(index % 7),"time":"\#(time)","type":"reply","v":1}"#
+            log += "\n"
+        }
+        let path = folder.path("long.jsonl")
+        try log.write(toFile: path, atomically: false, encoding: .utf8)
+        let result = try Subprocess.run("tether", ["report", path], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: folder.path("long.html"), encoding: .utf8)
+        #expect(html.contains("300000 records"))
+        #expect(html.contains("temp over time (") && html.contains(" of 150000 samples drawn"))
+        #expect(html.contains("timeline (") && html.contains("of 150000 events drawn"))
+        #expect(html.utf8.count < 5_000_000, "\(html.utf8.count) bytes")
+        // The greatest and least reading (998 and 0) are still on the page.
+        #expect(html.contains(": 998</title>") && html.contains(": 0</title>"))
+    }
+
     @Test func htmlReportIsOneSelfContainedFile() throws {
         let folder = try TemporaryFolder()
         let log = try recordSession(in: folder)

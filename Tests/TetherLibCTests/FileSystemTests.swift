@@ -36,6 +36,25 @@ import TetherLibC
         }
     }
 
+    /// Lines that cross the 1 MiB pieces `forEachLine` reads, empty lines, and a last
+    /// line without its LF come out as `split` gives them, with nothing lost or joined.
+    @Test func forEachLineGivesEveryLineAcrossPieces() throws {
+        try Self.withFolder { folder in
+            var text = ""
+            for index in 0..<60_000 {
+                text += index % 97 == 0 ? "\n" : "line \(index) " + String(repeating: "x", count: index % 61) + "\n"
+            }
+            text += "last without LF"
+            #expect(text.utf8.count > 2 << 20)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/lines"))
+            let descriptor = open(folder + "/lines", O_RDONLY)
+            defer { close(descriptor) }
+            var lines: [String] = []
+            #expect(FileSystem.forEachLine(descriptor) { lines.append(String(decoding: $0, as: UTF8.self)) })
+            #expect(lines == text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
+    }
+
     @Test func entriesLinksAndKinds() throws {
         try Self.withFolder { folder in
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()

@@ -37,20 +37,26 @@ public struct HTMLReportView: ReportView {
         for device in report.devices {
             page += "<section class=\"device\"><h2>\(Markup.escaped(device.name))</h2>\n"
             for reading in device.readings where !reading.samples.isEmpty {
-                page += Self.figure(
-                    SVGPlot.series(reading.samples, from: start, to: end, label: reading.name, joined: true),
+                page += Self.series(
+                    reading.samples, from: start, to: end, label: reading.name, joined: true,
                     caption: "\(reading.name) over time")
             }
             if !device.roundTrips.isEmpty {
-                page += Self.figure(
-                    SVGPlot.series(device.roundTrips, from: start, to: end, label: "round trip (ms)", joined: false),
+                page += Self.series(
+                    device.roundTrips, from: start, to: end, label: "round trip (ms)", joined: false,
                     caption: "round trips over time")
                 page += Self.figure(
                     SVGPlot.histogram(device.roundTrips.map(\.value), label: "round trip (ms)"),
                     caption: "round trips, histogram")
             }
             if !device.events.isEmpty {
-                page += Self.figure(SVGPlot.timeline(device.events, from: start, to: end), caption: "timeline")
+                let drawn = Downsampling.timeline(device.events, from: start, to: end)
+                page += Self.figure(
+                    SVGPlot.timeline(drawn, from: start, to: end),
+                    caption: "timeline"
+                        + (drawn.count < device.events.count
+                            ? " (\(drawn.count) of \(device.events.count) events drawn: the first of each kind in each "
+                                + "interval, its title counting the rest)" : ""))
             }
             let counts = SessionReport.Event.Kind.allCases.map { "<td>\(device.count($0))</td>" }.joined()
             page +=
@@ -77,6 +83,20 @@ public struct HTMLReportView: ReportView {
         }
         page += "<script>\(Self.script)</script>\n</body></html>\n"
         output.write(page)
+    }
+
+    /// A plot of `samples`, downsampled for the page (``Downsampling``), its caption
+    /// saying so when it is.
+    private static func series(
+        _ samples: [SessionReport.Sample], from start: Date, to end: Date, label: String, joined: Bool, caption: String
+    ) -> String {
+        let drawn = Downsampling.series(samples, from: start, to: end)
+        return figure(
+            SVGPlot.series(drawn, from: start, to: end, label: label, joined: joined),
+            caption: caption
+                + (drawn.count < samples.count
+                    ? " (\(drawn.count) of \(samples.count) samples drawn: each interval's first, least, greatest "
+                        + "and last)" : ""))
     }
 
     private static func figure(_ svg: String, caption: String) -> String {

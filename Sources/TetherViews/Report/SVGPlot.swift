@@ -58,8 +58,10 @@ enum SVGPlot {
         return svg(body, kind: "histogram", label: label)
     }
 
-    /// Each event on a row of its kind, over the session's time span.
-    static func timeline(_ events: [SessionReport.Event], from start: Date, to end: Date) -> String {
+    /// Each event on a row of its kind, over the session's time span; one that stands
+    /// for `more` of its kind (``Downsampling/timeline(_:from:to:)``) says so in its title.
+    static func timeline(_ events: [(event: SessionReport.Event, more: Int)], from start: Date, to end: Date) -> String
+    {
         let kinds = SessionReport.Event.Kind.allCases
         let rowHeight = (height - top - bottom) / Double(kinds.count)
         var body = ""
@@ -73,14 +75,14 @@ enum SVGPlot {
         body +=
             "<text class=\"tick end\" x=\"\(width - right)\" y=\"\(height - 8)\">"
             + SampleStatistics.show((end.timeIntervalSince(start) * 10).rounded() / 10) + " s</text>"
-        for event in events {
+        for (event, more) in events {
             let row = kinds.firstIndex(of: event.kind) ?? 0
             let x = scale(event.time.timeIntervalSince(start), 0, max(end.timeIntervalSince(start), 0.001))
             body +=
                 "<circle data-mark=\"\" class=\"\(event.kind == .exchange ? "ok" : "bad")\" cx=\"\(rounded(x))\" "
                 + "cy=\"\(rounded(top + rowHeight * (Double(row) + 0.5)))\" r=\"3\"><title>"
                 + Markup.escaped("\(ISO8601Timestamp.string(event.time)) \(event.kind.rawValue): \(event.text)")
-                + "</title></circle>"
+                + (more > 0 ? " (and \(more) more in this interval)" : "") + "</title></circle>"
         }
         return svg(body, kind: "timeline", label: "timeline")
     }

@@ -1,7 +1,6 @@
 import Glibc
 import TetherCommandLine
 import TetherConnection
-import TetherJSON
 import TetherLibC
 import TetherPresenter
 import TetherViews
@@ -46,15 +45,7 @@ enum ReportCommand: Command {
             throw UsageError("Unexpected argument \(Quoted(extra))")
         }
         let format = arguments[Self.format]
-        let data = try Self.contents(of: path)
-        var report = SessionReport()
-        for line in data.split(separator: UInt8(ascii: "\n")) where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
-            if case .object(let record)? = try? JSONNodeDecoder.decode(JSONValue.self, from: Array(line)) {
-                report.add(record)
-            } else {
-                report.skip()
-            }
-        }
+        let report = try Self.read(path)
         guard report.records > 0 else {
             throw CommandFailure(
                 "\(path) holds no tether records (JSON Lines from --log or --format json)", code: .scriptError)
@@ -81,22 +72,32 @@ enum ReportCommand: Command {
         return .success
     }
 
-    /// Every byte of the file at `path` (`-`: standard input).
+    /// The report of the log at `path` (`-`: standard input), read in one pass: each
+    /// line a record, or counted as skipped; blank lines ignored.
     ///
     /// - Throws: ``CommandFailure`` (66) naming the file and `strerror` when it cannot
     ///   be read.
-    private static func contents(of path: String) throws(CommandFailure) -> [UInt8] {
+    private static func read(_ path: String) throws(CommandFailure) -> SessionReport {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CommandFailure(
                 "cannot read the log \(path): \(String(cString: strerror(errno)))", code: .portNotFound)
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        guard let bytes = FileSystem.readAll(descriptor) else {
+        var report = SessionReport()
+        let read = FileSystem.forEachLine(descriptor) { line in
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else { return }
+            if case .object(let record)? = try? JSONValue.parse(Array(line)) {
+                report.add(record)
+            } else {
+                report.skip()
+            }
+        }
+        guard read else {
             throw CommandFailure(
                 "cannot read the log \(path): \(String(cString: strerror(errno)))", code: .portNotFound)
         }
-        return bytes
+        return report
     }
 
     /// `bench.jsonl` → `bench.html`; standard input's report is `report.html`.
