@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 
+import report_growth
+
 VOLTAGE = "+1.23456789E+00"
 
 
@@ -484,6 +486,8 @@ def main():
     fleet_table(fleet, fleet_seconds)
     table("One-shot process, open + one query + exit (ms wall, hyperfine median)", "ms", startup,
           "C libserialport", True, rounds)
+    report_growth.measure(tethers, options.python, work, [10_000, 100_000] if options.quick else
+                          [10_000, 100_000, 1_000_000], rounds)
     binary_sizes(tethers, work)
     if notes:
         print("\nnotes (failed checks):")
