@@ -83,6 +83,11 @@ let package = Package(
                 "TetherCommandLine", "TetherSerial", "TetherModel", "TetherPresenter", "TetherSimulator", "TetherJSON",
                 "TetherLibC", "CInih",
             ]),
+        // elfutils' libdw and libdwfl from Debian (`apt-get install libdw-dev`): a
+        // firmware ELF file's symbols and DWARF lines, for `--elf` (docs/FIRMWARE.md).
+        .systemLibrary(name: "CLibDW", providers: [.apt(["libdw-dev"])]),
+        // Symbols: the code at a firmware's addresses, from its ELF file (libdwfl offline).
+        .target(name: "TetherSymbols", dependencies: ["CLibDW", "TetherPresenter"]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore", "TetherLibC"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
@@ -115,7 +120,7 @@ let package = Package(
             dependencies: [
                 "TetherSerial", "TetherModel", "TetherPresenter", "TetherViews", "TetherConsole", "TetherSimulator",
                 "TetherScript", "TetherCommandLine", "TetherDeviceSettings", "CAbortOrigin", "CSignalRecord",
-                "TetherTransfer", "TetherLibC", "TetherJSON",
+                "TetherTransfer", "TetherLibC", "TetherJSON", "TetherSymbols",
             ],
             plugins: ["StampCommit"]
         ),
@@ -142,6 +147,7 @@ let package = Package(
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
+        .testTarget(name: "TetherSymbolsTests", dependencies: ["TetherSymbols", "TetherPresenter"]),
         .testTarget(name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel", "TetherSerial"]),
         .testTarget(

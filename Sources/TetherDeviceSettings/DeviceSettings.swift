@@ -73,6 +73,14 @@ public struct DeviceSettings {
         return settings
     }
 
+    public static let elf = Option<String?>(
+        "--elf", value: "file",
+        help: """
+            The firmware's ELF file: the code addresses of crash reports (ESP-IDF
+            backtraces, Zephyr fatal errors, Cortex-M fault dumps) are shown with
+            their function, file and line (docs/FIRMWARE.md).
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide the firmware's ELF file.")))
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -87,11 +95,14 @@ public struct DeviceSettings {
     /// What to do to the lines after each open and around each write (`--reset`, `--rs485`).
     public static let lineOptions = [reset.declaration, rs485.declaration]
 
+    /// What is known of the device's firmware (`--elf`).
+    public static let firmwareOptions = [elf.declaration]
+
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
     /// (``DialectOptions/options``), so a new dialect option is a description key at once.
     public static var options: [OptionDeclaration] {
-        serialOptions + pacingOptions + inputOptions + lineOptions + DialectOptions.options
+        serialOptions + pacingOptions + inputOptions + lineOptions + firmwareOptions + DialectOptions.options
     }
 
     /// Every device option, for merging layers: a file may give a setting this command
@@ -112,6 +123,8 @@ public struct DeviceSettings {
     public var reset: LineSequence?
     /// `--rs485`: RS-485 direction control and its delays.
     public var rs485: RS485Settings?
+    /// `--elf`: the path of the firmware's ELF file.
+    public var elf: String?
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -125,6 +138,7 @@ public struct DeviceSettings {
         discardsWaitingInput = arguments[Self.discardInput]
         reset = arguments[Self.reset]
         rs485 = arguments[Self.rs485]
+        elf = arguments[Self.elf]
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

@@ -13,6 +13,8 @@ public struct Presenter: Sendable {
     /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
     /// (`tether query`, whose output is replies), it is only kept in the state.
     public var showsPendingText = true
+    /// The crash formats whose addresses the facts' ``DeviceFacts/symbolizer`` looks up.
+    public var crashFormats = CrashAddressFormat.builtIn
     /// The exact bytes of commands sent and not yet ended whose bytes are not UTF-8
     /// (rare: nothing is kept for the others), for their exchange.
     private var undecodedCommands: [RequestID: [UInt8]] = [:]
@@ -172,7 +174,7 @@ public struct Presenter: Sendable {
                 }
             }
             if Alert.isAlarm(bytes: line.bytes) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
-            return ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))
+            return ViewRecord(time: time, event: .notification(annotated(ViewLine(line)), readings: readings))
         case .partialReply(_, let command, let lines):
             return ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))
         case .lateReply(let command, let reply):
@@ -192,6 +194,16 @@ public struct Presenter: Sendable {
             state.pendingText = ViewLine(line)
             return showsPendingText ? ViewRecord(time: time, event: .pendingText(ViewLine(line))) : nil
         }
+    }
+
+    /// `line` with the symbols of its crash addresses, when the facts have a symbolizer.
+    private func annotated(_ line: ViewLine) -> ViewLine {
+        guard let symbolizer = facts.symbolizer else { return line }
+        var line = line
+        line.symbols = CrashAddressFormat.addresses(in: line.bytes, formats: crashFormats).map {
+            AddressSymbol(address: $0.address, field: $0.field, lookup: symbolizer.lookUp($0.address))
+        }
+        return line
     }
 
     private mutating func record(_ exchange: Exchange) -> ViewRecord {

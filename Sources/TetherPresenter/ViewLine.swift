@@ -45,6 +45,9 @@ public struct ViewLine: Sendable, Hashable {
     public var terminator: LineEnd?
     /// Where the binary payload lies in ``bytes``, or `nil` for a line without one.
     public var payloadRange: Range<Int>?
+    /// The code addresses of a crash report in the line and what the firmware's ELF
+    /// file says of each (`--elf`; ``CrashAddressFormat``); empty otherwise.
+    public var symbols: [AddressSymbol] = []
 
     /// Creates a line.
     public init(

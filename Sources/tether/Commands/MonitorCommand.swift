@@ -82,7 +82,8 @@ enum MonitorCommand: Command {
         // Monitor sends nothing: the groups about commands and their replies do not apply.
         groups: [
             SimulatorOptions.self, PortOptions.self, SerialOptions.self, DialectGroup.self, OutputOptions.self,
-            ReconnectOptions.self, TextOutputOptions.self, DialectTuningOptions.self, PacingOptions.self,
+            ReconnectOptions.self, FirmwareOptions.self, TextOutputOptions.self, DialectTuningOptions.self,
+            PacingOptions.self,
             PortControlOptions.self, LineControlOptions.self, SimulatorFaultOptions.self,
         ],
         usage:

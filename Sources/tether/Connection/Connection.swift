@@ -45,6 +45,7 @@ final class Connection {
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil,
         showing isShown: (@Sendable (ViewLine) -> Bool)? = nil
     ) async throws(CommandFailure) {
+        let symbols = try FirmwareFile.symbols(options.elf)  // before the port opens: a bad file ends nothing begun
         let log = try options.logFile(showing: .eventLog)
         self.log = log
         let target: PortTarget
@@ -69,7 +70,7 @@ final class Connection {
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
             pacing: options.pacing, discardsWaitingInput: options.discardsWaitingInput, reset: options.reset,
-            rs485: options.rs485, faults: options.simulatorFaults,
+            rs485: options.rs485, symbols: symbols, faults: options.simulatorFaults,
             waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             refused: { name, events in
                 // The records JSON and the log would have had; text has the error's message.

@@ -49,13 +49,13 @@ struct ConnectionOptions {
     }
 
     /// The groups of a command that opens a device and sends to it, in `--help` order
-    /// (`query`, `send`, `receive`); `reconnects` adds ``ReconnectOptions`` (`connect`,
-    /// `run`).
+    /// (`query`, `send`, `receive`); `reconnects` adds ``ReconnectOptions`` and
+    /// ``FirmwareOptions`` (`connect`, `run`: the commands that watch a device's log).
     static func sendingGroups(reconnects: Bool = false) -> [any OptionGroup.Type] {
         [
             SimulatorOptions.self, PortOptions.self, SerialOptions.self, ReplyOptions.self, DialectGroup.self,
             OutputOptions.self,
-        ] + (reconnects ? [ReconnectOptions.self] : []) + [
+        ] + (reconnects ? [ReconnectOptions.self, FirmwareOptions.self] : []) + [
             TextOutputOptions.self, ReplyTuningOptions.self, DialectTuningOptions.self, PacingOptions.self,
             PortControlOptions.self, LineControlOptions.self, SimulatorFaultOptions.self,
         ]
@@ -91,6 +91,8 @@ struct ConnectionOptions {
     var reset: LineSequence?
     /// `--rs485`, the command line's over `--device`'s.
     var rs485: RS485Settings?
+    /// `--elf`, the command line's over `--device`'s.
+    var elf: String?
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// `--quiet`: no informational lines on standard error.
@@ -187,6 +189,7 @@ struct ConnectionOptions {
         discardsWaitingInput = settings.discardsWaitingInput
         reset = settings.reset
         rs485 = settings.rs485
+        elf = settings.elf
         dialect = settings.dialect
         let wait = arguments[ReplyOptions.timeout]
         timeout = wait == .zero ? nil : wait

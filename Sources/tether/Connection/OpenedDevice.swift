@@ -73,8 +73,8 @@ final class OpenedDevice {
     init(
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
-        reset: LineSequence? = nil, rs485: RS485Settings? = nil, faults: FaultPlan = FaultPlan(),
-        waiting: (String) -> Void,
+        reset: LineSequence? = nil, rs485: RS485Settings? = nil, symbols: (any AddressSymbolizing)? = nil,
+        faults: FaultPlan = FaultPlan(), waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
         let dialect: any Dialect
@@ -129,6 +129,7 @@ final class OpenedDevice {
         reconnects = reopener != nil
         dialectName = dialect.name
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
+        known.symbolizer = symbols
         facts = known
         self.dialect = dialect
         transport = port

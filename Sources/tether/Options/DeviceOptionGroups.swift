@@ -81,6 +81,13 @@ enum LineControlOptions: OptionGroup {
     static var options: [OptionDeclaration] { DeviceSettings.lineOptions }
 }
 
+/// The firmware's ELF file, for crash reports' addresses (docs/FIRMWARE.md): a device
+/// option, so device files and `run`'s inline settings give it too.
+enum FirmwareOptions: OptionGroup {
+    static let title = "FIRMWARE OPTIONS"
+    static var options: [OptionDeclaration] { DeviceSettings.firmwareOptions }
+}
+
 /// How a command is sent and how long its reply is waited for: the options of the
 /// commands that send (not `monitor`).
 enum ReplyOptions: OptionGroup {
