@@ -167,6 +167,39 @@ import TetherSimulator
         #expect(types.prefix(2) == ["connected", "line_sequence"], "\(types)")
     }
 
+    /// The application's boot log from its first byte: monitor reads from the open on,
+    /// and the hard reset runs after it, so the ROM's first line is the first line shown
+    /// and every byte of the banner is there, in order.
+    @Test func monitorWithHardResetCapturesTheBootBannerFromItsFirstByte() throws {
+        let board = AutoResetBoard()
+        let simulator = try Simulator(device: board)
+        defer { simulator.stop() }
+        let result = try Subprocess.run(
+            "tether",
+            [
+                "monitor", simulator.devicePath, "--reset", "esptool-hard-reset", "--until", "application started",
+                "--duration", "20", "--format", "json",
+            ], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(board.boots == [.application])
+        let records = try JSONLines.parse(result.stdout)
+        let received = records.filter { $0["type"] as? String == "notification" }.map {
+            ($0["line"] as? String ?? "")
+                + String(decoding: hexBytes($0["line_eol_hex"] as? String ?? ""), as: UTF8.self)
+        }
+        // Blank lines are framing, not notifications: the banner less its empty line.
+        #expect(
+            received.joined() == AutoResetBoard.applicationBanner.replacingOccurrences(of: "\r\n\r\n", with: "\r\n"))
+        let types = records.compactMap { $0["type"] as? String }
+        #expect(types.prefix(2) == ["connected", "line_sequence"], "\(types)")
+    }
+
+    private func hexBytes(_ hex: String) -> [UInt8] {
+        stride(from: 0, to: hex.count, by: 2).compactMap {
+            UInt8(hex.dropFirst($0).prefix(2), radix: 16)
+        }
+    }
+
     @Test func aDeviceFileNamesItsOwnSequence() throws {
         let folder = try TemporaryFolder()
         let file = folder.path("board.json")
