@@ -164,6 +164,8 @@ public struct Presenter: Sendable {
                     ? Reading.fields(in: line.text, at: time, units: facts.units) : []
             }
             state.counts.notifications += 1
+            let shown = annotated(ViewLine(line))
+            if let level = shown.level { state.counts.levels[level, default: 0] += 1 }
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)
@@ -174,7 +176,7 @@ public struct Presenter: Sendable {
                 }
             }
             if Alert.isAlarm(bytes: line.bytes) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
-            return ViewRecord(time: time, event: .notification(annotated(ViewLine(line)), readings: readings))
+            return ViewRecord(time: time, event: .notification(shown, readings: readings))
         case .partialReply(_, let command, let lines):
             return ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))
         case .lateReply(let command, let reply):
@@ -196,10 +198,12 @@ public struct Presenter: Sendable {
         }
     }
 
-    /// `line` with the symbols of its crash addresses, when the facts have a symbolizer.
+    /// `line` with its log level, and the symbols of its crash addresses when the facts
+    /// have a symbolizer.
     private func annotated(_ line: ViewLine) -> ViewLine {
-        guard let symbolizer = facts.symbolizer else { return line }
         var line = line
+        line.level = LogLevel.of(line.bytes)
+        guard let symbolizer = facts.symbolizer else { return line }
         line.symbols = CrashAddressFormat.addresses(in: line.bytes, formats: crashFormats).map {
             AddressSymbol(address: $0.address, field: $0.field, lookup: symbolizer.lookUp($0.address))
         }

@@ -48,6 +48,9 @@ public struct ViewLine: Sendable, Hashable {
     /// The code addresses of a crash report in the line and what the firmware's ELF
     /// file says of each (`--elf`; ``CrashAddressFormat``); empty otherwise.
     public var symbols: [AddressSymbol] = []
+    /// The line's log level, as its format writes it (``LogLevel/of(_:)``): set on
+    /// notifications; `nil` for a line without one.
+    public var level: LogLevel?
 
     /// Creates a line.
     public init(

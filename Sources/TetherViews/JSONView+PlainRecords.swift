@@ -47,6 +47,11 @@ extension JSONView {
             JSONWriter.appendString(device, to: &output)
             output.append(UInt8(ascii: ","))
         }
+        if let level = line.level {
+            output.append(contentsOf: #""level":""#.utf8)
+            output.append(contentsOf: level.name.utf8)
+            output.append(contentsOf: #"","#.utf8)
+        }
         output.append(contentsOf: #""line":"#.utf8)
         appendPlain(line, to: &output)
         appendEnding("line", of: line, to: &output)

@@ -80,6 +80,7 @@ public struct JSONView: DeviceView {
         case .notification(let line, let readings):
             var object: [String: JSONValue] = ["type": "notification"]
             object.merge(lineFields("line", line)) { $1 }
+            if let level = line.level { object["level"] = .string(level.name) }
             if !readings.isEmpty {
                 object["readings"] = .object(Dictionary(readings.map { ($0.name, eventValue($0)) }) { $1 })
             }

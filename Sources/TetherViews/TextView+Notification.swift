@@ -18,7 +18,7 @@ extension TextView {
     /// Appends a plain notification's line (``isPlainNotification(_:state:)``) to
     /// `output`, in the notification colour when colour is on, and its line end.
     func appendPlainNotification(_ line: ViewLine, to output: inout [UInt8]) {
-        if style.enabled { output.append(contentsOf: TextStyle.notificationStart.utf8) }
+        if style.enabled { output.append(contentsOf: TextStyle.notificationStart(line.level).utf8) }
         ByteEscaping.appendEscaped(line.bytes, to: &output)
         if style.enabled { output.append(contentsOf: TextStyle.end.utf8) }
         output.append(UInt8(ascii: "\n"))

@@ -79,7 +79,8 @@ public struct TextView: DeviceView {
         if output.isTerminal {
             pendingLine.clear(on: output)
         } else if case .notification(let line, _) = record.event, let rest = pendingLine.rest(of: show(line)) {
-            output.write(style.notification(rest) + "\n" + symbols(of: line))  // the line the pending text began
+            // The line the pending text began.
+            output.write(style.notification(rest, level: line.level) + "\n" + symbols(of: line))
             return
         } else {
             pendingLine.leave(on: output)
@@ -92,7 +93,7 @@ public struct TextView: DeviceView {
         case .exchanged(let exchange):
             output.write(stamp + describe(exchange, indent: stampWidth) + "\n")
         case .notification(let line, _):
-            output.write(stamp + style.notification(show(line)) + "\n" + symbols(of: line))
+            output.write(stamp + style.notification(show(line), level: line.level) + "\n" + symbols(of: line))
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
