@@ -129,7 +129,11 @@ let package = Package(
         // Tests: one target per module, plus end-to-end tests of the built executables.
         .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel", "TetherLibC"]),
-        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer"]),
+        // libvterm from Debian (`apt-get install libvterm-dev`), for tests only: the
+        // terminal whose screen `TerminalRow`'s rendering of a line is checked against.
+        .systemLibrary(name: "CLibVTerm", path: "Tests/CLibVTerm", providers: [.apt(["libvterm-dev"])]),
+        .testTarget(
+            name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer", "CLibVTerm"]),
         .testTarget(name: "TetherTransferTests", dependencies: ["TetherTransfer", "TetherSimulator"]),
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
