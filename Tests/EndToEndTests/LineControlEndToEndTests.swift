@@ -151,16 +151,23 @@ import TetherSimulator
 /// `--reset NAME` on a device command and `reset` in a device file: the sequence runs
 /// after the open, before anything is sent.
 @Suite struct ResetOptionEndToEndTests {
-    @Test func monitorWithResetSeesTheLoaderBanner() throws {
+    /// `tether monitor` on a simulated ESP32 board with `--reset sequence`, until a
+    /// line matches `until`, in JSON.
+    private func monitorBoard(reset sequence: String, until: String) throws -> (AutoResetBoard, Subprocess.Result) {
         let board = AutoResetBoard()
         let simulator = try Simulator(device: board)
         defer { simulator.stop() }
         let result = try Subprocess.run(
             "tether",
             [
-                "monitor", simulator.devicePath, "--reset", "esptool-classic", "--until", "waiting for download",
-                "--duration", "10", "--format", "json",
+                "monitor", simulator.devicePath, "--reset", sequence, "--until", until, "--duration", "20",
+                "--format", "json",
             ], timeout: 60)
+        return (board, result)
+    }
+
+    @Test func monitorWithResetSeesTheLoaderBanner() throws {
+        let (board, result) = try monitorBoard(reset: "esptool-classic", until: "waiting for download")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(board.boots == [.loader])
         let types = try JSONLines.types(result.stdout)
@@ -171,15 +178,7 @@ import TetherSimulator
     /// and the hard reset runs after it, so the ROM's first line is the first line shown
     /// and every byte of the banner is there, in order.
     @Test func monitorWithHardResetCapturesTheBootBannerFromItsFirstByte() throws {
-        let board = AutoResetBoard()
-        let simulator = try Simulator(device: board)
-        defer { simulator.stop() }
-        let result = try Subprocess.run(
-            "tether",
-            [
-                "monitor", simulator.devicePath, "--reset", "esptool-hard-reset", "--until", "application started",
-                "--duration", "20", "--format", "json",
-            ], timeout: 60)
+        let (board, result) = try monitorBoard(reset: "esptool-hard-reset", until: "application started")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(board.boots == [.application])
         let records = try JSONLines.parse(result.stdout)
@@ -190,8 +189,7 @@ import TetherSimulator
         // Blank lines are framing, not notifications: the banner less its empty line.
         #expect(
             received.joined() == AutoResetBoard.applicationBanner.replacingOccurrences(of: "\r\n\r\n", with: "\r\n"))
-        let types = records.compactMap { $0["type"] as? String }
-        #expect(types.prefix(2) == ["connected", "line_sequence"], "\(types)")
+        #expect(records.compactMap { $0["type"] as? String }.prefix(2) == ["connected", "line_sequence"])
     }
 
     private func hexBytes(_ hex: String) -> [UInt8] {

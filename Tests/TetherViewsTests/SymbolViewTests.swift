@@ -13,21 +13,23 @@ import TetherViews
     let time = Date(timeIntervalSince1970: 1_800_000_000.25)
     static let line = "Backtrace: 0x400d1a2b:0x3ffb1f60 0x40000000:0x3ffb1f80"
 
-    struct FixedSymbols: AddressSymbolizing {
-        func lookUp(_ address: UInt64) -> AddressLookup {
-            address == 0x400d_1a2b
-                ? .frames([
-                    CodeFrame(function: "square", file: "main/app.c", line: 3, isInlined: true),
-                    CodeFrame(function: "app_main", file: "main/app.c", line: 9),
-                ]) : .outside
-        }
+    /// The frames of the addresses it knows; every other address is outside.
+    struct TableSymbols: AddressSymbolizing {
+        let table: [UInt64: [CodeFrame]] = [
+            0x400d_1a2b: [
+                CodeFrame(function: "square", file: "main/app.c", line: 3, isInlined: true),
+                CodeFrame(function: "app_main", file: "main/app.c", line: 9),
+            ]
+        ]
+
+        func lookUp(_ address: UInt64) -> AddressLookup { table[address].map(AddressLookup.frames) ?? .outside }
     }
 
     private func render(with view: (BufferSink) -> any DeviceView) -> String {
         let output = BufferSink()
         let chosen = view(output)
         var facts = DeviceFacts()
-        facts.symbolizer = FixedSymbols()
+        facts.symbolizer = TableSymbols()
         var presenter = Presenter(port: "/dev/ttyUSB0", facts: facts)
         for line in [Self.line, "I (10) boot: ok"] {
             for record in presenter.handle(DeviceEvent(time: time, kind: .session(.notification(Line(line))))) {
