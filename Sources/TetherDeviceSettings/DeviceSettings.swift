@@ -81,6 +81,20 @@ public struct DeviceSettings {
             their function, file and line (docs/FIRMWARE.md).
             """, parse: Parse.nonEmpty(InvalidValue("Please provide the firmware's ELF file.")))
 
+    public static let crashFields = Option<[String]?>(
+        "--crash-fields", value: "names",
+        help: """
+            More register fields whose 0x… value --elf looks up, beside the known crash
+            formats', comma-separated: e.g. EPC1,EXCVADDR matches 'EPC1    : 0x400d1a2b'.
+            """
+    ) { text throws(InvalidValue) in
+        let names = text.split(separator: ",").map { $0.trimmingPrefix(" ") }.map(String.init)
+        guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else {
+            throw InvalidValue("Please provide the fields' names, comma-separated, e.g. EPC1,EXCVADDR.")
+        }
+        return names
+    }
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -96,7 +110,7 @@ public struct DeviceSettings {
     public static let lineOptions = [reset.declaration, rs485.declaration]
 
     /// What is known of the device's firmware (`--elf`).
-    public static let firmwareOptions = [elf.declaration]
+    public static let firmwareOptions = [elf.declaration, crashFields.declaration]
 
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
@@ -125,6 +139,8 @@ public struct DeviceSettings {
     public var rs485: RS485Settings?
     /// `--elf`: the path of the firmware's ELF file.
     public var elf: String?
+    /// `--crash-fields`: register fields to look up beside the known crash formats'.
+    public var crashFields: [String]
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -139,6 +155,7 @@ public struct DeviceSettings {
         reset = arguments[Self.reset]
         rs485 = arguments[Self.rs485]
         elf = arguments[Self.elf]
+        crashFields = arguments[Self.crashFields] ?? []
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

@@ -13,6 +13,10 @@ public struct DeviceFacts: Sendable, Equatable {
     /// The firmware's code addresses (`--elf`): notifications in a crash format
     /// (``CrashAddressFormat``) get the ``ViewLine/symbols`` of their addresses.
     public var symbolizer: (any AddressSymbolizing)?
+    /// Register fields the device's own crash reports put code addresses in, looked up
+    /// beside ``CrashAddressFormat/builtIn``'s (`--crash-fields`, a device file's
+    /// `crash-fields`).
+    public var crashFields: [String] = []
 
     /// Creates the facts.
     public init(identity: String? = nil, units: [String: String] = [:], commandTerminator: ViewLine.LineEnd? = nil) {
@@ -21,10 +25,11 @@ public struct DeviceFacts: Sendable, Equatable {
         self.commandTerminator = commandTerminator
     }
 
-    /// Equal facts: the same identity, units and terminator, and both with or both
+    /// Equal facts: the same identity, units, terminator and crash fields, and both with or both
     /// without a symbolizer (which is not comparable).
     public static func == (lhs: DeviceFacts, rhs: DeviceFacts) -> Bool {
         lhs.identity == rhs.identity && lhs.units == rhs.units && lhs.commandTerminator == rhs.commandTerminator
+            && lhs.crashFields == rhs.crashFields
             && (lhs.symbolizer == nil) == (rhs.symbolizer == nil)
     }
 }

@@ -13,8 +13,9 @@ public struct Presenter: Sendable {
     /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
     /// (`tether query`, whose output is replies), it is only kept in the state.
     public var showsPendingText = true
-    /// The crash formats whose addresses the facts' ``DeviceFacts/symbolizer`` looks up.
-    public var crashFormats = CrashAddressFormat.builtIn
+    /// The crash formats whose addresses the facts' ``DeviceFacts/symbolizer`` looks up:
+    /// the built-in ones, and the facts' ``DeviceFacts/crashFields``.
+    private let crashFormats: [CrashAddressFormat]
     /// The exact bytes of commands sent and not yet ended whose bytes are not UTF-8
     /// (rare: nothing is kept for the others), for their exchange.
     private var undecodedCommands: [RequestID: [UInt8]] = [:]
@@ -32,6 +33,9 @@ public struct Presenter: Sendable {
         state.identity = facts.identity.map { DeviceIdentity(parsing: $0, source: .description) }
         self.facts = facts
         self.dialect = dialect
+        crashFormats =
+            CrashAddressFormat.builtIn
+            + (facts.crashFields.isEmpty ? [] : [CrashAddressFormat(name: "device", shape: .fields(facts.crashFields))])
     }
 
     /// Applies one device event.

@@ -88,6 +88,20 @@ import Testing
             ])
     }
 
+    /// A device's own fields (`--crash-fields EPC1,EXCVADDR`) are looked up too.
+    @Test func theFactsCrashFieldsExtendTheTable() throws {
+        var facts = DeviceFacts()
+        facts.symbolizer = FixedSymbols()
+        facts.crashFields = ["EPC1", "EXCVADDR"]
+        var presenter = Presenter(port: "/dev/ttyUSB0", facts: facts)
+        let records = presenter.handle(
+            DeviceEvent(
+                time: Date(timeIntervalSince1970: 0),
+                kind: .session(.notification(Line("EPC1    : 0x400d1a2b  EPC2    : 0x00000000")))))
+        guard case .notification(let viewLine, _) = try #require(records.first).event else { return }
+        #expect(viewLine.symbols.map(\.field) == ["EPC1"])
+    }
+
     @Test func withoutASymbolizerNoLineIsLookedAt() throws {
         var presenter = Presenter(port: "/dev/ttyUSB0")
         let records = presenter.handle(

@@ -153,7 +153,7 @@ enum RunCommand: Command {
                             port.target, configuration: settings.configuration, hardware: options.hardware,
                             dialect: settings.dialect, pacing: settings.pacing,
                             discardsWaitingInput: settings.discardsWaitingInput, reset: settings.reset,
-                            rs485: settings.rs485, symbols: symbols,
+                            rs485: settings.rs485, symbols: symbols, crashFields: settings.crashFields,
                             faults: options.simulatorFaults,
                             waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
                             refused: { name, events in

@@ -70,7 +70,8 @@ final class Connection {
         opened = try await OpenedDevice(
             target, configuration: options.configuration, hardware: options.hardware, dialect: options.dialect,
             pacing: options.pacing, discardsWaitingInput: options.discardsWaitingInput, reset: options.reset,
-            rs485: options.rs485, symbols: symbols, faults: options.simulatorFaults,
+            rs485: options.rs485, symbols: symbols, crashFields: options.crashFields,
+            faults: options.simulatorFaults,
             waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             refused: { name, events in
                 // The records JSON and the log would have had; text has the error's message.

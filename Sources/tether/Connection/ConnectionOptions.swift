@@ -93,6 +93,8 @@ struct ConnectionOptions {
     var rs485: RS485Settings?
     /// `--elf`, the command line's over `--device`'s.
     var elf: String?
+    /// `--crash-fields`, the command line's over `--device`'s.
+    var crashFields: [String]
     /// The reply timeout; `nil` for no deadline.
     var timeout: Duration?
     /// `--quiet`: no informational lines on standard error.
@@ -190,6 +192,7 @@ struct ConnectionOptions {
         reset = settings.reset
         rs485 = settings.rs485
         elf = settings.elf
+        crashFields = settings.crashFields
         dialect = settings.dialect
         let wait = arguments[ReplyOptions.timeout]
         timeout = wait == .zero ? nil : wait

@@ -74,6 +74,7 @@ final class OpenedDevice {
         _ target: PortTarget, configuration: SerialConfiguration, hardware: HardwareOptions,
         dialect options: DialectOptions, pacing: Pacing = Pacing(), discardsWaitingInput: Bool = false,
         reset: LineSequence? = nil, rs485: RS485Settings? = nil, symbols: (any AddressSymbolizing)? = nil,
+        crashFields: [String] = [],
         faults: FaultPlan = FaultPlan(), waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
@@ -130,6 +131,7 @@ final class OpenedDevice {
         dialectName = dialect.name
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
         known.symbolizer = symbols
+        known.crashFields = crashFields
         facts = known
         self.dialect = dialect
         transport = port
