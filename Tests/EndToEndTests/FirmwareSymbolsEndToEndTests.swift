@@ -90,13 +90,18 @@ import TetherSimulator
         ]
     }
 
-    private func monitor(_ firmware: Firmware, _ arguments: [String], lines: [String]) throws -> Subprocess.Result {
+    /// `tether monitor` on `lines`, with `--elf` the firmware's unless `arguments` say
+    /// where it is.
+    private func monitor(_ firmware: Firmware, _ arguments: [String], lines: [String], givesELF: Bool = true) throws
+        -> Subprocess.Result
+    {
         let text = lines.map { $0 + "\r\n" }.joined()
         let simulator = try Simulator(device: ScriptedDevice(onOpen: [Chunk(text, after: .milliseconds(200))]))
         defer { simulator.stop() }
         return try Subprocess.run(
             "tether",
-            ["monitor", simulator.devicePath, "--elf", firmware.path, "--count", "\(lines.count)"] + arguments,
+            ["monitor", simulator.devicePath, "--count", "\(lines.count)"] + (givesELF ? ["--elf", firmware.path] : [])
+                + arguments,
             timeout: 120)
     }
 
@@ -157,6 +162,23 @@ import TetherSimulator
                   0x20000000: outside the ELF file
 
                 """)
+    }
+
+    /// A device description file's `elf` key does what `--elf` does.
+    @Test func aDeviceFileNamesTheELFFile() throws {
+        let firmware = try Firmware()
+        let file = firmware.folder.path("board.json")
+        try Data(#"{"elf": "\#(firmware.path)"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let line = "PC      : \(Self.hex(firmware.addresses[0]))  PS      : 0x00060630"
+        let result = try monitor(firmware, ["--device", file], lines: [line], givesELF: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try firmware.addr2line(firmware.addresses[0]).map {
+            $0.replacingOccurrences(of: " ", with: " at ")
+        }
+        let head = "  \(Self.hex(firmware.addresses[0])): "
+        let under = String(repeating: " ", count: head.count) + "(inlined by) "
+        let expected = [line, head + frames[0]] + frames.dropFirst().map { under + $0 }
+        #expect(result.stdout == expected.map { $0 + "\n" }.joined())
     }
 
     @Test func aMissingELFFileExits79BeforeThePortOpens() throws {
