@@ -84,11 +84,18 @@ enum MonitorCommand: Command {
             like --notify-pattern: Swift Regex syntax, anywhere in the line's text, control
             sequences removed (docs/DIALECTS.md).
 
+            For firmware (docs/FIRMWARE.md): --elf FILE shows the function, file and
+            line of each code address in a crash report (ESP-IDF, Zephyr, Cortex-M);
+            --reset NAME resets the board once reading has begun, so the boot log is
+            there from its first byte; --level warn hides the info and debug lines
+            (lines without a level stay).
+
             EXAMPLES:
               tether monitor --sim --count 3
               tether monitor /dev/ttyUSB0 --until '^=> ' > boot.log
               tether monitor /dev/ttyUSB1 --only '^\\$GPRMC' --count 10
               tether monitor --sim --live
+              tether monitor /dev/ttyUSB0 --reset esptool-hard-reset --elf build/app.elf
               tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
             """,
         arguments: [
