@@ -92,8 +92,14 @@ let package = Package(
             name: "TetherConnection",
             dependencies: [
                 "TetherCommandLine", "TetherDeviceSettings", "TetherLibC", "TetherModel", "TetherPresenter",
-                "TetherSerial", "TetherSimulator", "TetherTransfer", "TetherViews", "CAbortOrigin", "CSignalRecord",
+                "TetherSerial", "TetherSimulator", "TetherTransfer", "TetherViews", "TetherSymbols", "CAbortOrigin",
+                "CSignalRecord",
             ]),
+        // elfutils' libdw and libdwfl from Debian (`apt-get install libdw-dev`): a
+        // firmware ELF file's symbols and DWARF lines, for `--elf` (docs/FIRMWARE.md).
+        .systemLibrary(name: "CLibDW", providers: [.apt(["libdw-dev"])]),
+        // Symbols: the code at a firmware's addresses, from its ELF file (libdwfl offline).
+        .target(name: "TetherSymbols", dependencies: ["CLibDW", "TetherPresenter"]),
         // Views: text and JSON renderers of the presenter's view state.
         .target(name: "TetherViews", dependencies: ["TetherPresenter", "CTermInfo", "CScreenRestore", "TetherLibC"]),
         // Line editing and history from Debian (`apt-get install libedit-dev`), for connect.
@@ -135,7 +141,11 @@ let package = Package(
         // Tests: one target per module, plus end-to-end tests of the built executables.
         .testTarget(name: "TetherPollTests", dependencies: ["TetherPoll"]),
         .testTarget(name: "TetherSerialTests", dependencies: ["TetherSerial", "CPtyCompat", "TetherModel", "TetherLibC"]),
-        .testTarget(name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer"]),
+        // libvterm from Debian (`apt-get install libvterm-dev`), for tests only: the
+        // terminal whose screen `TerminalRow`'s rendering of a line is checked against.
+        .systemLibrary(name: "CLibVTerm", path: "Tests/CLibVTerm", providers: [.apt(["libvterm-dev"])]),
+        .testTarget(
+            name: "TetherModelTests", dependencies: ["TetherModel", "TetherSerial", "TetherTransfer", "CLibVTerm"]),
         .testTarget(name: "TetherTransferTests", dependencies: ["TetherTransfer", "TetherSimulator"]),
         .testTarget(name: "TetherCommandLineTests", dependencies: ["TetherCommandLine"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
@@ -157,6 +167,7 @@ let package = Package(
         .testTarget(
             name: "TetherScriptTests",
             dependencies: ["TetherScript", "TetherPresenter", "TetherModel", "TetherSimulator", "TetherSerial"]),
+        .testTarget(name: "TetherSymbolsTests", dependencies: ["TetherSymbols", "TetherPresenter"]),
         .testTarget(
             name: "TetherPresenterTests", dependencies: ["TetherPresenter", "TetherModel", "TetherTransfer", "TetherJSON"]),
         .testTarget(name: "TetherViewsTests", dependencies: ["TetherViews", "TetherPresenter", "TetherModel", "TetherSerial"]),

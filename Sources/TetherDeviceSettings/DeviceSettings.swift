@@ -73,6 +73,28 @@ public struct DeviceSettings {
         return settings
     }
 
+    public static let elf = Option<String?>(
+        "--elf", value: "file",
+        help: """
+            The firmware's ELF file: the code addresses of crash reports (ESP-IDF
+            backtraces, Zephyr fatal errors, Cortex-M fault dumps) are shown with
+            their function, file and line (docs/FIRMWARE.md).
+            """, parse: Parse.nonEmpty(InvalidValue("Please provide the firmware's ELF file.")))
+
+    public static let crashFields = Option<[String]?>(
+        "--crash-fields", value: "names",
+        help: """
+            More register fields whose 0x… value --elf looks up, beside the known crash
+            formats', comma-separated: e.g. EPC1,EXCVADDR matches 'EPC1    : 0x400d1a2b'.
+            """
+    ) { text throws(InvalidValue) in
+        let names = text.split(separator: ",").map { $0.trimmingPrefix(" ") }.map(String.init)
+        guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else {
+            throw InvalidValue("Please provide the fields' names, comma-separated, e.g. EPC1,EXCVADDR.")
+        }
+        return names
+    }
+
     /// The serial settings' options.
     public static let serialOptions = [
         baud.declaration, dataBits.declaration, parity.declaration, stopBits.declaration, flowControl.declaration,
@@ -87,11 +109,14 @@ public struct DeviceSettings {
     /// What to do to the lines after each open and around each write (`--reset`, `--rs485`).
     public static let lineOptions = [reset.declaration, rs485.declaration]
 
+    /// What is known of the device's firmware (`--elf`).
+    public static let firmwareOptions = [elf.declaration, crashFields.declaration]
+
     /// Every option a device description or inline settings may give, by its long name:
     /// the serial settings, the pacing and every dialect option
     /// (``DialectOptions/options``), so a new dialect option is a description key at once.
     public static var options: [OptionDeclaration] {
-        serialOptions + pacingOptions + inputOptions + lineOptions + DialectOptions.options
+        serialOptions + pacingOptions + inputOptions + lineOptions + firmwareOptions + DialectOptions.options
     }
 
     /// Every device option, for merging layers: a file may give a setting this command
@@ -112,6 +137,10 @@ public struct DeviceSettings {
     public var reset: LineSequence?
     /// `--rs485`: RS-485 direction control and its delays.
     public var rs485: RS485Settings?
+    /// `--elf`: the path of the firmware's ELF file.
+    public var elf: String?
+    /// `--crash-fields`: register fields to look up beside the known crash formats'.
+    public var crashFields: [String]
 
     /// Reads the settings from `arguments` (whose spec must hold ``options``).
     public init(_ arguments: ParsedArguments) {
@@ -125,6 +154,8 @@ public struct DeviceSettings {
         discardsWaitingInput = arguments[Self.discardInput]
         reset = arguments[Self.reset]
         rs485 = arguments[Self.rs485]
+        elf = arguments[Self.elf]
+        crashFields = arguments[Self.crashFields] ?? []
     }
 
     /// The settings of `arguments` under the layers `below` it (a `--device` file) and

@@ -13,6 +13,9 @@ public struct Presenter: Sendable {
     /// Whether pending text (``ViewEvent/pendingText(_:)``) becomes records; when not
     /// (`tether query`, whose output is replies), it is only kept in the state.
     public var showsPendingText = true
+    /// The crash formats whose addresses the facts' ``DeviceFacts/symbolizer`` looks up:
+    /// the built-in ones, and the facts' ``DeviceFacts/crashFields``.
+    private let crashFormats: [CrashAddressFormat]
     /// The exact bytes of commands sent and not yet ended whose bytes are not UTF-8
     /// (rare: nothing is kept for the others), for their exchange.
     private var undecodedCommands: [RequestID: [UInt8]] = [:]
@@ -30,6 +33,9 @@ public struct Presenter: Sendable {
         state.identity = facts.identity.map { DeviceIdentity(parsing: $0, source: .description) }
         self.facts = facts
         self.dialect = dialect
+        crashFormats =
+            CrashAddressFormat.builtIn
+            + (facts.crashFields.isEmpty ? [] : [CrashAddressFormat(name: "device", shape: .fields(facts.crashFields))])
     }
 
     /// Applies one device event.
@@ -162,6 +168,8 @@ public struct Presenter: Sendable {
                     ? Reading.fields(in: line.text, at: time, units: facts.units) : []
             }
             state.counts.notifications += 1
+            let shown = annotated(ViewLine(line))
+            if let level = shown.level { state.counts.levels[level, default: 0] += 1 }
             for reading in readings {
                 if let index = state.readings.firstIndex(where: { $0.latest.name == reading.name }) {
                     state.readings[index].update(with: reading)
@@ -172,7 +180,7 @@ public struct Presenter: Sendable {
                 }
             }
             if Alert.isAlarm(bytes: line.bytes) { alert(Alert(time: time, kind: .alarm, line: ViewLine(line))) }
-            return ViewRecord(time: time, event: .notification(ViewLine(line), readings: readings))
+            return ViewRecord(time: time, event: .notification(shown, readings: readings))
         case .partialReply(_, let command, let lines):
             return ViewRecord(time: time, event: .partialReply(command: command, lines: lines.map(ViewLine.init)))
         case .lateReply(let command, let reply):
@@ -192,6 +200,18 @@ public struct Presenter: Sendable {
             state.pendingText = ViewLine(line)
             return showsPendingText ? ViewRecord(time: time, event: .pendingText(ViewLine(line))) : nil
         }
+    }
+
+    /// `line` with its log level, and the symbols of its crash addresses when the facts
+    /// have a symbolizer.
+    private func annotated(_ line: ViewLine) -> ViewLine {
+        var line = line
+        line.level = LogLevel.of(line.bytes)
+        guard let symbolizer = facts.symbolizer else { return line }
+        line.symbols = CrashAddressFormat.addresses(in: line.bytes, formats: crashFormats).map {
+            AddressSymbol(address: $0.address, field: $0.field, lookup: symbolizer.lookUp($0.address))
+        }
+        return line
     }
 
     private mutating func record(_ exchange: Exchange) -> ViewRecord {

@@ -45,6 +45,12 @@ public struct ViewLine: Sendable, Hashable {
     public var terminator: LineEnd?
     /// Where the binary payload lies in ``bytes``, or `nil` for a line without one.
     public var payloadRange: Range<Int>?
+    /// The code addresses of a crash report in the line and what the firmware's ELF
+    /// file says of each (`--elf`; ``CrashAddressFormat``); empty otherwise.
+    public var symbols: [AddressSymbol] = []
+    /// The line's log level, as its format writes it (``LogLevel/of(_:)``): set on
+    /// notifications; `nil` for a line without one.
+    public var level: LogLevel?
 
     /// Creates a line.
     public init(

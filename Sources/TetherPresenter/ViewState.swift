@@ -98,6 +98,8 @@ public struct ViewState: Sendable, Equatable {
         public var lineErrors = 0
         /// Changes of the modem status inputs (CTS, DSR, DCD, RI) reported.
         public var modemLineChanges = 0
+        /// Notifications by log level (``ViewLine/level``); lines without one are not in it.
+        public var levels: [LogLevel: Int] = [:]
     }
 }
 

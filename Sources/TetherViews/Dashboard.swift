@@ -159,6 +159,7 @@ struct Dashboard {
             + (counts.breaks > 0 ? ["breaks \(counts.breaks)"] : [])
             + (counts.lineErrors > 0 ? ["line errors \(counts.lineErrors)"] : [])
             + (counts.modemLineChanges > 0 ? ["modem line changes \(counts.modemLineChanges)"] : [])
+            + LogLevel.allCases.compactMap { level in counts.levels[level].map { "\(level.name) lines \($0)" } }
         var lines: [String] = []
         for part in parts {
             if let last = lines.last, last.count + 3 + part.count <= width {

@@ -9,9 +9,10 @@ import TetherPresenter
 /// not plain takes that general path.
 extension JSONView {
     /// Whether `line`'s JSON string is its bytes as they are (escapes aside): all below
-    /// 0x80, nothing removed, no payload.
+    /// 0x80, nothing removed, no payload, no crash addresses' symbols.
     static func isPlain(_ line: ViewLine) -> Bool {
-        line.exactBytes == nil && line.payloadRange == nil && line.bytes.allSatisfy { $0 < 0x80 }
+        line.exactBytes == nil && line.payloadRange == nil && line.symbols.isEmpty
+            && line.bytes.allSatisfy { $0 < 0x80 }
     }
 
     /// Whether a notification's record is plain: its line is (``isPlain(_:)``) and it
@@ -45,6 +46,11 @@ extension JSONView {
             output.append(contentsOf: #""device":"#.utf8)
             JSONWriter.appendString(device, to: &output)
             output.append(UInt8(ascii: ","))
+        }
+        if let level = line.level {
+            output.append(contentsOf: #""level":""#.utf8)
+            output.append(contentsOf: level.name.utf8)
+            output.append(contentsOf: #"","#.utf8)
         }
         output.append(contentsOf: #""line":"#.utf8)
         appendPlain(line, to: &output)

@@ -66,7 +66,7 @@ extension JSONView {
     }
 
     private static func countsObject(_ counts: ViewState.Counts) -> JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "replies": .int(counts.replies), "error_replies": .int(counts.errorReplies),
             "timeouts": .int(counts.timeouts), "failures": .int(counts.failures),
             "notifications": .int(counts.notifications), "late_replies": .int(counts.lateReplies),
@@ -74,7 +74,9 @@ extension JSONView {
             "untracked_readings": .int(counts.untrackedReadings), "invalid_lines": .int(counts.invalidLines),
             "data_bytes": .int(counts.dataBytes), "breaks": .int(counts.breaks),
             "line_errors": .int(counts.lineErrors), "modem_line_changes": .int(counts.modemLineChanges),
-        ])
+        ]
+        for level in LogLevel.allCases { object[level.name + "_lines"] = .int(counts.levels[level] ?? 0) }
+        return .object(object)
     }
 }
 

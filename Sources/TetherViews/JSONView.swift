@@ -80,6 +80,7 @@ public struct JSONView: DeviceView {
         case .notification(let line, let readings):
             var object: [String: JSONValue] = ["type": "notification"]
             object.merge(lineFields("line", line)) { $1 }
+            if let level = line.level { object["level"] = .string(level.name) }
             if !readings.isEmpty {
                 object["readings"] = .object(Dictionary(readings.map { ($0.name, eventValue($0)) }) { $1 })
             }
@@ -235,7 +236,27 @@ public struct JSONView: DeviceView {
             object[key + "_payload_length"] = .int(range.count)
             object[key + "_payload_offset"] = .int(range.lowerBound)
         }
+        if !line.symbols.isEmpty { object[key + "_symbols"] = .array(line.symbols.map(symbolFields)) }
         return object
+    }
+
+    /// A crash address's object in `…_symbols` (docs/JSON.md, "Crash addresses").
+    private static func symbolFields(_ symbol: AddressSymbol) -> JSONValue {
+        var object: [String: JSONValue] = ["address": .string(symbol.hexAddress), "field": .string(symbol.field)]
+        switch symbol.lookup {
+        case .outside:
+            object["outside"] = .bool(true)
+        case .frames(let frames):
+            object["frames"] = .array(
+                frames.map { frame in
+                    var fields: [String: JSONValue] = ["function": .string(frame.function)]
+                    if let file = frame.file { fields["file"] = .string(file) }
+                    if let line = frame.line { fields["line"] = .int(line) }
+                    if frame.isInlined { fields["inlined"] = .bool(true) }
+                    return .object(fields)
+                })
+        }
+        return .object(object)
     }
 
     /// As ``lineFields(_:_:)`` for a list of lines: each field a list, `null` for a line

@@ -79,7 +79,8 @@ public struct TextView: DeviceView {
         if output.isTerminal {
             pendingLine.clear(on: output)
         } else if case .notification(let line, _) = record.event, let rest = pendingLine.rest(of: show(line)) {
-            output.write(style.notification(rest) + "\n")  // the line the pending text began
+            // The line the pending text began.
+            output.write(style.notification(rest, level: line.level) + "\n" + symbols(of: line))
             return
         } else {
             pendingLine.leave(on: output)
@@ -92,7 +93,7 @@ public struct TextView: DeviceView {
         case .exchanged(let exchange):
             output.write(stamp + describe(exchange, indent: stampWidth) + "\n")
         case .notification(let line, _):
-            output.write(stamp + style.notification(show(line)) + "\n")
+            output.write(stamp + style.notification(show(line), level: line.level) + "\n" + symbols(of: line))
         case .partialReply(let command, let lines):
             let text = lines.map(show).joined(separator: " | ")
             output.write(stamp + style.warning("incomplete reply to \(Self.escaped(command)): ") + text + "\n")
@@ -122,6 +123,11 @@ public struct TextView: DeviceView {
         case .pendingText:
             break  // drawn above
         }
+    }
+
+    /// The lines of `line`'s crash addresses (``SymbolLines``), each with its line end.
+    private func symbols(of line: ViewLine) -> String {
+        SymbolLines.lines(for: line.symbols).map { style.dim($0) + "\n" }.joined()
     }
 
     /// Writes an informational line on the diagnostics (what `--quiet` leaves out).

@@ -151,20 +151,51 @@ import TetherSimulator
 /// `--reset NAME` on a device command and `reset` in a device file: the sequence runs
 /// after the open, before anything is sent.
 @Suite struct ResetOptionEndToEndTests {
-    @Test func monitorWithResetSeesTheLoaderBanner() throws {
+    /// `tether monitor` on a simulated ESP32 board with `--reset sequence`, until a
+    /// line matches `until`, in JSON.
+    private func monitorBoard(reset sequence: String, until: String) throws -> (AutoResetBoard, Subprocess.Result) {
         let board = AutoResetBoard()
         let simulator = try Simulator(device: board)
         defer { simulator.stop() }
         let result = try Subprocess.run(
             "tether",
             [
-                "monitor", simulator.devicePath, "--reset", "esptool-classic", "--until", "waiting for download",
-                "--duration", "10", "--format", "json",
+                "monitor", simulator.devicePath, "--reset", sequence, "--until", until, "--duration", "20",
+                "--format", "json",
             ], timeout: 60)
+        return (board, result)
+    }
+
+    @Test func monitorWithResetSeesTheLoaderBanner() throws {
+        let (board, result) = try monitorBoard(reset: "esptool-classic", until: "waiting for download")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(board.boots == [.loader])
         let types = try JSONLines.types(result.stdout)
         #expect(types.prefix(2) == ["connected", "line_sequence"], "\(types)")
+    }
+
+    /// The application's boot log from its first byte: monitor reads from the open on,
+    /// and the hard reset runs after it, so the ROM's first line is the first line shown
+    /// and every byte of the banner is there, in order.
+    @Test func monitorWithHardResetCapturesTheBootBannerFromItsFirstByte() throws {
+        let (board, result) = try monitorBoard(reset: "esptool-hard-reset", until: "application started")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(board.boots == [.application])
+        let records = try JSONLines.parse(result.stdout)
+        let received = records.filter { $0["type"] as? String == "notification" }.map {
+            ($0["line"] as? String ?? "")
+                + String(decoding: hexBytes($0["line_eol_hex"] as? String ?? ""), as: UTF8.self)
+        }
+        // Blank lines are framing, not notifications: the banner less its empty line.
+        #expect(
+            received.joined() == AutoResetBoard.applicationBanner.replacingOccurrences(of: "\r\n\r\n", with: "\r\n"))
+        #expect(records.compactMap { $0["type"] as? String }.prefix(2) == ["connected", "line_sequence"])
+    }
+
+    private func hexBytes(_ hex: String) -> [UInt8] {
+        stride(from: 0, to: hex.count, by: 2).compactMap {
+            UInt8(hex.dropFirst($0).prefix(2), radix: 16)
+        }
     }
 
     @Test func aDeviceFileNamesItsOwnSequence() throws {

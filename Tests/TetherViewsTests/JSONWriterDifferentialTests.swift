@@ -83,6 +83,13 @@ import Testing
         }
     }
 
+    /// A line with its log level, as the Presenter gives it (a `level` field).
+    static func levelled(_ text: String, _ level: LogLevel) -> ViewLine {
+        var line = ViewLine(text)
+        line.level = level
+        return line
+    }
+
     /// What the view renders for each record — a notification, a sent command or a
     /// reply of plain lines is written straight into bytes, not through a dictionary — is `JSONEncoder`'s text
     /// of the record's fields and the common ones, for a device of a run and without.
@@ -91,6 +98,7 @@ import Testing
             .notification(ViewLine("0000000001 the quick brown fox jumps..."), readings: []),
             .notification(Self.line(Array("tab\there \"q\" \\ /".utf8) + [0x00, 0x1B, 0x7F], .overlong), readings: []),
             .notification(Self.line([], .unterminated), readings: []),
+            .notification(Self.levelled("E (1234) wifi: connect failed", .error), readings: []),
             .sent(command: ViewLine("MEAS:VOLT?")),
             .sent(command: ViewLine("")),
             .sent(command: ViewLine("AT\u{1B}"), kind: .command),

@@ -1,4 +1,5 @@
 import TetherCommandLine
+import TetherDeviceSettings
 import TetherModel
 import TetherPresenter
 import TetherSerial
@@ -45,6 +46,7 @@ package final class Connection {
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil,
         showing isShown: (@Sendable (ViewLine) -> Bool)? = nil
     ) async throws(CommandFailure) {
+        let symbols = try FirmwareFile.symbols(options.settings.elf)  // before the port opens: a bad file ends nothing begun
         let log = try options.logFile(showing: .eventLog)
         self.log = log
         let target: PortTarget
@@ -67,7 +69,8 @@ package final class Connection {
         let chosen: any DeviceView = if let log { FanOutView([shown, log.view]) } else { shown }
         self.view = chosen
         opened = try await OpenedDevice(
-            target, settings: options.settings, hardware: options.hardware, faults: options.simulatorFaults,
+            target, settings: options.settings, hardware: options.hardware, symbols: symbols,
+            faults: options.simulatorFaults,
             waiting: { Presenter(port: $0).presentWaiting(for: $0, to: chosen) },
             refused: { name, events in
                 // The records JSON and the log would have had; text has the error's message.

@@ -50,13 +50,13 @@ package struct ConnectionOptions {
     }
 
     /// The groups of a command that opens a device and sends to it, in `--help` order
-    /// (`query`, `send`, `receive`); `reconnects` adds ``ReconnectOptions`` (`connect`,
-    /// `run`).
+    /// (`query`, `send`, `receive`); `reconnects` adds ``ReconnectOptions`` and
+    /// ``FirmwareOptions`` (`connect`, `run`: the commands that watch a device's log).
     package static func sendingGroups(reconnects: Bool = false) -> [any OptionGroup.Type] {
         [
             SimulatorOptions.self, PortOptions.self, SerialOptions.self, ReplyOptions.self, DialectGroup.self,
             OutputOptions.self,
-        ] + (reconnects ? [ReconnectOptions.self] : []) + [
+        ] + (reconnects ? [ReconnectOptions.self, FirmwareOptions.self] : []) + [
             TextOutputOptions.self, ReplyTuningOptions.self, DialectTuningOptions.self, PacingOptions.self,
             PortControlOptions.self, LineControlOptions.self, SimulatorFaultOptions.self,
         ]

@@ -67,7 +67,8 @@ package final class OpenedDevice {
     ///   unavailable (69), I/O error (74), a setting the port lacks with
     ///   `--strict-settings` (78).
     package init(
-        _ target: PortTarget, settings: DeviceSettings, hardware: HardwareOptions, faults: FaultPlan = FaultPlan(),
+        _ target: PortTarget, settings: DeviceSettings, hardware: HardwareOptions, symbols: (any AddressSymbolizing)? = nil,
+        faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil
     ) async throws(CommandFailure) {
@@ -124,6 +125,8 @@ package final class OpenedDevice {
         reconnects = reopener != nil
         dialectName = dialect.name
         known.commandTerminator = ViewLine.LineEnd(rawValue: dialect.terminator.rawValue)
+        known.symbolizer = symbols
+        known.crashFields = settings.crashFields
         facts = known
         self.dialect = dialect
         transport = port

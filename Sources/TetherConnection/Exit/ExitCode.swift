@@ -26,6 +26,9 @@ package enum ExitCode: Int32, Comparable, CaseIterable {
     /// With `--strict-settings`: the port does not have a serial setting asked for
     /// (`EX_CONFIG`).
     case settingsNotApplied = 78
+    /// The `--elf` file cannot be read: missing, unreadable or not an ELF file (no
+    /// `sysexits.h` value says so).
+    case elfUnreadable = 79
     /// Ended by SIGHUP (128 + 1).
     case hangUpSignal = 129
     /// Ended by SIGINT / Ctrl-C (128 + 2).

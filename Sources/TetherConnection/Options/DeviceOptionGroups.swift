@@ -86,6 +86,13 @@ package enum LineControlOptions: OptionGroup {
     package static var options: [OptionDeclaration] { DeviceSettings.lineOptions }
 }
 
+/// The firmware's ELF file, for crash reports' addresses (docs/FIRMWARE.md): a device
+/// option, so device files and `run`'s inline settings give it too.
+package enum FirmwareOptions: OptionGroup {
+    package static let title = "FIRMWARE OPTIONS"
+    package static var options: [OptionDeclaration] { DeviceSettings.firmwareOptions }
+}
+
 /// How a command is sent and how long its reply is waited for: the options of the
 /// commands that send (not `monitor`).
 package enum ReplyOptions: OptionGroup {

@@ -8,18 +8,26 @@ import Glibc
 /// `\u{1B}[1;31m`, `\u{1B}[?2004h`); OSC, DCS, SOS, PM and APC strings (`ESC ]`, `ESC P`,
 /// `ESC X`, `ESC ^`, `ESC _` up to BEL or `ESC \`); other escape sequences
 /// (`ESC` intermediates and a final byte: `ESC (B`, `ESC =`, `ESC 7`). A sequence cut by
-/// the end of the line is removed up to there. Nothing else changes: a lone CR is a
-/// line terminator (``LineFramer``), and other control bytes (NUL, BEL, BS, 0x11/0x13)
-/// are kept and shown escaped by the views.
+/// the end of the line is removed up to there. In a line that ended, the edits among
+/// them are applied (``TerminalRow``). Nothing else changes: a lone CR is a line
+/// terminator (``LineFramer``), and in a line without escape sequences other control
+/// bytes (NUL, BEL, BS, 0x11/0x13) are kept and shown escaped by the views (the text
+/// view applies BS, `Overstrike`).
 public enum ControlSequences {
     private static let escape: UInt8 = 0x1B
 
     /// `line` with control sequences removed from ``Line/bytes``; the bytes as received
-    /// are kept in ``Line/exactBytes`` when anything was removed. A line with a payload
-    /// (``Line/payloadRange``) is returned as it is: its bytes are data, not text.
+    /// are kept in ``Line/exactBytes`` when anything was removed. A line that ended (by
+    /// a line end, or cut as overlong) has its edits applied as a terminal's row shows
+    /// them (``TerminalRow``: cursor moves, erases, backspaces), so a shell's prompt
+    /// erased before a log line (Zephyr's `ESC[9D ESC[J`) is gone from it; text without
+    /// a line end yet (a prompt, pending text) only has the sequences removed, so its
+    /// bytes stay a prefix of what comes. A line with a payload (``Line/payloadRange``)
+    /// is returned as it is: its bytes are data, not text.
     public static func cleaned(_ line: Line) -> Line {
         guard line.payloadRange == nil, containsEscape(line.bytes) else { return line }
-        var cleaned = Line(removed(from: line.bytes), ending: line.ending, terminator: line.terminator)
+        let text = line.ending == .unterminated ? removed(from: line.bytes) : TerminalRow.rendered(line.bytes)
+        var cleaned = Line(text, ending: line.ending, terminator: line.terminator)
         cleaned.exactBytes = line.receivedBytes
         return cleaned
     }
@@ -69,7 +77,7 @@ public enum ControlSequences {
     }
 
     /// The index after the escape sequence that starts at `start` (an ESC).
-    private static func end(ofSequenceAt start: Int, in bytes: [UInt8]) -> Int {
+    static func end(ofSequenceAt start: Int, in bytes: [UInt8]) -> Int {
         var index = start + 1
         guard index < bytes.endIndex else { return index }
         switch bytes[index] {

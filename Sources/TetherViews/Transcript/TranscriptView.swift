@@ -159,6 +159,7 @@ public final class TranscriptView: RunView, ModemLineView {
             }
         case .notification(let viewLine, _):
             return [received(time, device, viewLine)]
+                + SymbolLines.lines(for: viewLine.symbols, indent: 0).map { note(time, device, $0) }
         case .partialReply(_, let lines):
             return lines.map { received(time, device, $0) }
         case .lateReply(let command, let lines, _):

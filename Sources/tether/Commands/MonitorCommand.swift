@@ -25,10 +25,31 @@ enum MonitorCommand: Command {
         help: "Show only the received lines (and text without a line end) that match this\n"
             + "regular expression; --count counts those. The --log file has every line.",
         parse: DialectOptions.pattern)
+    static let level = Option<LogLevel?>(
+        "--level", value: "level",
+        help: "Show only the log lines at this level or more severe (error, warn, info,\n"
+            + "debug), as their format writes it (docs/FIRMWARE.md, \"Log levels\"); lines\n"
+            + "without a level are shown. The --log file has every line."
+    ) { text throws(InvalidValue) in
+        guard let level = LogLevel(naming: text) else {
+            throw InvalidValue("Please provide one of 'error', 'warn', 'info', 'debug'.")
+        }
+        return level
+    }
     static let live = Flag(
         "--live",
         help: "Show a dashboard of the device, redrawn in place (text on a terminal),\n"
             + "or write its state as \"state\" records (json).")
+
+    /// Which received lines `--only` and `--level` let through; `nil` for every line.
+    private static func shown(only: LinePattern?, level: LogLevel?) -> (@Sendable (ViewLine) -> Bool)? {
+        guard only != nil || level != nil else { return nil }
+        return { line in
+            guard only?.matches(line.text) ?? true else { return false }
+            guard let level, let lineLevel = line.level else { return true }
+            return lineLevel <= level
+        }
+    }
 
     static let spec = CommandSpec(
         program: "tether", name: "monitor",
@@ -64,11 +85,18 @@ enum MonitorCommand: Command {
             like --notify-pattern: Swift Regex syntax, anywhere in the line's text, control
             sequences removed (docs/DIALECTS.md).
 
+            For firmware (docs/FIRMWARE.md): --elf FILE shows the function, file and
+            line of each code address in a crash report (ESP-IDF, Zephyr, Cortex-M);
+            --reset NAME resets the board once reading has begun, so the boot log is
+            there from its first byte; --level warn hides the info and debug lines
+            (lines without a level stay).
+
             EXAMPLES:
               tether monitor --sim --count 3
               tether monitor /dev/ttyUSB0 --until '^=> ' > boot.log
               tether monitor /dev/ttyUSB1 --only '^\\$GPRMC' --count 10
               tether monitor --sim --live
+              tether monitor /dev/ttyUSB0 --reset esptool-hard-reset --elf build/app.elf
               tether monitor /dev/ttyACM0 --format json --duration 60 > log.jsonl
             """,
         arguments: [
@@ -77,13 +105,15 @@ enum MonitorCommand: Command {
                 isOptional: true)
         ],
         options: [
-            count.declaration, duration.declaration, until.declaration, only.declaration, live.declaration,
+            count.declaration, duration.declaration, until.declaration, only.declaration, level.declaration,
+            live.declaration,
             ConnectionOptions.format(showing: .eventLog).declaration,
         ],
         // Monitor sends nothing: the groups about commands and their replies do not apply.
         groups: [
             SimulatorOptions.self, PortOptions.self, SerialOptions.self, DialectGroup.self, OutputOptions.self,
-            ReconnectOptions.self, TextOutputOptions.self, DialectTuningOptions.self, PacingOptions.self,
+            ReconnectOptions.self, FirmwareOptions.self, TextOutputOptions.self, DialectTuningOptions.self,
+            PacingOptions.self,
             PortControlOptions.self, LineControlOptions.self, SimulatorFaultOptions.self,
         ],
         usage:
@@ -103,8 +133,8 @@ enum MonitorCommand: Command {
         defer { live?.close() }
         let until = arguments[Self.until]
         let only = arguments[Self.only]
-        var isShown: (@Sendable (ViewLine) -> Bool)?
-        if let only { isShown = { line in only.matches(line.text) } }
+        let level = arguments[Self.level]
+        let isShown = Self.shown(only: only, level: level)
         let connection = try await Connection(options, view: live?.view, showing: isShown)
         // Running out of --count or --duration before --until matched is not success.
         let ranOut: ExitCode = until == nil ? .success : .timeout
@@ -115,7 +145,7 @@ enum MonitorCommand: Command {
             switch event {
             case .notification(let line, _):
                 if let until, until.matches(line.text) { return .success }
-                guard let count, only?.matches(line.text) ?? true else { return nil }
+                guard let count, isShown?(line) ?? true else { return nil }
                 let shown = shownLines.withLock { shown in
                     shown += 1
                     return shown

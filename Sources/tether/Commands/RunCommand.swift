@@ -139,6 +139,7 @@ enum RunCommand: Command {
         let settings = try ports.map { port throws(UsageError) in
             try DeviceSettings(arguments, below: port.namedSettings + options.settingsBelow, above: port.settings)
         }
+        let firmware = try settings.map { settings throws(CommandFailure) in try FirmwareFile.symbols(settings.elf) }
         // Ended by a signal, a run exits at once with its code (docs/SCRIPTING.md): by
         // exit(3), not by the signal's default action, so the lock files of its ports go
         // too (UUCPLockFile's exit handler).
@@ -147,10 +148,10 @@ enum RunCommand: Command {
             let records = FanOutView((options.format.isForPrograms ? [shown] : []) + files.map(\.view))
             var opened: [OpenedDevice] = []
             do {
-                for (port, settings) in zip(ports, settings) {
+                for ((port, settings), symbols) in zip(zip(ports, settings), firmware) {
                     opened.append(
                         try await OpenedDevice(
-                            port.target, settings: settings, hardware: options.hardware,
+                            port.target, settings: settings, hardware: options.hardware, symbols: symbols,
                             faults: options.simulatorFaults,
                             waiting: { Presenter(port: $0, device: port.name).presentWaiting(for: $0, to: view) },
                             refused: { name, events in

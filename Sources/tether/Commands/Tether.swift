@@ -47,8 +47,8 @@ enum Tether {
               65 script error, 66 port not found, 69 port unavailable (not a serial
               port, permission denied, busy), 73 --log file cannot be opened,
               74 I/O error or disconnected, 75 timeout, 76 a file transfer failed on
-              the line, 78 a serial setting not
-              applied (--strict-settings), 129/130/131/143 ended by
+              the line, 78 a serial setting not applied (--strict-settings),
+              79 the --elf file cannot be read, 129/130/131/143 ended by
               SIGHUP/SIGINT/SIGQUIT (Ctrl-\\)/SIGTERM, 134 ended by a SIGABRT sent
               from another process, 141 output closed early (SIGPIPE).
             """,
