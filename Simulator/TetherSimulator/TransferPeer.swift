@@ -7,7 +7,7 @@ import TetherTransfer
 ///
 /// The simulator's faults (dropped, duplicated, corrupted bytes) act on what the
 /// client sends it and what it sends back, so a noisy line can be tried end to end.
-public final class TransferPeer: SimulatedDevice {
+package final class TransferPeer: SimulatedDevice {
     private struct State {
         var machine: any TransferMachine
         var outcome: TransferOutcome?
@@ -18,34 +18,34 @@ public final class TransferPeer: SimulatedDevice {
     private let fresh: any TransferMachine
 
     /// A peer running `machine` (not yet started) for each client.
-    public init(_ machine: some TransferMachine) {
+    package init(_ machine: some TransferMachine) {
         fresh = machine
         state = Mutex(State(machine: machine))
     }
 
     /// How the last transfer ended, once it has.
-    public var outcome: TransferOutcome? { state.withLock { $0.outcome } }
+    package var outcome: TransferOutcome? { state.withLock { $0.outcome } }
 
     /// The files the peer received whole (a receiver).
-    public var received: [TransferFile] { state.withLock { $0.received } }
+    package var received: [TransferFile] { state.withLock { $0.received } }
 
-    public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {
+    package func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {
         state.withLock { state in
             state = State(machine: fresh)
             return Self.outputs(state.machine.start(now: now), into: &state)
         }
     }
 
-    public func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> [DeviceOutput] {
+    package func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> [DeviceOutput] {
         state.withLock { state in
             guard !state.machine.isFinished else { return [] }
             return Self.outputs(state.machine.receive(bytes, now: now), into: &state)
         }
     }
 
-    public var nextWakeUp: ContinuousClock.Instant? { state.withLock { $0.machine.nextDeadline } }
+    package var nextWakeUp: ContinuousClock.Instant? { state.withLock { $0.machine.nextDeadline } }
 
-    public func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput] {
+    package func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput] {
         state.withLock { state in Self.outputs(state.machine.expire(now: now), into: &state) }
     }
 

@@ -29,7 +29,7 @@ public struct RawBytesView: DeviceView {
 extension OutputFormat {
     /// The received bytes alone (``RawBytesView``): a `--log` format, not one of
     /// `--format`'s (``all``), since it leaves out everything a command reports.
-    public static let raw = OutputFormat(
+    package static let raw = OutputFormat(
         name: "raw", summary: "exactly the bytes received, nothing else", isForPrograms: false,
         eventLog: { RawBytesView(output: $0.output) })
 }
