@@ -2,10 +2,10 @@ import TetherPresenter
 
 /// Exactly the bytes received from the device, nothing else — no times, no records,
 /// no sent bytes, no escaping — as picocom's `--logfile` and `cat` of the port give
-/// them: `--log FILE --log-format raw` (``OutputFormat/raw``).
+/// them: `--log FILE --log-format raw` (`OutputFormat/raw`).
 ///
 /// It asks for the byte stream (``showsReceivedBytes``) and writes each chunk read from
-/// the port (a ``ViewEvent/received(_:)`` record, by either call) as it came; other
+/// the port (a `ViewEvent/received(_:)` record, by either call) as it came; other
 /// records are ignored.
 public struct RawBytesView: DeviceView {
     let output: any OutputSink
