@@ -7,7 +7,7 @@ import TetherTransfer
 ///
 /// The simulator's faults (dropped, duplicated, corrupted bytes) act on what the
 /// client sends it and what it sends back, so a noisy line can be tried end to end.
-package final class TransferPeer: SimulatedDevice {
+public final class TransferPeer: SimulatedDevice {
     private struct State {
         var machine: any TransferMachine
         var outcome: TransferOutcome?
@@ -18,34 +18,34 @@ package final class TransferPeer: SimulatedDevice {
     private let fresh: any TransferMachine
 
     /// A peer running `machine` (not yet started) for each client.
-    package init(_ machine: some TransferMachine) {
+    public init(_ machine: some TransferMachine) {
         fresh = machine
         state = Mutex(State(machine: machine))
     }
 
     /// How the last transfer ended, once it has.
-    package var outcome: TransferOutcome? { state.withLock { $0.outcome } }
+    public var outcome: TransferOutcome? { state.withLock { $0.outcome } }
 
     /// The files the peer received whole (a receiver).
-    package var received: [TransferFile] { state.withLock { $0.received } }
+    public var received: [TransferFile] { state.withLock { $0.received } }
 
-    package func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {
+    public func clientDidConnect(at now: ContinuousClock.Instant) -> [DeviceOutput] {
         state.withLock { state in
             state = State(machine: fresh)
             return Self.outputs(state.machine.start(now: now), into: &state)
         }
     }
 
-    package func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> [DeviceOutput] {
+    public func receive(_ bytes: [UInt8], at now: ContinuousClock.Instant) -> [DeviceOutput] {
         state.withLock { state in
             guard !state.machine.isFinished else { return [] }
             return Self.outputs(state.machine.receive(bytes, now: now), into: &state)
         }
     }
 
-    package var nextWakeUp: ContinuousClock.Instant? { state.withLock { $0.machine.nextDeadline } }
+    public var nextWakeUp: ContinuousClock.Instant? { state.withLock { $0.machine.nextDeadline } }
 
-    package func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput] {
+    public func wakeUp(at now: ContinuousClock.Instant) -> [DeviceOutput] {
         state.withLock { state in Self.outputs(state.machine.expire(now: now), into: &state) }
     }
 

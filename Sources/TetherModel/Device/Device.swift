@@ -191,13 +191,13 @@ public final class Device: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>) in
                 loop.update { state in
-                    let isCancelled = ticket.withLock { ticket in
-                        if case .cancelled = ticket { return true }
-                        return false
+                    // One step under the ticket's lock, so that a cancellation comes
+                    // either before it (nothing is queued) or after it (it sees the
+                    // identity to cancel), never between the check and the enqueue.
+                    ticket.withLock { ticket in
+                        if case .cancelled = ticket { return waiter.resume(returning: .failure(.cancelled)) }
+                        ticket = .queued(state.enqueue(bytes, timeout: timeout, waiter: waiter))
                     }
-                    if isCancelled { return waiter.resume(returning: .failure(.cancelled)) }
-                    let id = state.enqueue(bytes, timeout: timeout, waiter: waiter)
-                    ticket.withLock { $0 = .queued(id) }
                 }
             }
         } onCancel: {

@@ -31,3 +31,14 @@ func present(_ events: DeviceEvents, port: String) async -> ViewState {
     var presenter = Presenter(port: port)
     return await presenter.present(events, to: ReadingPrinter(), until: { $0.counts.notifications >= 2 })
 }
+
+// The DocC articles' code (ArticleSnippets.swift), each against a simulator of its own.
+try await gettingStarted()
+try await transferFile()
+try await queryThermometer()
+let silent = try Simulator(device: ScriptedDevice(rules: []))  // never answers
+let unanswered = try Device.open(silent.devicePath)
+await unanswered.start()
+await queryWithTimeout(unanswered)
+await unanswered.close()
+silent.stop()
