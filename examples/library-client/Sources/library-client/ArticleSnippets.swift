@@ -1,5 +1,6 @@
 import Synchronization
 import TetherModel
+import TetherSerial
 import TetherSimulator
 import TetherTransfer
 
@@ -33,6 +34,13 @@ func gettingStarted() async throws {
 
     await device.close()  // the events sequence ends
     await watcher.value
+}
+
+/// The "Dialects and reply matching" article: an instrument whose error queue is
+/// read after every command (not run: it needs the instrument).
+func openInstrument() throws(SerialError) -> Device {
+    let scpi = try Device.open("/dev/ttyUSB0", dialect: SCPIDialect(checksErrors: true))
+    return scpi
 }
 
 /// The "Cancellation and timeouts" article: what a query that gets no reply throws.
