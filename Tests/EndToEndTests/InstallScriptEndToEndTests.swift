@@ -50,7 +50,8 @@ import Testing
         let folder = Self.root.path + "/examples"
         let examples = try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && !isFolder.boolValue
+            let exists = FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+            return exists && !isFolder.boolValue
         }
         #expect(examples.contains("chamber.txt") && !examples.contains("library-client"))
         #expect(!FileManager.default.fileExists(atPath: prefix.path("share/doc/tether/examples/library-client")))

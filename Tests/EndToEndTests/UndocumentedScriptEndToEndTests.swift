@@ -42,7 +42,8 @@ import Testing
                 Self.symbol(["Thing", "bare"], doc: nil),
                 Self.symbol(["Thing", "blank"], doc: ["", "  "]),
                 Self.symbol(["Thing", "hidden"], access: "internal", doc: nil),
-                Self.symbol(["Thing", "!=(_:_:)"], doc: nil, precise: "s:SQsE2neoiySbx_xtFZ::SYNTHESIZED::s:4Demo5ThingV"),
+                Self.symbol(
+                    ["Thing", "!=(_:_:)"], doc: nil, precise: "s:SQsE2neoiySbx_xtFZ::SYNTHESIZED::s:4Demo5ThingV"),
             ], in: folder)
         let result = try Subprocess.run(path: Self.script, [path])
         #expect(result.status == 1)

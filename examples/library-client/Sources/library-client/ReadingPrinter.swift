@@ -7,7 +7,8 @@ struct ReadingPrinter: DeviceView {
         switch record.event {
         case .exchanged(let exchange):
             if case .reply(let lines, _, let isError, _) = exchange.outcome {
-                print("\(exchange.command) -> \(lines.map(\.text).joined(separator: " | "))\(isError ? " (error)" : "")")
+                let reply = lines.map(\.text).joined(separator: " | ")
+                print("\(exchange.command) -> \(reply)\(isError ? " (error)" : "")")
             }
         case .notification(_, let readings):
             for reading in readings {
