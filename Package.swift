@@ -21,7 +21,13 @@ let package = Package(
     products: [
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-sim", targets: ["tether-sim"]),
-        .library(name: "TetherModel", targets: ["TetherModel"]),
+        // The library face (docs/LIBRARY.md): each product's public API is checked
+        // against api/ by scripts/api-check and documented by its DocC catalogue. The
+        // Model's product holds the transport and transfer modules its API names
+        // (`SerialConfiguration`, `SerialError`, `TransferProtocol`), so a client may import them.
+        .library(name: "TetherModel", targets: ["TetherModel", "TetherSerial", "TetherTransfer"]),
+        .library(name: "TetherPresenter", targets: ["TetherPresenter"]),
+        .library(name: "TetherViews", targets: ["TetherViews"]),
         .library(name: "TetherSimulator", targets: ["TetherSimulator"]),
         .library(name: "TetherScript", targets: ["TetherScript"]),
     ],

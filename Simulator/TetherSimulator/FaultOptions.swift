@@ -3,59 +3,76 @@ import TetherCommandLine
 /// The simulator's fault options (`tether-sim --latency 50 …`; `tether --sim` takes the
 /// same), declared once for both command lines, and the ``FaultPlan`` they describe.
 public enum FaultOptions {
+    /// `--latency ms`: delay every reply by this many ms.
     public static let latency = Option<Int?>(
         "--latency", value: "ms", help: "Delay every reply by this many ms.", range: .milliseconds(atLeast: 0))
+    /// `--latency-step ms`: delay each reply this many ms more than the one before (a device falling behind).
     public static let latencyStep = Option<Int?>(
         "--latency-step", value: "ms",
         help: "Delay each reply this many ms more than the one before\n(a device falling behind).",
         range: .milliseconds(atLeast: 0))
+    /// `--jitter ms`: delay every reply by a further random 0 … ms (order kept).
     public static let jitter = Option<Int?>(
         "--jitter", value: "ms", help: "Delay every reply by a further random 0 … ms\n(order kept).",
         range: .milliseconds(atLeast: 0))
+    /// `--pace-baud rate`: send at this baud rate, 10 bits a byte (9600 ≈ 1.04 ms/byte).
     public static let paceBaud = Option<Int?>(
         "--pace-baud", value: "rate", help: "Send at this baud rate, 10 bits a byte\n(9600 ≈ 1.04 ms/byte).",
         range: .integers(atLeast: 1, "baud"))
+    /// `--split bytes`: split every write into random pieces of 1 … bytes.
     public static let split = Option<Int?>(
         "--split", value: "bytes", help: "Split every write into random pieces of 1 … bytes.",
         range: .integers(atLeast: 1, "bytes"))
+    /// `--split-gap ms`: the longest random gap between split pieces.
     public static let splitGap = Option<Int>(
         "--split-gap", value: "ms", help: "The longest random gap between split pieces.",
         default: Int(FaultPlan().splitGap / .milliseconds(1)), range: .milliseconds(atLeast: 0))
+    /// `--garbage p`: put 1 … 8 random bytes (never CR/LF) before a line, probability 0 … 1.
     public static let garbage = Option<Double?>(
         "--garbage", value: "p", help: "Put 1 … 8 random bytes (never CR/LF) before a line,\nprobability 0 … 1.",
         range: probability)
+    /// `--drop p`: leave a reply out, probability 0 … 1.
     public static let drop = Option<Double?>(
         "--drop", value: "p", help: "Leave a reply out, probability 0 … 1.", range: probability)
+    /// `--duplicate p`: send a reply twice (in one write), probability 0 … 1.
     public static let duplicate = Option<Double?>(
         "--duplicate", value: "p", help: "Send a reply twice (in one write), probability 0 … 1.",
         range: probability)
+    /// `--disconnect-after ms`: hang up this many ms after a client opens the port.
     public static let disconnectAfter = Option<Int?>(
         "--disconnect-after", value: "ms", help: "Hang up this many ms after a client opens the port.",
         range: .milliseconds(atLeast: 1))
+    /// `--disconnect-after-lines n`: hang up after n lines have been sent to a client.
     public static let disconnectAfterLines = Option<Int?>(
         "--disconnect-after-lines", value: "n", help: "Hang up after n lines have been sent to a client.",
         range: .integers(atLeast: 1))
+    /// `--reappear-after ms`: after a hang-up, come back on a new pty (same --link) this many ms later; without it the device is gone for good.
     public static let reappearAfter = Option<Int?>(
         "--reappear-after", value: "ms",
         help:
             "After a hang-up, come back on a new pty (same --link)\nthis many ms later; without it the device is gone\nfor good.",
         range: .milliseconds(atLeast: 0))
+    /// `--burst n@rate`: on each open, send n '!BURST n=<i>' lines at rate lines/s (e.g. 1000@2000).
     public static let burst = Option<FaultPlan.Burst?>(
         "--burst", value: "n@rate",
         help: "On each open, send n '!BURST n=<i>' lines at rate\nlines/s (e.g. 1000@2000).",
         parse: burstPlan)
+    /// `--receive-gap ms`: drop each byte received less than this many ms after the last one taken (a UART without a FIFO).
     public static let receiveGap = Option<Int?>(
         "--receive-gap", value: "ms",
         help: "Drop each byte received less than this many ms after\nthe last one taken (a UART without a FIFO).",
         range: .milliseconds(atLeast: 1))
+    /// `--drain-baud rate`: read what the client sends no faster than this baud rate, 10 bits a byte (the rest waits in the pty).
     public static let drainBaud = Option<Int?>(
         "--drain-baud", value: "rate",
         help: "Read what the client sends no faster than this baud\nrate, 10 bits a byte (the rest waits in the pty).",
         range: .integers(atLeast: 1, "baud"))
+    /// `--hold-input ms`: after the first bytes of a connection, read nothing for this many ms (XOFF held during a flash write).
     public static let holdInput = Option<Int?>(
         "--hold-input", value: "ms",
         help: "After the first bytes of a connection, read nothing\nfor this many ms (XOFF held during a flash write).",
         range: .milliseconds(atLeast: 1))
+    /// `--sequence-numbers`: append ' seq=<n>' to every notification line (n from 1, never reset).
     public static let sequenceNumbers = Flag(
         "--sequence-numbers", help: "Append ' seq=<n>' to every notification line\n(n from 1, never reset).")
 
@@ -75,7 +92,7 @@ public enum FaultOptions {
     /// The plan the fault options in `arguments` describe, its random choices seeded by
     /// `seed`.
     ///
-    /// - Throws: ``UsageError`` for both disconnect options, `--reappear-after`
+    /// - Throws: `UsageError` for both disconnect options, `--reappear-after`
     ///   without one, or `--split-gap` without `--split`.
     public static func plan(_ arguments: ParsedArguments, seed: UInt64) throws(UsageError) -> FaultPlan {
         var plan = FaultPlan()

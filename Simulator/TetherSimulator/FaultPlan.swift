@@ -4,7 +4,7 @@
 /// The device (a ``SimulatedDevice``) stays unaware of faults: the simulator transforms
 /// what the device returns. Outputs of ``SimulatedDevice/receive(_:at:)`` are *replies*;
 /// outputs of ``SimulatedDevice/wakeUp(at:)`` and burst lines are *notifications*
-/// (unsolicited). Every random choice is drawn from ``SeededRandomGenerator``s derived
+/// (unsolicited). Every random choice is drawn from `SeededRandomGenerator`s derived
 /// from ``seed`` (one stream per kind of fault), so the same seed and the same client
 /// behaviour (the same commands, read in the same pieces) replay the same faults.
 ///
@@ -99,16 +99,16 @@ public struct FaultPlan: Sendable, Equatable {
     /// right behind the original, so it arrives before the client can send its next
     /// command (a client sees it as an unsolicited line).
     public var duplicateProbability: Double = 0
-    /// A receiver without a FIFO (``ReceiveGate``): each byte from the client that
+    /// A receiver without a FIFO (`ReceiveGate`): each byte from the client that
     /// arrives less than this long after the last byte the device accepted is dropped
     /// before the device sees it (the transcript notes it). `nil`: every byte is taken.
     public var receiveGap: Duration?
     /// A receiver that drains the client's bytes no faster than this baud rate, 10 bits
-    /// a byte (``DrainGate``): what it has not read stays in the pty and holds the
+    /// a byte (`DrainGate`): what it has not read stays in the pty and holds the
     /// client's writes back. `nil`: it reads as fast as bytes come.
     public var drainBaud: Int?
     /// After its first read on a connection the device reads nothing for this long (a
-    /// device holding XOFF while it writes flash, ``DrainGate``). `nil`: no hold.
+    /// device holding XOFF while it writes flash, `DrainGate`). `nil`: no hold.
     public var holdInput: Duration?
     /// A simulated unplug, or `nil`.
     public var disconnect: Disconnect?

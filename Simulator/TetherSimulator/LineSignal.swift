@@ -2,7 +2,7 @@
 /// would see it: the modem control lines it drives, a break, the baud rate it set.
 ///
 /// A pseudo-terminal has no modem lines and ignores a break; tether's pty compatibility
-/// layer (`Sources/CPtyCompat`) announces them to the simulator (``LineSignalListener``).
+/// layer (`Sources/CPtyCompat`) announces them to the simulator (`LineSignalListener`).
 /// The baud rate is the slave's termios, which the master shares. Simulator/README.md,
 /// "Modem lines and breaks".
 public enum LineSignal: Sendable, Equatable {

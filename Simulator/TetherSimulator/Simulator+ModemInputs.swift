@@ -26,7 +26,7 @@ extension Simulator {
     /// Plays `inputs` to the client: drops DCD (a lost carrier), rings RI, drops CTS.
     ///
     /// A pty has no modem lines; the simulator sets the pty's window size (shared by
-    /// both ends) to ``modemInputsMarker`` pixels wide and `inputs` high, which tether's
+    /// both ends) to `modemInputsMarker` pixels wide and `inputs` high, which tether's
     /// pty compatibility layer reads as the inputs (docs/HARDWARE.md, "What a
     /// pseudo-terminal can show"). Other programs see only an odd pixel size.
     ///
@@ -47,7 +47,7 @@ extension Simulator.ModemInputs: CustomStringConvertible {
 }
 
 extension PseudoTerminal {
-    /// Sets the window size to ``Simulator/modemInputsMarker`` pixels wide and `inputs`
+    /// Sets the window size to `modemInputsMarker` pixels wide and `inputs`
     /// high (see ``Simulator/setModemInputs(_:)``).
     ///
     /// - Returns: whether `TIOCSWINSZ` took it.

@@ -2,7 +2,7 @@ import Synchronization
 import TetherTransfer
 
 /// A simulated device that is the other side of a file transfer (`tether send --sim`,
-/// `tether receive --sim`): it runs a ``TransferMachine`` — a receiver that keeps what
+/// `tether receive --sim`): it runs a `TransferMachine` — a receiver that keeps what
 /// it gets, or a sender of a file — from the moment a client opens the port.
 ///
 /// The simulator's faults (dropped, duplicated, corrupted bytes) act on what the

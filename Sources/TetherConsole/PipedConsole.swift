@@ -7,9 +7,9 @@ import TetherViews
 /// other bytes exactly as they came, valid UTF-8 or not, and its reply awaited before
 /// the next. An empty line is a command as a typed Enter on an
 /// empty line is: the dialect's line end alone.
-public enum PipedConsole {
+package enum PipedConsole {
     /// Why the input stopped.
-    public enum End: Equatable, Sendable {
+    package enum End: Equatable, Sendable {
         /// The end of input (Ctrl-D on a terminal, the end of a file or pipe).
         case inputEnded
         /// The terminal typed on hung up.
@@ -25,7 +25,7 @@ public enum PipedConsole {
     ///     quit, and an end of input with the terminal gone is a hang-up (SIGHUP may
     ///     not have arrived yet).
     ///   - send: sends a command's bytes and returns once it has ended.
-    public static func run(
+    package static func run(
         _ lines: AsyncStream<[UInt8]>, typesOnATerminal: Bool = isatty(STDIN_FILENO) == 1,
         send: (_ bytes: [UInt8]) async -> Void
     ) async -> End {

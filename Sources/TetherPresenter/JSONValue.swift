@@ -8,12 +8,19 @@
 /// non-finite `double` cannot be JSON: it is encoded as a string (`"inf"`, `"nan"`), as
 /// `JSONWriter` in the Views writes it.
 public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral {
+    /// A JSON string.
     case string(String)
+    /// An integer, a JSON number.
     case int(Int)
+    /// A floating-point number, a JSON number (a non-finite one is written as a string, above).
     case double(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// A JSON array, in order.
     case array([JSONValue])
+    /// A JSON object, by member name.
     case object([String: JSONValue])
+    /// JSON `null`.
     case null
 
     public init(stringLiteral value: String) { self = .string(value) }

@@ -4,9 +4,13 @@
 public enum LineControlRecord: Sendable, Equatable, CustomStringConvertible {
     /// One step: DTR, RTS, break (`nil`: unchanged) and how long it is held, in ms.
     public struct Step: Sendable, Equatable, CustomStringConvertible {
+        /// DTR asserted (`true`), released (`false`) or unchanged (`nil`).
         public var dtr: Bool?
+        /// RTS asserted (`true`), released (`false`) or unchanged (`nil`).
         public var rts: Bool?
+        /// Break on (`true`), off (`false`) or unchanged (`nil`).
         public var isBreak: Bool?
+        /// How long the step's state is held before the next step, in milliseconds.
         public var holdMilliseconds: Int
 
         /// Creates a step.

@@ -6,7 +6,10 @@ extension Presenter {
     /// appear (`--wait`), before the device has any event; the state is unchanged
     /// (`connecting`).
     ///
-    /// - Parameter port: the path as given, or `a port matching '…'` for `--match`.
+    /// - Parameters:
+    ///   - port: the path as given, or `a port matching '…'` for `--match`.
+    ///   - time: when the wait began.
+    ///   - view: where the state is rendered.
     public func presentWaiting(for port: String, at time: Date = Date(), to view: any DeviceView) {
         view.render(ViewRecord(time: time, event: .waiting(for: port)), state: state)
     }
@@ -16,7 +19,7 @@ extension Presenter {
     /// are rendered as one ``DeviceView/renderBatch(_:)``.
     ///
     /// - Parameters:
-    ///   - events: the device's events (``Device/events(_:)``), lossless for a view that must show everything.
+    ///   - events: the device's events (`Device.events(_:includesBytes:)`), lossless for a view that must show everything.
     ///   - view: where records go; held only for the length of this call.
     ///   - observe: called after each record is rendered, with the record and the
     ///     new state — e.g. to count notifications.
@@ -60,7 +63,7 @@ extension Presenter {
 
     /// Renders `events` on `view` as they come, without finishing it: the records of a
     /// port that was opened and closed again before the device started
-    /// (`--strict-settings`, see ``DeviceEvent/opened(_:settings:as:)``).
+    /// (`--strict-settings`, see `DeviceEvent/opened(_:settings:as:)`).
     public mutating func present(_ events: [DeviceEvent], to view: any DeviceView) {
         for event in events {
             if let record = handleEvent(event) { show(record, on: view) }

@@ -25,7 +25,7 @@ public struct Presenter: Sendable {
     /// device answers `*IDN?`, and the units of its readings.
     ///
     /// `dialect` reads the values of notifications, or finds them damaged
-    /// (``Dialect/fields(of:)``); where it reads nothing, `name=value` fields are read.
+    /// (`Dialect/fields(of:)`); where it reads nothing, `name=value` fields are read.
     public init(
         port: String, device: String? = nil, facts: DeviceFacts = DeviceFacts(), dialect: (any Dialect)? = nil
     ) {

@@ -5,7 +5,7 @@ import FoundationEssentials
 ///
 /// Only a notification that begins with a tag — `!` and a letter, as in
 /// `!READING temp=22.87 hum=41.3` or `!ALARM temp_high temp=31.0` — carries readings
-/// (``fields(in:at:units:)``): the mark that tether's simulator and many a device's
+/// (`fields(in:at:units:)`): the mark that tether's simulator and many a device's
 /// protocol give to unsolicited data. A log line never does, however many `=` it holds
 /// (`Command line: console=ttyS0,115200 panic=-1`, `workingset: timestamp_bits=36`);
 /// docs/JSON.md, "Types".

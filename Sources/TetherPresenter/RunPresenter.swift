@@ -14,7 +14,7 @@ public struct RunPresenter: Sendable {
     private var devices: [String: Presenter]
     /// The time of the latest record returned: no record is stamped earlier.
     private var latestTime: Date?
-    /// The tally so far; ``finish(outcome:unhandled:duration:)`` completes it.
+    /// The tally so far; ``finish(outcome:unhandled:duration:at:)`` completes it.
     public private(set) var summary = RunSummary()
 
     /// Creates the presenter for a run over `devices`.
@@ -75,6 +75,7 @@ public struct RunPresenter: Sendable {
     ///   - outcome: the run's overall result.
     ///   - unhandled: timeouts and error replies the script never looked at.
     ///   - duration: from the start of the run to now.
+    ///   - time: when the run ended (the record's time).
     /// - Returns: the summary record.
     public mutating func finish(
         outcome: RunSummary.Outcome, unhandled: Int, duration: Duration, at time: Date

@@ -2,15 +2,17 @@ import TetherTransfer
 
 extension TransferPresenter {
     /// Runs `transfer` and shows it on `view` as it goes: each status this presenter
-    /// gives for its events (``status(for:now:)``), then the last one
-    /// (``status(for:)-(TransferOutcome,_)``). `transfer` is given the report function
-    /// to hand to ``Device/transfer(_:report:)`` (it may call it from any thread).
+    /// gives for its events (``status(for:now:)-(TransferEvent,_)``), then the last one
+    /// (``status(for:now:)-(TransferOutcome,_)``). `transfer` is given the report function
+    /// to hand to `Device.transfer(_:report:)` (it may call it from any thread).
     ///
     /// Cancelling the calling task cancels `transfer` (the machine writes CAN CAN).
     ///
     /// - Parameters:
+    ///   - view: where each status is shown.
     ///   - received: told each file that arrived whole, in order, as it arrives (the
     ///     receiving side writes it to disk).
+    ///   - transfer: runs the transfer, handing its events to the report function it is given.
     /// - Returns: how the transfer ended.
     public mutating func present(
         to view: any TransferView, received: (TransferFile) -> Void = { _ in },

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import TetherTransfer
 
-/// Turns a transfer's events (``TransferEvent``) and outcome into the
+/// Turns a transfer's events (`TransferEvent`) and outcome into the
 /// ``TransferStatus``es a ``TransferView`` shows: each file's start, its progress at
 /// most every ``progressInterval`` (and its last), and the end.
 public struct TransferPresenter: Sendable {

@@ -23,6 +23,7 @@ public struct TransferStatus: Sendable, Equatable {
     public var direction: String
     /// The protocol's name (`ymodem`).
     public var protocolName: String
+    /// What happened: a file began, more went through, or the transfer ended.
     public var stage: Stage
     /// The current file's name, when known (XMODEM receives none).
     public var file: String?

@@ -19,7 +19,7 @@ public struct PreparedScript: Sendable {
     ///
     /// A query file runs on the first device. A Lua script must name only devices
     /// of the run (`devices.NAME`), checked by reading its text (see
-    /// ``LuaSyntax/deviceReferences(in:)``); Lua also raises at the access itself.
+    /// `LuaSyntax/deviceReferences(in:)`); Lua also raises at the access itself.
     ///
     /// - Throws: ``ScriptError`` with `file:line` for a query file line that does not
     ///   parse, a Lua syntax error, or an unknown device name.

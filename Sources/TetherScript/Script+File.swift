@@ -4,8 +4,10 @@ import TetherLibC
 extension Script {
     /// A script file or stream that cannot be read, e.g. `checks.txt: no such file`.
     public struct Unreadable: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The message, `NAME: REASON`.
         public let description: String
 
+        /// Creates the error with its message.
         public init(description: String) {
             self.description = description
         }

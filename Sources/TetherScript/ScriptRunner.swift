@@ -1,7 +1,7 @@
 import TetherModel
 import TetherPresenter
 
-/// Runs a script over devices and reports everything through a ``RunView``: the
+/// Runs a script over devices and reports everything through a `RunView`: the
 /// library face of `tether run`.
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import TetherPresenter
 /// ```
 ///
 /// The runner starts the devices (after attaching to them, so `connected` is
-/// reported), runs the script on a dedicated thread (see ``RunMediator``), closes the
+/// reported), runs the script on a dedicated thread (see `RunMediator`), closes the
 /// devices — pending requests are then reported as failed — and renders the summary.
 public struct ScriptRunner: Sendable {
     /// The devices, the first one being a query file's device and Lua's `device`

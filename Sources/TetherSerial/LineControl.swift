@@ -17,7 +17,7 @@ public protocol LineControl: AnyObject, Sendable {
     /// `nil` line is left as it is. Does not block.
     func setLines(dtr: Bool?, rts: Bool?) throws(SerialError)
     /// Starts (`true`) or ends a break: the transmit line held low until ended. Does not
-    /// block; the Model times the break on its port loop (``Device/sendBreak(milliseconds:)``).
+    /// block; the Model times the break on its port loop (`Device.sendBreak(milliseconds:)` of TetherModel).
     func setBreak(_ isOn: Bool) throws(SerialError)
     /// The modem control lines: DTR and RTS as driven, CTS, DSR, DCD and RI as received.
     func modemLines() throws(SerialError) -> ModemLines

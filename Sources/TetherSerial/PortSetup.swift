@@ -3,14 +3,16 @@
 public struct PortSetup: Sendable {
     /// Baud rate, data bits, parity, stop bits, flow control.
     public var configuration: SerialConfiguration
-    /// DTR and RTS (`.keep` leaves them as they are).
+    /// DTR (`.keep` leaves it as it is).
     public var dtr: SerialPort.LineControl
+    /// RTS (`.keep` leaves it as it is).
     public var rts: SerialPort.LineControl
     /// DTR off time of a reset pulse after the open, in ms (none when nil).
     public var pulseDTR: Int?
     /// Length of a break after the open, in ms (none when nil).
     public var breakLength: Int?
 
+    /// Creates a setup; see the properties for each value.
     public init(
         configuration: SerialConfiguration, dtr: SerialPort.LineControl = .keep,
         rts: SerialPort.LineControl = .keep, pulseDTR: Int? = nil, breakLength: Int? = nil

@@ -27,7 +27,7 @@ public final class RFC2217Port: SerialTransport {
     /// carries raw data at the server's settings.
     public let controlsPort: Bool
     /// The settings as the server answered them at the open (see
-    /// ``Handshake/settingsReport(asked:)``); unknown, with a warning, when it refused
+    /// `Handshake/settingsReport(asked:)`); unknown, with a warning, when it refused
     /// serial port control; after a change of baud rate (``setBaudRate(_:)``), the
     /// server's answer to it.
     public var settingsReport: SettingsReport { report.withLock { $0 } }

@@ -11,7 +11,7 @@ extension SerialConfiguration {
     /// back as such).
     ///
     /// - Parameters:
-    ///   - termios: the flags, as `tcgetattr` gives them.
+    ///   - settings: the flags, as `tcgetattr` gives them.
     ///   - baudRate: the output speed in baud, as `TCGETS2` gives it (the termios speed
     ///     codes cannot hold non-standard rates).
     public init(termios settings: termios, baudRate: Int) {

@@ -60,7 +60,16 @@ public struct SerialConfiguration: Sendable, Equatable {
 
 /// The parity bit of each character.
 public enum Parity: String, Sendable, CaseIterable {
-    case none, odd, even, mark, space
+    /// No parity bit.
+    case none
+    /// The parity bit makes the number of 1 bits odd.
+    case odd
+    /// The parity bit makes the number of 1 bits even.
+    case even
+    /// The parity bit is always 1.
+    case mark
+    /// The parity bit is always 0.
+    case space
 
     /// The letter used in `8N1`-style summaries.
     public var letter: String {

@@ -9,7 +9,7 @@ import Synchronization
 /// ## Pseudo-terminals
 /// libserialport 0.1.1 cannot look up or open a pty (docs/ARCHITECTURE.md). tether keeps this one
 /// libserialport transport and adds a small compatibility layer that acts only on
-/// pty slaves: a private link name for the lookup (``PseudoTerminalLink``) and an
+/// pty slaves: a private link name for the lookup (`PseudoTerminalLink`) and an
 /// `ioctl` that emulates the modem-line requests a pty refuses (the `CPtyCompat`
 /// target). On a pty, modem lines read back as documented in ``ModemLines`` and
 /// setting them is accepted and remembered; nothing else changes.

@@ -24,15 +24,19 @@ public struct SerialPortInfo: Sendable, Equatable {
     public var description: String
     /// How the port is attached.
     public var transport: Transport
-    /// USB vendor and product IDs.
+    /// The USB vendor ID, e.g. `0x0403` for FTDI.
     public var usbVendorID: UInt16?
+    /// The USB product ID, e.g. `0x6001` for an FT232R.
     public var usbProductID: UInt16?
-    /// USB manufacturer, product and serial number strings.
+    /// The USB manufacturer string.
     public var manufacturer: String?
+    /// The USB product string.
     public var product: String?
+    /// The USB serial number string.
     public var serialNumber: String?
-    /// USB bus number and device address on that bus.
+    /// The USB bus number.
     public var usbBus: Int?
+    /// The device's address on that USB bus.
     public var usbAddress: Int?
     /// Bluetooth MAC address, e.g. `00:11:22:33:44:55`.
     public var bluetoothAddress: String?

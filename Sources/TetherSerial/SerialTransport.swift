@@ -26,8 +26,8 @@ public protocol SerialTransport: AnyObject, Sendable {
     ///   and 0x13 are data).
     /// - Returns: the number of bytes read (1...`buffer.count`); 0 when the device is
     ///   gone (pty master closed, USB adapter unplugged, connection closed); or
-    ///   ``nothingReceived`` (−1) when what was read was all the transport's own traffic
-    ///   (a telnet negotiation, an RFC 2217 notification): poll again.
+    ///   ``SerialTransport/nothingReceived`` (−1) when what was read was all the
+    ///   transport's own traffic (a telnet negotiation, an RFC 2217 notification): poll again.
     /// - Throws: ``SerialError/io(path:function:errno:message:)`` on other failures.
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
 
@@ -48,7 +48,7 @@ public protocol SerialTransport: AnyObject, Sendable {
     /// The line events (a break, a framing or parity error, a modem-line change) the
     /// last ``receive(into:)`` found, each placed among the bytes it returned; each is
     /// given once. Call it after every read, also one that returned
-    /// ``nothingReceived``. The default has none (a byte pipe without a UART).
+    /// ``SerialTransport/nothingReceived``. The default has none (a byte pipe without a UART).
     func takeLineEvents() -> [PlacedLineEvent]
 
     /// Closes the port; idempotent.

@@ -9,8 +9,10 @@
 public enum ByteEscaping {
     /// The escaped form of `bytes`, e.g. `AB\x00CD` for `41 42 00 43 44`.
     ///
-    /// - Parameter escapesBackslash: `false` keeps `\` as it is — for text the user
-    ///   wrote (a script's `=~ ^\d+$`), where only control bytes need escaping.
+    /// - Parameters:
+    ///   - bytes: the bytes to show.
+    ///   - escapesBackslash: `false` keeps `\` as it is — for text the user
+    ///     wrote (a script's `=~ ^\d+$`), where only control bytes need escaping.
     public static func escaped(_ bytes: [UInt8], escapesBackslash: Bool = true) -> String {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)

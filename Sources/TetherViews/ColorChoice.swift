@@ -2,8 +2,11 @@
 /// `NO_COLOR` is set to a non-empty value (no-color.org); `never` and `always` as
 /// given, `NO_COLOR` or not.
 public enum ColorChoice: String, CaseIterable, Sendable {
+    /// Never coloured.
     case never
+    /// Coloured on a terminal unless `NO_COLOR` is set to a non-empty value.
     case auto
+    /// Always coloured.
     case always
 
     /// Whether text written to an output that `isTerminal` or not is coloured, with

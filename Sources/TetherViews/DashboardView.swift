@@ -12,9 +12,9 @@ import TetherPresenter
 /// puts the screen back as it was in ``finish(_:)`` and ``suspend(then:)``. Colour is used
 /// unless `NO_COLOR` is set (no-color.org) or the terminal has none. Records are not
 /// printed: the screen shows their effect on the state.
-public final class DashboardView: DeviceView {
+package final class DashboardView: DeviceView {
     /// A terminal's size in character cells.
-    public typealias Size = (columns: Int, rows: Int)
+    package typealias Size = (columns: Int, rows: Int)
 
     private let screen: Screen
     private let refresh: LiveRefresh
@@ -35,7 +35,7 @@ public final class DashboardView: DeviceView {
     ///     output); while the dashboard is on screen, a signal that would end tether
     ///     without a clean exit (a crash, SIGUSR1…) first writes the screen's restore
     ///     sequence there. `nil` (tests) arms nothing.
-    public init(
+    package init(
         output: any OutputSink, diagnostics: any OutputSink = FileSink.standardError,
         capabilities: TerminalCapabilities, environment: [String: String],
         size: @escaping @Sendable () -> Size, clock: @escaping @Sendable () -> Date = { Date() },
@@ -49,16 +49,16 @@ public final class DashboardView: DeviceView {
         refresh = LiveRefresh(idleTicks: 10) { state in screen.draw(state) }
     }
 
-    public func render(_ record: ViewRecord, state: ViewState) {}
+    package func render(_ record: ViewRecord, state: ViewState) {}
 
-    public func stateDidChange(_ state: ViewState) { refresh.submit(state) }
+    package func stateDidChange(_ state: ViewState) { refresh.submit(state) }
 
     /// Draws the last state once more, at once (after the terminal was resized).
-    public func redraw() { refresh.redrawNow() }
+    package func redraw() { refresh.redrawNow() }
 
     /// Puts the screen back as it was, e.g. before the process stops on SIGTSTP; the
     /// next draw (``resume()``) enters the dashboard's screen again.
-    public func suspend(then stopped: @escaping @Sendable () -> Void) {
+    package func suspend(then stopped: @escaping @Sendable () -> Void) {
         refresh.perform { [screen] in
             screen.leave(suspending: true)
             stopped()
@@ -66,7 +66,7 @@ public final class DashboardView: DeviceView {
     }
 
     /// Draws again after ``suspend(then:)`` (on SIGCONT).
-    public func resume() {
+    package func resume() {
         refresh.perform { [screen, refresh] in
             screen.resume()
             refresh.redrawNow()
@@ -75,7 +75,7 @@ public final class DashboardView: DeviceView {
 
     /// Draws the final state, then puts the screen back as it was; when the device went
     /// away for good, says so on `diagnostics` (the screen that showed it is gone).
-    public func finish(_ state: ViewState) {
+    package func finish(_ state: ViewState) {
         refresh.finish(state) { [screen] in screen.leave() }
         if case .disconnected(let reason, _) = state.connection {
             diagnostics.write("disconnected: \(state.port): \(reason)\n")

@@ -4,7 +4,7 @@ import TetherPresenter
 /// `MultiplexLogHandler` idea): the terminal's view and the `--log` file's JSON view
 /// side by side, both seeing the same records.
 ///
-/// A run's own records (``RunView``) go to the views that can show them.
+/// A run's own records (`RunView`) go to the views that can show them.
 public struct FanOutView: RunView {
     let views: [any DeviceView]
 

@@ -18,17 +18,19 @@ extension FileSink {
     /// Appending keeps what earlier runs wrote: JSON Lines files concatenate, and each
     /// record names its time and port. Every record is written whole by one `write(2)`
     /// on a descriptor opened with `O_APPEND` — the records of one batch of a device's
-    /// events share one (``DeviceView/renderBatch(_:)``) — with nothing held past the
+    /// events share one (`DeviceView/renderBatch(_:)`) — with nothing held past the
     /// batch, so a record shown before tether crashes is in the file.
     ///
     /// The open never waits: a FIFO is opened only when a reader has it open already
     /// (`O_NONBLOCK`, which is cleared once the file is open, so that later writes wait
     /// for a slow reader as they would for a slow disk).
     ///
-    /// - Parameter onFailure: called once, with `strerror` of the errno, when a write
-    ///   fails later (a full disk), or with `the file was deleted` when the file lost its
-    ///   last link; the writes after it are dropped. Without it, a failed write ends
-    ///   tether with exit code 74 after `Error: cannot write to PATH: …`.
+    /// - Parameters:
+    ///   - path: the file, created (mode 0644 less the umask) when missing.
+    ///   - onFailure: called once, with `strerror` of the errno, when a write
+    ///     fails later (a full disk), or with `the file was deleted` when the file lost its
+    ///     last link; the writes after it are dropped. Without it, a failed write ends
+    ///     tether with exit code 74 after `Error: cannot write to PATH: …`.
     /// - Throws: ``OpenError`` when `open(2)` fails (no such directory, permission
     ///   denied, a directory, a FIFO that no process reads: `no process reads the FIFO`).
     public static func appending(

@@ -2,7 +2,7 @@ import FoundationEssentials
 import TetherPresenter
 
 /// The live view for programs (`--format json --live`): a `state` record — a snapshot
-/// of the whole ``ViewState``, the same state the dashboard draws — each time the
+/// of the whole `ViewState`, the same state the dashboard draws — each time the
 /// state changes, at most ten a second, and the final state when the session ends.
 /// Event records are not written. The record is documented in `docs/JSON.md`.
 public final class JSONStateView: DeviceView {

@@ -44,7 +44,7 @@ public struct JSONView: DeviceView {
     }
 
     /// Holds the batch's records and writes them in one go at its end
-    /// (``BatchingSink``): each record stays whole.
+    /// (`BatchingSink`): each record stays whole.
     public func renderBatch(_ render: () -> Void) { output.batch(render) }
 
     /// Writes one extra object (e.g. a run summary) with the common fields, as one

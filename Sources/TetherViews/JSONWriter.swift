@@ -1,6 +1,6 @@
 import TetherPresenter
 
-/// Serializes a ``JSONValue`` as one line of JSON (RFC 8259) into bytes, with the
+/// Serializes a `JSONValue` as one line of JSON (RFC 8259) into bytes, with the
 /// keys of every object sorted — the text `JSONEncoder` writes with `.sortedKeys` and
 /// `.withoutEscapingSlashes`, without its per-call set-up, `Data` and `String` copies.
 ///

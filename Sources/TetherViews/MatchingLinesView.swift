@@ -9,7 +9,9 @@ public struct MatchingLinesView: DeviceView {
 
     /// Creates a view that passes to `view` the records it shows.
     ///
-    /// - Parameter isShown: whether a received line (or pending text) is shown.
+    /// - Parameters:
+    ///   - view: the view the shown records go to.
+    ///   - isShown: whether a received line (or pending text) is shown.
     public init(_ view: any DeviceView, showing isShown: @escaping @Sendable (ViewLine) -> Bool) {
         self.view = view
         self.isShown = isShown

@@ -4,7 +4,7 @@ import Synchronization
 /// Where a view writes its text: standard output, standard error, a file, or a
 /// buffer in tests. Every `write` is passed on at once (no buffering), so a JSON line
 /// reaches a pipe as soon as it is rendered; a view that renders a batch of records
-/// holds them in a ``BatchingSink`` in front of its sink until the batch ends.
+/// holds them in a `BatchingSink` in front of its sink until the batch ends.
 public protocol OutputSink: Sendable {
     /// Writes `text` as UTF-8.
     func write(_ text: String)
@@ -43,8 +43,11 @@ public struct FileSink: OutputSink {
 
     /// Wraps the open file descriptor `descriptor`, called `name` in an error.
     ///
-    /// - Parameter endsOnFailure: whether a failed write ends the process with exit
-    ///   code 74 (`EX_IOERR`) after a message on standard error; otherwise it is ignored.
+    /// - Parameters:
+    ///   - descriptor: an open file descriptor, written with `write(2)`; not closed by the sink.
+    ///   - name: the name an error message gives it, e.g. `standard output`.
+    ///   - endsOnFailure: whether a failed write ends the process with exit
+    ///     code 74 (`EX_IOERR`) after a message on standard error; otherwise it is ignored.
     public init(descriptor: Int32, name: String, endsOnFailure: Bool = false) {
         self.descriptor = descriptor
         self.name = name

@@ -2,10 +2,10 @@ import TetherPresenter
 
 /// Exactly the bytes received from the device, nothing else — no times, no records,
 /// no sent bytes, no escaping — as picocom's `--logfile` and `cat` of the port give
-/// them: `--log FILE --log-format raw` (``OutputFormat/raw``).
+/// them: `--log FILE --log-format raw` (`OutputFormat/raw`).
 ///
 /// It asks for the byte stream (``showsReceivedBytes``) and writes each chunk read from
-/// the port (a ``ViewEvent/received(_:)`` record, by either call) as it came; other
+/// the port (a `ViewEvent/received(_:)` record, by either call) as it came; other
 /// records are ignored.
 public struct RawBytesView: DeviceView {
     let output: any OutputSink
@@ -29,7 +29,7 @@ public struct RawBytesView: DeviceView {
 extension OutputFormat {
     /// The received bytes alone (``RawBytesView``): a `--log` format, not one of
     /// `--format`'s (``all``), since it leaves out everything a command reports.
-    public static let raw = OutputFormat(
+    package static let raw = OutputFormat(
         name: "raw", summary: "exactly the bytes received, nothing else", isForPrograms: false,
         eventLog: { RawBytesView(output: $0.output) })
 }

@@ -4,33 +4,33 @@ import Synchronization
 /// The escape sequences the live dashboard needs, read from the terminfo entry of the
 /// user's terminal (`$TERM`, terminfo(5)) — so the screen is driven the way that
 /// terminal wants, whatever it is.
-public struct TerminalCapabilities: Sendable, Equatable {
+package struct TerminalCapabilities: Sendable, Equatable {
     /// `smcup`: switch to the alternate screen (empty when the terminal has none).
-    public var enterScreen: String
+    package var enterScreen: String
     /// `rmcup`: back to the normal screen, as it was before.
-    public var leaveScreen: String
+    package var leaveScreen: String
     /// `civis`: hide the cursor (may be empty).
-    public var hideCursor: String
+    package var hideCursor: String
     /// `cnorm`: show the cursor again (may be empty).
-    public var showCursor: String
+    package var showCursor: String
     /// `home`: cursor to the top left.
-    public var home: String
+    package var home: String
     /// `el`: clear from the cursor to the end of the line.
-    public var clearToEndOfLine: String
+    package var clearToEndOfLine: String
     /// `ed`: clear from the cursor to the end of the screen.
-    public var clearToEndOfScreen: String
+    package var clearToEndOfScreen: String
     /// `sgr0`: all attributes off.
-    public var reset: String
+    package var reset: String
     /// `bold` (may be empty).
-    public var bold: String
+    package var bold: String
     /// `dim` (may be empty).
-    public var dim: String
+    package var dim: String
     /// `setaf` for colours 0 to 7 (black, red, green, yellow, blue, magenta, cyan,
     /// white); empty when the terminal has fewer than 8 colours.
-    public var foreground: [String]
+    package var foreground: [String]
 
     /// Creates capabilities from their strings.
-    public init(
+    package init(
         enterScreen: String, leaveScreen: String, hideCursor: String, showCursor: String, home: String,
         clearToEndOfLine: String, clearToEndOfScreen: String, reset: String, bold: String, dim: String,
         foreground: [String]
@@ -51,7 +51,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
     /// The capabilities of terminal type `term` from the terminfo database, or `nil`
     /// when `term` is unknown or cannot redraw a screen in place (no `home`, `el` or
     /// `ed`: `dumb`, a printing terminal).
-    public static func load(term: String?) -> TerminalCapabilities? {
+    package static func load(term: String?) -> TerminalCapabilities? {
         guard let term, !term.isEmpty else { return nil }
         return loading.withLock { _ in
             guard tether_terminfo_load(term) == 1 else { return nil }

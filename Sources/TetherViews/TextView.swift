@@ -15,11 +15,11 @@ import TetherPresenter
 /// when the output is a terminal and `NO_COLOR` is not set (no-color.org).
 ///
 /// Received text is shown as a terminal leaves it: a backspace goes back, and what
-/// follows overwrites (``Overstrike``; `--hex` shows the bytes).
+/// follows overwrites (`Overstrike`; `--hex` shows the bytes).
 /// Pending text (a line still arriving: `Erasing flash: ...`, a prompt) is drawn in
 /// place on a terminal and completed in place when its line ends; to a pipe or a file
 /// it is written as it comes and its line finished when the rest arrives, so each line
-/// is there once (``PendingTextLine``).
+/// is there once (`PendingTextLine`).
 public struct TextView: DeviceView {
     let output: BatchingSink
     let diagnostics: any OutputSink
@@ -158,7 +158,7 @@ public struct TextView: DeviceView {
         pendingLine.leave(on: output)
     }
 
-    /// Holds the batch's output and writes it in one go at its end (``BatchingSink``).
+    /// Holds the batch's output and writes it in one go at its end (`BatchingSink`).
     public func renderBatch(_ render: () -> Void) { output.batch(render) }
 
     /// Writes `text` on the diagnostics after what the batch holds, so that the two

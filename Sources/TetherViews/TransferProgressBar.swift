@@ -4,7 +4,7 @@ import TetherPresenter
 /// error (file, bar, percent, bytes, rate, ETA, retries); elsewhere one line per file
 /// begun. The last line says how it ended: on `summary` when it went through, as
 /// `Error: …` on `progress` (standard error) when it failed.
-public struct TransferProgressBar: TransferView {
+package struct TransferProgressBar: TransferView {
     /// The bar's width in characters.
     static let width = 24
 
@@ -20,7 +20,7 @@ public struct TransferProgressBar: TransferView {
     ///   - summary: where the line of a transfer that went through goes (standard output).
     ///   - isTerminal: whether `progress` is a terminal (the bar is redrawn in place).
     ///   - isQuiet: no bar and no line per file (`--quiet`); the last line and errors stay.
-    public init(
+    package init(
         progress: any OutputSink = FileSink.standardError, summary: any OutputSink = FileSink.standardOutput,
         isTerminal: Bool, isQuiet: Bool = false
     ) {
@@ -30,7 +30,7 @@ public struct TransferProgressBar: TransferView {
         self.isQuiet = isQuiet
     }
 
-    public func render(transfer status: TransferStatus) {
+    package func render(transfer status: TransferStatus) {
         switch status.stage {
         case .start where isQuiet, .progress where isQuiet:
             break
@@ -50,7 +50,7 @@ public struct TransferProgressBar: TransferView {
 
     /// The line a terminal shows in place while the transfer runs: at a file's start
     /// `Sending image.bin by ymodem (64.0 KiB)`, then the bar (``bar(_:)``).
-    public static func statusLine(_ status: TransferStatus) -> String {
+    package static func statusLine(_ status: TransferStatus) -> String {
         guard status.stage == .start else { return bar(status) }
         let verb = status.direction == "send" ? "Sending" : "Receiving"
         let size = status.total.map { " (\(bytes($0)))" } ?? ""
@@ -59,7 +59,7 @@ public struct TransferProgressBar: TransferView {
 
     /// The last line: `Sent 1 file by ymodem in 1.2 s (53.1 KiB/s, 0 retries)`, or
     /// `transfer failed after 27.5 KiB: cancelled`.
-    public static func endLine(_ status: TransferStatus) -> String {
+    package static func endLine(_ status: TransferStatus) -> String {
         if case .failed(let reason) = status.stage {
             return "transfer failed after \(bytes(status.bytes)): \(reason)"
         }

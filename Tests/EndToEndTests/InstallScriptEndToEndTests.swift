@@ -44,9 +44,17 @@ import Testing
         for doc in ["README.md", "docs/PROFILES.md", "docs/INSTALL.md", "Simulator/README.md"] {
             #expect(FileManager.default.fileExists(atPath: prefix.path("share/doc/tether/\(doc)")), "\(doc)")
         }
-        // examples/, which the docs run, is installed beside them and runs from there.
-        let examples = try FileManager.default.contentsOfDirectory(atPath: Self.root.path + "/examples")
-        #expect(examples.contains("chamber.txt"))
+        // examples/'s files, which the docs run, are installed beside them and run from
+        // there; its Swift package (examples/library-client, built against the source
+        // tree) is not installed.
+        let folder = Self.root.path + "/examples"
+        let examples = try FileManager.default.contentsOfDirectory(atPath: folder).filter { name in
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+            return exists && !isFolder.boolValue
+        }
+        #expect(examples.contains("chamber.txt") && !examples.contains("library-client"))
+        #expect(!FileManager.default.fileExists(atPath: prefix.path("share/doc/tether/examples/library-client")))
         for example in examples {
             let installedCopy = try? Data(
                 contentsOf: URL(fileURLWithPath: prefix.path("share/doc/tether/examples/\(example)")))

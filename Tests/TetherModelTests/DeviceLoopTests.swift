@@ -117,6 +117,25 @@ import TetherSerial
         #expect(lateReplies == ["SLOW: [\"slow answer\"]"])
     }
 
+    /// A query cancelled as its task starts ends with `cancelled`. A cancellation that
+    /// came while the query was being queued (after the check for it, before the
+    /// query's identity was kept for it) was lost, and a query without a timeout then
+    /// waited for ever: one run in five of examples/library-client hung so. The
+    /// cancellations come at 0 to 49 yields after each query's start, so some land
+    /// while it is queued; 120 s timeouts: a lost one is a `timedOut` failure, not a hang.
+    @Test func aQueryCancelledAsItIsQueuedEndsCancelled() async throws {
+        let transport = try SocketTransport()
+        let device = try device(transport)
+        await device.start()
+        for attempt in 0..<500 {
+            let query = Task.detached { try await device.query("MEAS?", timeout: .seconds(120)) }
+            for _ in 0..<attempt % 50 { await Task.yield() }
+            query.cancel()
+            await #expect(throws: RequestFailure.cancelled) { try await query.value }
+        }
+        await device.close()
+    }
+
     /// A query cancelled while it waits behind another never reaches the device.
     @Test func aCancelledQueuedQueryIsNeverSent() async throws {
         let transport = try SocketTransport()

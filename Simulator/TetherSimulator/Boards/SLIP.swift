@@ -22,6 +22,7 @@ public enum SLIP {
         private var isInPacket = false
         private var isEscaped = false
 
+        /// Creates a decoder outside any packet.
         public init() {}
 
         /// The packets `bytes` completed, in order.

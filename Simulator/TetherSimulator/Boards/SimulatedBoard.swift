@@ -1,7 +1,7 @@
 /// The boards `tether-sim --board NAME` serves instead of a profile: devices that react
 /// to what a client does to the port's lines and rate (Simulator/README.md, "Modem
 /// lines and breaks").
-public enum SimulatedBoard: String, CaseIterable, Sendable {
+package enum SimulatedBoard: String, CaseIterable, Sendable {
     /// An ESP32 behind its auto-reset circuit (``AutoResetBoard``).
     case esp32
     /// The `at-modem` profile switching its rate after `AT+IPR=<rate>` (``RateSwitchingModem``).
@@ -11,7 +11,7 @@ public enum SimulatedBoard: String, CaseIterable, Sendable {
     ///
     /// - Throws: ``ProfileError`` when a built-in profile it wraps is broken (a
     ///   packaging mistake).
-    public func device() throws(ProfileError) -> any SimulatedDevice {
+    package func device() throws(ProfileError) -> any SimulatedDevice {
         switch self {
         case .esp32: AutoResetBoard()
         case .iprModem: RateSwitchingModem(try SimulatorProfiles.device(named: "at-modem"))

@@ -100,6 +100,7 @@ public struct DeviceProfile: Sendable {
     /// Reads a profile from JSON text.
     ///
     /// - Parameters:
+    ///   - data: The document's bytes, UTF-8 JSON (checked strictly: no duplicate keys).
     ///   - file: The name messages use for the document.
     ///   - defaultName: The name when the document has no `name`.
     /// - Throws: ``ProfileError`` for invalid JSON or a mistake in a field.

@@ -5,7 +5,7 @@ import Synchronization
 /// Replies to one read are written together, in one write; notifications that fall due
 /// together likewise. Settings (and drifting values) persist across clients, as on a real
 /// device; notifications run only while a client is connected, starting from its
-/// connection. Noise comes from a ``SeededRandomGenerator``: equal seeds and equal timing
+/// connection. Noise comes from a `SeededRandomGenerator`: equal seeds and equal timing
 /// give equal output.
 public final class ProfileDevice: SimulatedDevice {
     /// The seed used when none is given ("TETHER" in ASCII).
@@ -30,6 +30,7 @@ public final class ProfileDevice: SimulatedDevice {
     /// Creates a device at the profile's initial values.
     ///
     /// - Parameters:
+    ///   - profile: The device's commands, values and notifications.
     ///   - seed: Fixes the noise and drift; equal seeds give equal sequences.
     ///   - serialNumber: The `{serial}` field, and `{serial}` in the profile's identity.
     public init(

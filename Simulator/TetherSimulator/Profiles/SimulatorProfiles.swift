@@ -5,7 +5,7 @@ import TetherLibC
 ///
 /// Built-ins: `env` (the default: the ENV-1 environmental controller), `at-modem`,
 /// `scpi-psu`, `prompt-console`. They live in `Profiles/BuiltIn/`; the `EmbedProfiles`
-/// build-tool plugin turns every `*.json` there into ``builtInSources`` on each build,
+/// build-tool plugin turns every `*.json` there into `builtInSources` on each build,
 /// so an executable copied anywhere has them, and a file added there is a built-in
 /// with no other step.
 public enum SimulatorProfiles {
@@ -46,7 +46,10 @@ public enum SimulatorProfiles {
     /// A simulated device running a profile found by ``profile(named:)``: the call for
     /// tools and scripts that want a device for `--profile NAME|FILE`.
     ///
-    /// - Parameter seed: Fixes noise and drift (default ``ProfileDevice/defaultSeed``).
+    /// - Parameters:
+    ///   - nameOrPath: A built-in profile's name (``builtInNames``) or a JSON file's path.
+    ///   - seed: Fixes noise and drift (default ``ProfileDevice/defaultSeed``).
+    ///   - serialNumber: The `{serial}` field (default ``ProfileDevice/defaultSerialNumber``).
     /// - Throws: ``ProfileError`` as ``profile(named:)``.
     public static func device(
         named nameOrPath: String, seed: UInt64 = ProfileDevice.defaultSeed,

@@ -5,12 +5,12 @@ import TetherJSON
 /// A name given twice in one object is refused too: RFC 8259 §4 leaves its meaning to
 /// the reader (Foundation's decoder keeps the first value, `jq` and Python the last), so
 /// a file that has one has no one meaning.
-public enum StrictJSON {
+package enum StrictJSON {
     /// Checks that `data` is one strict JSON document.
     ///
     /// - Parameter file: the file's name as given, for the error.
     /// - Throws: ``ProfileError`` naming `file` and `line L, column C` of the mistake.
-    public static func check(_ data: [UInt8], file: String) throws(ProfileError) {
+    package static func check(_ data: [UInt8], file: String) throws(ProfileError) {
         do {
             try JSONGrammar.check(data)
         } catch {

@@ -7,9 +7,9 @@ import TetherViews
 /// `--live`: the view state instead of the event log — the dashboard on a terminal
 /// (``DashboardView``), `state` records with `--format json` (``JSONStateView``) — and,
 /// while the dashboard is up, the signals a full-screen program must answer.
-public final class LiveScreen {
+package final class LiveScreen {
     /// The live view.
-    public let view: any DeviceView
+    package let view: any DeviceView
     private let signals: DashboardSignals?
 
     /// Chooses the live view: the dashboard for text output, else the format's live
@@ -19,7 +19,7 @@ public final class LiveScreen {
     ///   terminfo cannot redraw in place (`TERM=dumb`, unknown): the dashboard cannot be
     ///   drawn there, and the event log is not what was asked for; or for a format
     ///   with no live view.
-    public init(format: OutputFormat, environment: [String: String] = Environment.variables)
+    package init(format: OutputFormat, environment: [String: String] = Environment.variables)
         throws(UsageError)
     {
         if format != .text {
@@ -50,7 +50,7 @@ public final class LiveScreen {
     }
 
     /// Stops answering the dashboard's signals (call once the view has finished).
-    public func close() { signals?.cancel() }
+    package func close() { signals?.cancel() }
 
     /// Standard output's size (`TIOCGWINSZ`), 80 × 24 when it cannot be read.
     @Sendable static func terminalSize() -> DashboardView.Size {

@@ -16,9 +16,9 @@ extension Device {
     /// try await device.run(LineSequence.named("esptool-classic")!)
     /// ```
     ///
-    /// - Throws: ``SerialError/disconnected(path:)`` while the device is away or after
+    /// - Throws: `SerialError/disconnected(path:)` while the device is away or after
     ///   it ended, or when it goes away during the sequence;
-    ///   ``SerialError/io(path:function:errno:message:)`` when the port has no line
+    ///   `SerialError/io(path:function:errno:message:)` when the port has no line
     ///   control (a raw TCP connection), an RFC 2217 server refused serial port control,
     ///   or the driver refuses a line (RTS under RTS/CTS flow control).
     public func run(_ sequence: LineSequence) async throws(SerialError) {
@@ -54,7 +54,7 @@ extension Device {
         try await run(.breakSignal(milliseconds: milliseconds))
     }
 
-    /// Runs `body` with the port's modem lines, break and baud rate (``LineControl``),
+    /// Runs `body` with the port's modem lines, break and baud rate (`LineControl`),
     /// on the port loop between reads and writes, and returns its result.
     ///
     /// ```swift
@@ -62,8 +62,8 @@ extension Device {
     /// let lines = try await device.withLineControl { try $0.modemLines() }
     /// ```
     ///
-    /// - Throws: what `body` throws; ``SerialError/disconnected(path:)`` while the
-    ///   device is away or after it ended; ``SerialError/io(path:function:errno:message:)``
+    /// - Throws: what `body` throws; `SerialError/disconnected(path:)` while the
+    ///   device is away or after it ended; `SerialError/io(path:function:errno:message:)`
     ///   when the port has no line control (a raw TCP connection).
     public func withLineControl<Result: Sendable>(
         _ body: @escaping @Sendable (any LineControl) throws(SerialError) -> Result
@@ -111,7 +111,7 @@ extension Device {
     ///
     /// - Parameter baudRate: in bit/s, any positive rate.
     /// - Returns: what the port reports having after the change (read back from the
-    ///   driver, or the RFC 2217 server's answer; ``SerialTransport/settingsReport``).
+    ///   driver, or the RFC 2217 server's answer; `SerialTransport/settingsReport`).
     /// - Throws: as ``withLineControl(_:)``.
     @discardableResult
     public func setBaudRate(_ baudRate: Int) async throws(SerialError) -> SettingsReport {
@@ -126,7 +126,7 @@ extension Device {
     }
 
     /// The serial settings the open port reports having (`921600 8N1`, read back from
-    /// it: ``SerialTransport/settingsReport``); `nil` while it is away or when it does
+    /// it: `SerialTransport/settingsReport`); `nil` while it is away or when it does
     /// not say (raw TCP).
     public var settings: String? {
         loop.state.withLock { $0.transport?.settingsReport.actual?.summary }

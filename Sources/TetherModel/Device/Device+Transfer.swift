@@ -2,8 +2,8 @@ import Synchronization
 import TetherTransfer
 
 extension Device {
-    /// Runs a file transfer (XMODEM or YMODEM, a ``TransferSender`` or
-    /// ``TransferReceiver``) on the port loop and returns how it ended.
+    /// Runs a file transfer (XMODEM or YMODEM, a `TransferSender` or
+    /// `TransferReceiver`) on the port loop and returns how it ended.
     ///
     /// While it runs the transfer owns the byte stream: every byte read goes to
     /// `machine` — not framed into lines, not published as `received` — and the
@@ -17,15 +17,15 @@ extension Device {
     /// transfer, not to the session.
     ///
     /// Cancelling the calling task cancels the transfer: the machine writes CAN CAN
-    /// (``TransferMachine/cancel(now:)``) and the outcome is
-    /// ``TransferFailure/cancelled``.
+    /// (`TransferMachine/cancel(now:)`) and the outcome is
+    /// `TransferFailure/cancelled`.
     ///
     /// - Parameters:
     ///   - machine: the protocol's state machine, not yet started.
-    ///   - report: told each ``TransferEvent`` (a file began, progress, a file
+    ///   - report: told each `TransferEvent` (a file began, progress, a file
     ///     received) on the port loop thread, in order: it must not block (hand the
     ///     event on, as to an `AsyncStream`).
-    /// - Returns: the outcome; ``TransferFailure/disconnected(reason:)`` when the
+    /// - Returns: the outcome; `TransferFailure/disconnected(reason:)` when the
     ///   device is not connected, another transfer runs, or the device goes away or is
     ///   closed during the transfer.
     public func transfer(

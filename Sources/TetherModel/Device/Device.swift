@@ -3,7 +3,7 @@ import TetherSerial
 
 /// A connected device: the Model's face to the rest of tether.
 ///
-/// A thin `Sendable` front over the device's port loop (``DeviceLoop``): one thread
+/// A thin `Sendable` front over the device's port loop (`DeviceLoop`): one thread
 /// per open port that owns the port, the framer and the ``Session``, and publishes
 /// ``DeviceEvent``s to every observer in order. `query` and `send` queue a request
 /// and write it at once from the caller's thread when the line is free; the reply is
@@ -21,7 +21,7 @@ import TetherSerial
 /// let reply = try await device.query("*IDN?", timeout: .seconds(1))
 /// ```
 ///
-/// ``open(_:configuration:dialect:)`` opens a port by path in one call.
+/// ``open(_:configuration:dialect:pacing:)`` opens a port by path in one call.
 public final class Device: Sendable {
     /// The port name as the user gave it.
     public let port: String
@@ -60,7 +60,7 @@ public final class Device: Sendable {
     ///   - dialect: how commands and replies are framed.
     ///   - settings: a summary of the serial settings for the `connected` event
     ///     (e.g. `115200 8N1`) when the transport reports none of its own
-    ///     (``SerialTransport/settingsReport``; a ``SerialPort`` reads them back).
+    ///     (`SerialTransport/settingsReport`; a `SerialPort` reads them back).
     ///   - maximumLineLength: the longest line in bytes (see ``LineFramer``).
     ///   - writeDeadline: how long a command's write may take (its bytes' time on the
     ///     wire at the port's baud rate, its pacing and a margin that follows the
@@ -78,7 +78,7 @@ public final class Device: Sendable {
     ///     input waiting at open is taken in and requests go out: a board's reset
     ///     (`--reset esptool-classic`, ``LineSequence``); timed by the loop's `poll`,
     ///     reading meanwhile. A step the port refuses is an `error` event and ends it.
-    /// - Throws: ``SerialError/io(path:function:errno:message:)`` naming `pipe` when the
+    /// - Throws: `SerialError/io(path:function:errno:message:)` naming `pipe` when the
     ///   process is out of file descriptors.
     public init(
         transport: any SerialTransport, name: String? = nil, dialect: any Dialect, settings: String,
@@ -133,7 +133,7 @@ public final class Device: Sendable {
     }
 
     /// Attaches a lossy observer with room for `bufferLimit` events; see
-    /// ``events(_:)`` and ``EventDelivery/lossy(bufferLimit:)``.
+    /// ``events(_:includesBytes:)`` and ``EventDelivery/lossy(bufferLimit:)``.
     public func events(bufferLimit: Int = 4096) -> DeviceEvents {
         events(.lossy(bufferLimit: bufferLimit))
     }
@@ -191,13 +191,13 @@ public final class Device: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Result<Reply, RequestFailure>, Never>) in
                 loop.update { state in
-                    let isCancelled = ticket.withLock { ticket in
-                        if case .cancelled = ticket { return true }
-                        return false
+                    // One step under the ticket's lock, so that a cancellation comes
+                    // either before it (nothing is queued) or after it (it sees the
+                    // identity to cancel), never between the check and the enqueue.
+                    ticket.withLock { ticket in
+                        if case .cancelled = ticket { return waiter.resume(returning: .failure(.cancelled)) }
+                        ticket = .queued(state.enqueue(bytes, timeout: timeout, waiter: waiter))
                     }
-                    if isCancelled { return waiter.resume(returning: .failure(.cancelled)) }
-                    let id = state.enqueue(bytes, timeout: timeout, waiter: waiter)
-                    ticket.withLock { $0 = .queued(id) }
                 }
             }
         } onCancel: {

@@ -7,7 +7,7 @@ public struct DeviceEvent: Sendable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Equatable {
         /// The port is open and configured; `settings` reads like `115200 8N1`: what the
-        /// port reports having (``SerialTransport/settingsReport``), else what the
+        /// port reports having (`SerialTransport/settingsReport`), else what the
         /// device was created with.
         case connected(port: String, settings: String)
         /// A request, reply, notification, late reply or pending text (see ``SessionEvent``).
@@ -25,7 +25,7 @@ public struct DeviceEvent: Sendable, Equatable {
         /// it was asked for (read back after the open: a pty ignores parity, a driver
         /// refuses a flow control, an RFC 2217 server sets another baud rate): which
         /// `setting` (`parity`), the value `requested` (`odd`) and the one the port has
-        /// (`actual`: `none`), as in ``SettingMismatch``.
+        /// (`actual`: `none`), as in `SettingMismatch`.
         case settingMismatch(setting: String, requested: String, actual: String)
         /// Bytes as read from the port, one read's worth, before the session events
         /// they produced (in the same batch); only for observers that asked
@@ -39,7 +39,7 @@ public struct DeviceEvent: Sendable, Equatable {
         case lineControl(LineControlEvent)
         /// The UART reported a line condition among the received bytes (a break, a
         /// framing or parity error, an overrun) or the modem status inputs changed
-        /// (``LineEvent``): in order with the lines, after those that ended before it.
+        /// (`LineEvent`): in order with the lines, after those that ended before it.
         case lineEvent(LineEvent)
         /// This observer fell behind and `count` events were dropped for it here.
         case missed(count: Int)

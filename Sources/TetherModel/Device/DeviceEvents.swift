@@ -1,5 +1,5 @@
 /// A device's events for one observer, in the order they happened: what
-/// ``Device/events(_:)`` returns.
+/// ``Device/events(_:includesBytes:)`` returns.
 ///
 /// Iterate it once (`for await event in events`). The sequence ends after the device
 /// closes or disconnects for good; cancelling the iterating task, or dropping the
@@ -28,6 +28,7 @@ public struct DeviceEvents: AsyncSequence, Sendable {
 
     /// Hands out one batch of events at a time, taken from the device in one step.
     public struct AsyncIterator: AsyncIteratorProtocol {
+        /// What the sequence yields: one event.
         public typealias Element = DeviceEvent
         public typealias Failure = Never
 

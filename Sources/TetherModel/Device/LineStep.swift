@@ -2,7 +2,7 @@
 /// lines and the break to set at once, then how long to hold them before the next step.
 ///
 /// A `nil` line is left as it is. DTR and RTS change together, in one `TIOCMSET` on a
-/// local port (``TetherSerial/LineControl/setLines(dtr:rts:)``), so a board never sees
+/// local port (`TetherSerial/LineControl/setLines(dtr:rts:)`), so a board never sees
 /// the state between them.
 public struct LineStep: Sendable, Equatable, CustomStringConvertible {
     /// DTR asserted (`true`), deasserted (`false`) or unchanged (`nil`).

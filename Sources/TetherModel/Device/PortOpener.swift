@@ -30,7 +30,7 @@ public struct PortOpener: Sendable {
     /// - Parameters:
     ///   - initialDelay: the wait before the first retry (default 100 ms).
     ///   - maximumDelay: the longest wait between attempts (default 2 s).
-    ///   - open: opens the port; throws ``SerialError`` when it cannot.
+    ///   - open: opens the port; throws `SerialError` when it cannot.
     public init(
         initialDelay: Duration = .milliseconds(100), maximumDelay: Duration = .seconds(2),
         open: @escaping @Sendable () throws(SerialError) -> any SerialTransport
@@ -63,14 +63,14 @@ public struct PortOpener: Sendable {
     }
 
     /// Opens the port, waiting for it to appear: while the path does not exist
-    /// (``SerialError/notFound(path:)``: no node, or a link not yet made or dangling)
+    /// (`SerialError/notFound(path:)`: no node, or a link not yet made or dangling)
     /// it retries with the backoff; any other failure is thrown at once.
     ///
     /// - Parameter timeout: how long to wait for the port, or `nil` to wait until the
     ///   task is cancelled.
     /// - Returns: the open port.
-    /// - Throws: ``SerialError/notFound(path:)`` when `timeout` passed (or the task was
-    ///   cancelled) and the port still did not exist; any other ``SerialError`` of
+    /// - Throws: `SerialError/notFound(path:)` when `timeout` passed (or the task was
+    ///   cancelled) and the port still did not exist; any other `SerialError` of
     ///   ``open`` as soon as it occurs.
     public func waitAndOpen(timeout: Duration?) async throws(SerialError) -> any SerialTransport {
         let deadline = timeout.map { ContinuousClock.now + $0 }

@@ -5,7 +5,7 @@ import TetherSerial
 /// Pure: built from a ``PortMatch`` and the ports ``SerialPortInfo/list()`` found (or
 /// a made-up listing in tests), so scripts that name an adapter by VID:PID and serial
 /// number survive `/dev/ttyUSB0` becoming `/dev/ttyUSB1`.
-public enum PortSelection: Sendable, Equatable {
+package enum PortSelection: Sendable, Equatable {
     /// Exactly one port matches.
     case selected(SerialPortInfo)
     /// No port matches.
@@ -15,7 +15,7 @@ public enum PortSelection: Sendable, Equatable {
     case ambiguous([SerialPortInfo])
 
     /// Chooses among `ports` the ones `match` selects.
-    public init(_ match: PortMatch, among ports: [SerialPortInfo]) {
+    package init(_ match: PortMatch, among ports: [SerialPortInfo]) {
         let found = ports.filter(match.matches)
         switch found.count {
         case 0: self = .noMatch
@@ -29,7 +29,7 @@ public enum PortSelection: Sendable, Equatable {
     /// - Throws: ``SerialError/notFound(path:)`` (`--match VID:PID`) when none matches;
     ///   ``SerialError/io(path:function:errno:message:)`` naming the candidates when
     ///   several do; what ``SerialPortInfo/list()`` throws.
-    public static func node(of match: PortMatch) throws(SerialError) -> String {
+    package static func node(of match: PortMatch) throws(SerialError) -> String {
         switch PortSelection(match, among: try SerialPortInfo.list()) {
         case .selected(let port):
             return port.name

@@ -11,15 +11,15 @@ import TetherSerial
 /// `/dev/NAME` (`SYMLINK+=`), gives the `dialout` group read and write access
 /// (`GROUP="dialout"`, `MODE="0660"`) and asks ModemManager to leave it alone
 /// (`ENV{ID_MM_DEVICE_IGNORE}="1"`). Syntax per udev(7).
-public enum UdevRule {
+package enum UdevRule {
     /// Why no rule can be written.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The port has no USB vendor and product ID (a built-in UART, a pty).
         case notUSB(port: String)
         /// The name is not usable as a `/dev` link.
         case invalidName(String, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notUSB(let port):
                 "\(port) is not a USB serial adapter: a udev rule matches an adapter by its USB "
@@ -39,7 +39,7 @@ public enum UdevRule {
     /// - Throws: ``Failure/notUSB(port:)`` without a USB ID;
     ///   ``Failure/invalidName(_:reason:)`` for a name with characters other than
     ///   letters, digits, `.`, `_`, `-` and `/`, an absolute path, or a `..` part.
-    public static func text(for port: SerialPortInfo, name: String) throws(Failure) -> String {
+    package static func text(for port: SerialPortInfo, name: String) throws(Failure) -> String {
         try validate(name: name)
         guard let vendor = port.usbVendorID, let product = port.usbProductID, let usbID = port.usbID else {
             throw .notUSB(port: port.name)
@@ -76,7 +76,7 @@ public enum UdevRule {
     /// Checks that `name` can follow `/dev/` in a `SYMLINK+=` value.
     ///
     /// - Throws: ``Failure/invalidName(_:reason:)``.
-    public static func validate(name: String) throws(Failure) {
+    package static func validate(name: String) throws(Failure) {
         let allowed = name.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
                 || "._-/".unicodeScalars.contains($0)

@@ -38,7 +38,9 @@ public struct WriteDeadline: Sendable, Equatable {
     /// How long the write of `count` bytes may take, from when its first byte may go.
     ///
     /// - Parameters:
+    ///   - count: the number of bytes written.
     ///   - baudRate: the port's baud rate in bit/s, `nil` when it reports none.
+    ///   - pacing: the pauses between characters and after the command, added to the wire time.
     ///   - timeout: the request's timeout; `nil` for none.
     public func budget(ofBytes count: Int, baudRate: Int?, pacing: Pacing, timeout: Duration?) -> Duration {
         let margin = timeout.map { max($0, minimumMargin) } ?? untimedMargin

@@ -6,7 +6,7 @@
 ///   `NO DIALTONE`, `NO ANSWER`, and ESP-AT's `FAIL` and `SEND FAIL`, plus the vendor
 ///   codes in ``extraSuccessCodes`` and ``extraErrorCodes`` (`--final-ok`,
 ///   `--final-error`). All but `OK`, `CONNECT…` and the extra success codes are error
-///   replies; a numeric `+CME`/`+CMS` code gets its meaning from ``ATErrorCatalog``.
+///   replies; a numeric `+CME`/`+CMS` code gets its meaning from `ATErrorCatalog`.
 /// - Echo (`ATE1`): a line equal to the command (letter case and surrounding blanks
 ///   ignored) is dropped, so echo on and echo off read the same. The echo begins the
 ///   reply (``ReplyMatcher/hasStarted``): the echo of a timed-out command begins its late

@@ -5,9 +5,9 @@
 /// Only codes the standards define are listed; vendor codes (e.g. 500–999 for
 /// `+CME`) have no entry. A device in verbose error mode (`AT+CMEE=2`) sends the
 /// text itself (`+CME ERROR: SIM not inserted`), which needs no lookup.
-public enum ATErrorCatalog {
+internal enum ATErrorCatalog {
     /// `+CME ERROR` codes → meaning (TS 27.007).
-    public static let mobileEquipment: [Int: String] = [
+    internal static let mobileEquipment: [Int: String] = [
         0: "phone failure", 1: "no connection to phone", 2: "phone-adaptor link reserved",
         3: "operation not allowed", 4: "operation not supported", 5: "PH-SIM PIN required",
         6: "PH-FSIM PIN required", 7: "PH-FSIM PUK required", 10: "SIM not inserted",
@@ -25,7 +25,7 @@ public enum ATErrorCatalog {
     ]
 
     /// `+CMS ERROR` codes → meaning (TS 27.005).
-    public static let messageService: [Int: String] = [
+    internal static let messageService: [Int: String] = [
         300: "ME failure", 301: "SMS service of ME reserved", 302: "operation not allowed",
         303: "operation not supported", 304: "invalid PDU mode parameter", 305: "invalid text mode parameter",
         310: "SIM not inserted", 311: "SIM PIN required", 312: "PH-SIM PIN required", 313: "SIM failure",
@@ -37,7 +37,7 @@ public enum ATErrorCatalog {
 
     /// The meaning of a final result code such as `+CME ERROR: 10`, or `nil` when it
     /// is not a numeric `+CME`/`+CMS` error or the code is not in the tables.
-    public static func description(of finalResult: String) -> String? {
+    internal static func description(of finalResult: String) -> String? {
         for (prefix, table) in [("+CME ERROR:", mobileEquipment), ("+CMS ERROR:", messageService)]
         where finalResult.hasPrefix(prefix) {
             let code = finalResult.dropFirst(prefix.count).trimmingWhitespace()

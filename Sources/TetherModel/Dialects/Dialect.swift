@@ -33,7 +33,7 @@ public protocol Dialect: Sendable {
     /// A fresh matcher for the reply to the command whose exact bytes are `bytes`, on a
     /// device whose last reply ended at the prompt `lastPrompt` (``Reply/prompt``, `nil`
     /// when none has): what the console showed of itself (``PromptDialect``: its prompt
-    /// alone on a line). The default is ``makeMatcher(for:bytes:)``.
+    /// alone on a line). The default is ``Dialect/makeMatcher(for:bytes:)``.
     func makeMatcher(for command: String, bytes: [UInt8], lastPrompt: Line?) -> any ReplyMatcher
 
     /// Whether `line` is unsolicited whatever is pending — e.g. an AT unsolicited
@@ -102,8 +102,10 @@ public protocol ReplyMatcher: Sendable {
     /// never ends in a terminator), control sequences removed. Return a reply to
     /// complete on them; the bytes are then consumed. The default returns `nil`.
     ///
-    /// - Parameter isQuiet: `false` when the bytes have just arrived; `true` when no
-    ///   byte has followed them for ``Session/partialQuietPeriod``.
+    /// - Parameters:
+    ///   - bytes: the bytes after the last line end, control sequences removed.
+    ///   - isQuiet: `false` when the bytes have just arrived; `true` when no
+    ///     byte has followed them for ``Session/partialQuietPeriod``.
     mutating func offerPartial(_ bytes: [UInt8], isQuiet: Bool) -> Reply?
 
     /// Whether the matcher has taken lines but not completed — it then sees
@@ -120,7 +122,9 @@ public protocol ReplyMatcher: Sendable {
     /// at `> ` — and the prompt is consumed; the reply goes on. Asked of the request
     /// in flight only. The default returns `nil`.
     ///
-    /// - Parameter isQuiet: as for ``offerPartial(_:isQuiet:)``.
+    /// - Parameters:
+    ///   - bytes: the bytes after the last line end, control sequences removed.
+    ///   - isQuiet: as for ``offerPartial(_:isQuiet:)``.
     mutating func answer(toPrompt bytes: [UInt8], isQuiet: Bool) -> [UInt8]?
 
     /// Whether a prompt may end any text (`PromptDialect`: `=> ` after output with no

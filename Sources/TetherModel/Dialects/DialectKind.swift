@@ -23,6 +23,8 @@ public struct DialectKind: Sendable {
     /// Creates a kind.
     ///
     /// - Parameters:
+    ///   - name: the name `--dialect` and device files give, e.g. `scpi`.
+    ///   - summary: one line for `--help` and the docs.
     ///   - takes: the settings `make` reads; it is given only these (the others at
     ///     their "not given" value).
     ///   - make: builds the dialect, with its own defaults for settings not given.

@@ -72,8 +72,12 @@ public struct PromptDialect: Dialect {
     /// - Parameters:
     ///   - prompt: the prompt's exact text, no CR or LF.
     ///   - promptPattern: the prompt as a regular expression, used instead of `prompt`.
+    ///   - terminator: written after each command (default CR).
+    ///   - notificationPattern: lines that are always notifications, or `nil`.
+    ///   - errorPattern: replies that are errors, or `nil` for none.
     ///   - readinessWait: after a timeout, how long the next command waits for the
     ///     prompt (default 10 s); `nil`: it waits for quiet only, as other dialects do.
+    ///   - echoes: whether the console echoes what is typed (a reply starts after the echo).
     public init(
         prompt: String = PromptDialect.defaultPrompt, promptPattern: LinePattern? = nil, terminator: Terminator = .cr,
         notificationPattern: LinePattern? = nil, errorPattern: LinePattern? = nil,

@@ -10,30 +10,30 @@ import TetherLibC
 /// line break: a command line, a CR, then a text ending in Ctrl-Z (0x1A) or ESC (0x1B)
 /// with no CR or LF of its own — an SMS text for the `at` dialect's prompt
 /// (`AT+CMGS="+15551230000"` CR `Hello` Ctrl-Z, docs/DIALECTS.md).
-public enum CommandText {
+package enum CommandText {
     /// Why a command cannot be sent as one.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// It holds a CR or LF: it would reach the device as several commands.
         case lineBreak
     }
 
     /// A bad escape in a command's text, at ``position``.
-    public struct EscapeError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct EscapeError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The command's text as written.
-        public let text: String
+        package let text: String
         /// Where the bad escape's backslash is, counted in characters from 1.
-        public let position: Int
+        package let position: Int
         /// The bad escape as written (`\q`, `\x4`, a trailing `\`).
-        public let escape: String
+        package let escape: String
 
-        public var description: String {
+        package var description: String {
             "Bad escape \(Quoted(escape)) at position \(position) in the command "
                 + "\(Quoted(text)): use \\r, \\n, \\t, \\e, \\xNN (two hex digits) or \\\\"
         }
     }
 
     /// What is wrong with `command`, or `nil` when it can be sent.
-    public static func problem(in command: String) -> Problem? {
+    package static func problem(in command: String) -> Problem? {
         let scalars = command.unicodeScalars
         guard let lineBreak = scalars.firstIndex(where: { $0 == "\n" || $0 == "\r" }) else { return nil }
         let text = scalars[scalars.index(after: lineBreak)...]
@@ -50,7 +50,7 @@ public enum CommandText {
     ///
     /// - Throws: ``EscapeError`` for a backslash followed by anything else (`\q`), a
     ///   `\x` without two hex digits (`\x4`, `\xZZ`), or a backslash at the end.
-    public static func bytes(fromEscaped text: String) throws(EscapeError) -> [UInt8] {
+    package static func bytes(fromEscaped text: String) throws(EscapeError) -> [UInt8] {
         try bytes(fromEscaped: Array(text.utf8))
     }
 
@@ -61,7 +61,7 @@ public enum CommandText {
     ///
     /// - Throws: ``EscapeError`` for a bad escape; its position counts the characters
     ///   before it as UTF-8 decoding sees them (an invalid byte counts as one).
-    public static func bytes(fromEscaped text: [UInt8]) throws(EscapeError) -> [UInt8] {
+    package static func bytes(fromEscaped text: [UInt8]) throws(EscapeError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var index = 0
@@ -110,7 +110,7 @@ public enum CommandText {
 
     /// A one-line message about `problem` in `command`, e.g. `The command 'A\nB'
     /// contains a line break`.
-    public static func message(_ problem: Problem, in command: String) -> String {
+    package static func message(_ problem: Problem, in command: String) -> String {
         switch problem {
         case .lineBreak: "The command \(Quoted(command)) contains a line break"
         }

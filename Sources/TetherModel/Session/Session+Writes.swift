@@ -66,6 +66,7 @@ extension Session {
     ///   - start: the pending text's `start`.
     ///   - count: how many bytes of its text (control sequences removed) were consumed;
     ///     control sequences among them go too.
+    ///   - now: the current instant.
     /// - Returns: the actions to perform now; `nil`, changing nothing, when those bytes
     ///   are no longer pending (their line ended, or the device hung up) or are fewer
     ///   than `count`.

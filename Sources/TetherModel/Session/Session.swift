@@ -8,10 +8,10 @@
 ///
 /// | stage | does | state |
 /// |---|---|---|
-/// | ``FramingStage`` | bytes → lines, or data in a modem's data mode; the unterminated bytes' clock | ``FramingStage/Mode``, ``FramingStage/Reading`` |
-/// | ``Classifier`` | leading noise, unsolicited lines, learned unasked shapes | ``UnaskedLines`` |
-/// | ``Pairing`` | which request a line answers; timeouts, late replies, doubt | ``Pairing/WriteProgress``, ``Pairing/Contest``, ``ReplyTempo/Step`` |
-/// | ``Gate`` | when the next request may go: every listen, resync, readiness and settling hold | ``Gate/Hold`` (``Gate/Reason``), ``Gate/Settling`` |
+/// | `FramingStage` | bytes → lines, or data in a modem's data mode; the unterminated bytes' clock | `FramingStage/Mode`, `FramingStage/Reading` |
+/// | `Classifier` | leading noise, unsolicited lines, learned unasked shapes | `UnaskedLines` |
+/// | `Pairing` | which request a line answers; timeouts, late replies, doubt | `Pairing/WriteProgress`, `Pairing/Contest`, `ReplyTempo/Step` |
+/// | `Gate` | when the next request may go: every listen, resync, readiness and settling hold | `Gate/Hold` (`Gate/Reason`), `Gate/Settling` |
 ///
 /// One request is in flight at a time; the others wait in order (FIFO). After
 /// ``hangUp(reason:isAskedFor:now:)`` every pending and queued request fails and new
@@ -42,7 +42,9 @@ public struct Session: Sendable {
 
     /// Creates a session speaking `dialect`.
     ///
-    /// - Parameter maximumLineLength: the longest line kept whole, in bytes.
+    /// - Parameters:
+    ///   - dialect: how commands are framed and replies matched.
+    ///   - maximumLineLength: the longest line kept whole, in bytes.
     public init(dialect: any Dialect, maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         self.dialect = dialect
         framing = FramingStage(maximumLineLength: maximumLineLength, payloadFraming: dialect.payloadFraming)
@@ -83,10 +85,13 @@ public struct Session: Sendable {
     /// when the requests before it are done.
     ///
     /// - Parameters:
+    ///   - bytes: the command's bytes, without a terminator.
+    ///   - timeout: how long to wait for the reply once sent; `nil` for no limit.
     ///   - isRaw: a raw write: `bytes` are written alone (no terminator), no reply is
     ///     expected, and only `sent` is reported — the request is done once written.
     ///   - closingReason: the device is being closed for this reason: the request
     ///     fails at once, not sent, as after ``hangUp(reason:isAskedFor:now:)``.
+    ///   - now: the current instant, from which the timeout counts.
     /// - Returns: the request's identity and the actions to perform now.
     public mutating func enqueue(
         bytes: [UInt8], timeout: Duration?, isRaw: Bool = false, closingReason: String? = nil,
@@ -122,15 +127,17 @@ public struct Session: Sendable {
     /// Ends ``holdRequests()``: the first queued request is sent — for a dialect with a
     /// ``Dialect/listenPeriod`` (a device known to speak unasked) or an
     /// ``Dialect/openingListen`` (`line` told nothing), once it has listened that long
-    /// (the gate's ``Gate/Reason/listen`` hold), so that what the device says unasked is
+    /// (the gate's `Gate/Reason/listen` hold), so that what the device says unasked is
     /// learned before the first reply is waited for.
     ///
-    /// - Parameter endingWaitingText: the input waiting at open has been taken in. Text
-    ///   after its last line end still there when the first request goes out (what
-    ///   another program left unread: `…sion`; a prompt no reader consumed) is not
-    ///   glued to that command's echo: when the line it begins is the echo only without
-    ///   that text (`sionsleep 2`), the text is a notification of its own and the rest
-    ///   is the echo. Otherwise the line stays whole (a line that was still arriving).
+    /// - Parameters:
+    ///   - endingWaitingText: the input waiting at open has been taken in. Text
+    ///     after its last line end still there when the first request goes out (what
+    ///     another program left unread: `…sion`; a prompt no reader consumed) is not
+    ///     glued to that command's echo: when the line it begins is the echo only without
+    ///     that text (`sionsleep 2`), the text is a notification of its own and the rest
+    ///     is the echo. Otherwise the line stays whole (a line that was still arriving).
+    ///   - now: the current instant.
     /// - Returns: the actions to perform now.
     public mutating func releaseRequests(endingWaitingText: Bool = false, now: ContinuousClock.Instant)
         -> [SessionAction]

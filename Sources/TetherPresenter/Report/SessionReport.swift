@@ -73,12 +73,15 @@ public struct SessionReport: Sendable {
 
     /// One `check` record.
     public struct Check: Sendable, Equatable {
+        /// When the check was made.
         public var time: Date
         /// `passed`, `failed`, `timeout` or `not_run`.
         public var status: String
         /// `file:line`.
         public var place: String
+        /// What the script said it checks.
         public var description: String
+        /// The device the check was about, when the record names one.
         public var device: String?
         /// `expected …; got …`, when the record says and the check did not pass.
         public var detail: String?
@@ -91,11 +94,13 @@ public struct SessionReport: Sendable {
     /// The run's `summary` record: its outcome and duration, if the log has one (the
     /// last, when a file holds several runs).
     public private(set) var outcome: (name: String, durationMilliseconds: Int)?
-    /// The first and the last record's time.
+    /// The first record's time.
     public private(set) var start: Date?
+    /// The last record's time.
     public private(set) var end: Date?
-    /// Records read, and lines that were not a record with a known time (skipped).
+    /// The records read.
     public private(set) var records = 0
+    /// The lines that were not a record with a known time (skipped).
     public private(set) var skipped = 0
     /// Where each device's report is in ``devices``, by name.
     private var deviceIndex: [String: Int] = [:]

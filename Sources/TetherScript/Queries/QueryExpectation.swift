@@ -4,7 +4,7 @@ import TetherModel
 ///
 /// An expectation holds when some line of the reply — the final result code (`OK`)
 /// included — equals the text (`==`) or contains a match of the regular expression
-/// (`=~`, the syntax of ``LinePattern``). The reply's error flag does not matter:
+/// (`=~`, the syntax of `LinePattern`). The reply's error flag does not matter:
 /// `SETP 99 =~ ^ERR` holds for an error reply.
 public enum QueryExpectation: Sendable, CustomStringConvertible {
     /// `== TEXT`: a line equal to `TEXT`.

@@ -16,7 +16,7 @@ import TetherPresenter
 ///   the command is what precedes it, trimmed, and must not be empty.
 /// - `== TEXT` wants a reply line equal to `TEXT`; `=~ REGEX` one that the regular
 ///   expression matches (see ``QueryExpectation``).
-/// - A command's escapes are decoded (``CommandText/bytes(fromEscaped:)``: `\r`,
+/// - A command's escapes are decoded (`CommandText/bytes(fromEscaped:)`: `\r`,
 ///   `\xNN`…). A command written in double quotes, the whole of it, is sent as written
 ///   between them, blanks included: `""` is the empty command (the line end alone, a
 ///   bare Enter), `" "` a single space.

@@ -5,7 +5,7 @@ public struct QueryStep: Sendable {
     /// The command as written in the file (quotes and escapes kept: `""`, `A\tB`);
     /// empty for a wait line.
     public var command: String
-    /// The command's exact bytes, its escapes decoded (``CommandText/bytes(fromEscaped:)``):
+    /// The command's exact bytes, its escapes decoded (`CommandText/bytes(fromEscaped:)`):
     /// what is sent, the dialect's terminator after them.
     public var bytes: [UInt8]
     /// What the reply must hold; `nil`: any reply that is not an error reply. For a

@@ -43,6 +43,8 @@ public enum LineEvent: Sendable, Hashable {
 /// A ``LineEvent`` and where it happened in the bytes one read returned: `offset`
 /// bytes of that read came before it (0...count). Made by the transports.
 public struct PlacedLineEvent: Sendable, Hashable {
+    /// How many bytes of the read came before the event (0...count).
     public let offset: Int
+    /// What the UART reported.
     public let event: LineEvent
 }

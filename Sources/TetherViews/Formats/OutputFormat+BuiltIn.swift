@@ -1,10 +1,10 @@
 extension OutputFormat {
     /// Every format, in the order `--help` lists them. A new format is its view and
     /// one entry here.
-    public static let all: [OutputFormat] = [text, json, transcript, tap, junit, html]
+    package static let all: [OutputFormat] = [text, json, transcript, tap, junit, html]
 
     /// Text for people (``TextView``; the dashboard is `monitor --live`'s own).
-    public static let text = OutputFormat(
+    package static let text = OutputFormat(
         name: "text", summary: "for people", isForPrograms: false,
         eventLog: {
             TextView(
@@ -18,7 +18,7 @@ extension OutputFormat {
         report: { TextReportView(output: $0.output) })
 
     /// JSON Lines for programs (``JSONView``, docs/JSON.md).
-    public static let json = OutputFormat(
+    package static let json = OutputFormat(
         name: "json", summary: "JSON Lines", isForPrograms: true,
         eventLog: { JSONView(output: $0.output) }, run: { JSONView(output: $0.output) },
         portList: { JSONView(output: $0.output) }, modemLines: { JSONView(output: $0.output) },
@@ -28,25 +28,25 @@ extension OutputFormat {
 extension OutputFormat {
     /// A transcript for people to read afterwards (``TranscriptView``): every line with
     /// its time, direction and line end; the `--log` format of a `.txt` or `.log` file.
-    public static let transcript = OutputFormat(
+    package static let transcript = OutputFormat(
         name: "transcript", summary: "each line with its time, direction and line end", isForPrograms: false,
         eventLog: { TranscriptView(output: $0.output, timestamps: Timestamper($0.timestampStyle)) },
         run: { TranscriptView(output: $0.output, timestamps: Timestamper($0.timestampStyle)) },
         modemLines: { TranscriptView(output: $0.output, timestamps: Timestamper($0.timestampStyle)) })
 
     /// TAP version 13 for test harnesses (``TAPView``): a run's checks only.
-    public static let tap = OutputFormat(
+    package static let tap = OutputFormat(
         name: "tap", summary: "TAP for test harnesses", isForPrograms: true, run: { TAPView(output: $0.output) })
 
     /// A JUnit XML report for CI (``JUnitView``), written when the run ends: a run's
     /// checks only (`tether run --junit FILE` writes it beside another format).
-    public static let junit = OutputFormat(
+    package static let junit = OutputFormat(
         name: "junit", summary: "a JUnit XML report", isForPrograms: true, run: { JUnitView(output: $0.output) })
 }
 
 extension OutputFormat {
     /// One self-contained HTML page with plots (``HTMLReportView``): a session report.
-    public static let html = OutputFormat(
+    package static let html = OutputFormat(
         name: "html", summary: "a self-contained HTML page with plots", isForPrograms: false,
         report: { HTMLReportView(output: $0.output) })
 }

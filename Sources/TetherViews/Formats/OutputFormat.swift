@@ -6,15 +6,15 @@ import TetherPresenter
 /// Every command chooses its view here, so a new format is its view plus one entry in
 /// ``all`` (`OutputFormat+BuiltIn.swift`), and a format that cannot show what a
 /// command renders is refused by name (``UnsupportedFormat``), never guessed.
-public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
+package struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     /// The name `--format` takes, e.g. `json`.
-    public let name: String
+    package let name: String
     /// What it is, for `--help`: `JSON Lines`.
-    public let summary: String
+    package let summary: String
     /// Whether it is read by programs: then the records of a command that fails before
     /// its session starts (a port that cannot be opened, a script error) go to it, where
     /// text has only the command's error message.
-    public let isForPrograms: Bool
+    package let isForPrograms: Bool
     let eventLog: (@Sendable (ViewSettings) -> any DeviceView)?
     let run: (@Sendable (ViewSettings) -> any RunView)?
     let portList: (@Sendable (ViewSettings) -> any PortListView)?
@@ -24,7 +24,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     let report: (@Sendable (ViewSettings) -> any ReportView)?
 
     /// Creates a format; each maker it leaves out is a kind of output it cannot show.
-    public init(
+    package init(
         name: String, summary: String, isForPrograms: Bool,
         eventLog: (@Sendable (ViewSettings) -> any DeviceView)? = nil,
         run: (@Sendable (ViewSettings) -> any RunView)? = nil,
@@ -47,19 +47,19 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The format named `name` (compared without case), if there is one.
-    public static func named(_ name: String) -> OutputFormat? {
+    package static func named(_ name: String) -> OutputFormat? {
         all.first { $0.name == name.lowercased() }
     }
 
     /// The format of a log file by its name: a transcript for `.txt` and `.log` (what
     /// people read, as picocom's and tio's logs are), else JSON Lines.
-    public static func forLog(_ path: String) -> OutputFormat {
+    package static func forLog(_ path: String) -> OutputFormat {
         let name = path.lowercased()
         return name.hasSuffix(".txt") || name.hasSuffix(".log") ? .transcript : .json
     }
 
     /// The formats that can show `kind`, in the order of ``all``.
-    public static func showing<View>(_ kind: ViewKind<View>) -> [OutputFormat] {
+    package static func showing<View>(_ kind: ViewKind<View>) -> [OutputFormat] {
         all.filter { kind.maker($0) != nil }
     }
 
@@ -67,7 +67,7 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``UnsupportedFormat`` naming the format, the kind and the formats that
     ///   can show it.
-    public func check<View>(_ kind: ViewKind<View>) throws(UnsupportedFormat) {
+    package func check<View>(_ kind: ViewKind<View>) throws(UnsupportedFormat) {
         if kind.maker(self) == nil { throw unsupported(kind) }
     }
 
@@ -79,14 +79,14 @@ public struct OutputFormat: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``UnsupportedFormat`` naming the format, the kind and the formats that
     ///   can show it.
-    public func make<View>(_ kind: ViewKind<View>, _ settings: ViewSettings = ViewSettings())
+    package func make<View>(_ kind: ViewKind<View>, _ settings: ViewSettings = ViewSettings())
         throws(UnsupportedFormat) -> View
     {
         guard let maker = kind.maker(self) else { throw unsupported(kind) }
         return maker(settings)
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
-    public static func == (left: OutputFormat, right: OutputFormat) -> Bool { left.name == right.name }
+    package static func == (left: OutputFormat, right: OutputFormat) -> Bool { left.name == right.name }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import TetherPresenter
 
 /// A session report as one self-contained HTML page (`tether report LOG.jsonl`): inline
-/// CSS, SVG plots (``SVGPlot``) and a few lines of script, nothing fetched, so it works
+/// CSS, SVG plots (`SVGPlot`) and a few lines of script, nothing fetched, so it works
 /// offline and can be attached to a bug report.
 ///
 /// Per device: a plot of each reading over time, the round trips over time and as a

@@ -18,7 +18,7 @@ import TetherPresenter
 /// </testsuites>
 /// ```
 ///
-/// One `testsuite` per script and device, one `testcase` per check (``RunResults``):
+/// One `testsuite` per script and device, one `testcase` per check (`RunResults`):
 /// a check that did not hold is a `failure`, a timeout, a device lost or a script
 /// error an `error`, a check never run `skipped`; each carries the expected and the
 /// actual value and the device lines around it. Times are seconds. Device text is

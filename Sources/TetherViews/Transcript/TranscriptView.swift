@@ -27,7 +27,7 @@ import TetherPresenter
 /// diffs cleanly between two boards. A named device's lines carry `[NAME]`.
 ///
 /// It asks for the byte stream (``showsReceivedBytes``) and, given it, writes those
-/// bytes cut into lines (``LineSplitter``) instead of the session's lines, so it holds
+/// bytes cut into lines (`LineSplitter`) instead of the session's lines, so it holds
 /// exactly what crossed the port — blank lines too, which the session drops as framing
 /// (`TranscriptEndToEndTests`). Commands are written as sent, with the dialect's
 /// terminator; raw writes and what was typed (`connect`'s raw mode) as their bytes.
