@@ -67,7 +67,8 @@ package final class OpenedDevice {
     ///   unavailable (69), I/O error (74), a setting the port lacks with
     ///   `--strict-settings` (78).
     package init(
-        _ target: PortTarget, settings: DeviceSettings, hardware: HardwareOptions, symbols: (any AddressSymbolizing)? = nil,
+        _ target: PortTarget, settings: DeviceSettings, hardware: HardwareOptions,
+        symbols: (any AddressSymbolizing)? = nil,
         faults: FaultPlan = FaultPlan(),
         waiting: (String) -> Void,
         refused: (String, [DeviceEvent]) -> Void = { _, _ in }, peer: (any SimulatedDevice)? = nil

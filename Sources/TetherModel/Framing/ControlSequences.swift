@@ -9,7 +9,7 @@ import Glibc
 /// `ESC X`, `ESC ^`, `ESC _` up to BEL or `ESC \`); other escape sequences
 /// (`ESC` intermediates and a final byte: `ESC (B`, `ESC =`, `ESC 7`). A sequence cut by
 /// the end of the line is removed up to there. In a line that ended, the edits among
-/// them are applied (``TerminalRow``). Nothing else changes: a lone CR is a line
+/// them are applied (`TerminalRow`). Nothing else changes: a lone CR is a line
 /// terminator (``LineFramer``), and in a line without escape sequences other control
 /// bytes (NUL, BEL, BS, 0x11/0x13) are kept and shown escaped by the views (the text
 /// view applies BS, `Overstrike`).
@@ -19,7 +19,7 @@ public enum ControlSequences {
     /// `line` with control sequences removed from ``Line/bytes``; the bytes as received
     /// are kept in ``Line/exactBytes`` when anything was removed. A line that ended (by
     /// a line end, or cut as overlong) has its edits applied as a terminal's row shows
-    /// them (``TerminalRow``: cursor moves, erases, backspaces), so a shell's prompt
+    /// them (`TerminalRow`: cursor moves, erases, backspaces), so a shell's prompt
     /// erased before a log line (Zephyr's `ESC[9D ESC[J`) is gone from it; text without
     /// a line end yet (a prompt, pending text) only has the sequences removed, so its
     /// bytes stay a prefix of what comes. A line with a payload (``Line/payloadRange``)
