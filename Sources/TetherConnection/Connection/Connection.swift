@@ -46,7 +46,8 @@ package final class Connection {
         _ options: ConnectionOptions, view: (any DeviceView)? = nil, peer: (any SimulatedDevice)? = nil,
         showing isShown: (@Sendable (ViewLine) -> Bool)? = nil
     ) async throws(CommandFailure) {
-        let symbols = try FirmwareFile.symbols(options.settings.elf)  // before the port opens: a bad file ends nothing begun
+        // Before the port opens: a bad file ends nothing begun.
+        let symbols = try FirmwareFile.symbols(options.settings.elf)
         let log = try options.logFile(showing: .eventLog)
         self.log = log
         let target: PortTarget
