@@ -66,9 +66,13 @@ public final class SerialPort: SerialTransport {
     /// line fully raw: ICRNL, INLCR, IGNCR, ISTRIP, IXANY, OPOST, ICANON, ECHO, ISIG
     /// and IEXTEN off, and IXON/IXOFF off unless the flow control is XON/XOFF
     /// (libserialport 0.1.1 leaves IXON as found; `SerialPortDataTests` checks the bytes
-    /// both ways and `receivedXOFFDoesNotStopOutput`); then turns on the `PARMRK`
-    /// marking of breaks and framing or parity errors, which ``receive(into:)`` takes out
-    /// of the data again (``takeLineEvents()``). Last, it reads the settings back
+    /// both ways and `receivedXOFFDoesNotStopOutput`); then, on a port that is not a
+    /// pseudo-terminal, turns on the `PARMRK` marking of breaks and framing or parity
+    /// errors, which ``receive(into:)`` takes out of the data again (``takeLineEvents()``).
+    /// A pty is left unmarked: it can receive neither a break nor an errored character
+    /// (`SerialPortLineEventTests`), and the marking only moved its input off the
+    /// kernel's raw path onto the per-character one, a third of the Model's stream
+    /// throughput (docs/PERFORMANCE.md). Last, it reads the settings back
     /// from the port into ``settingsReport``: a setting the driver refused or ignored is
     /// not an error here, it is a mismatch there.
     ///
@@ -148,7 +152,7 @@ public final class SerialPort: SerialTransport {
         try apply(configuration, to: port, name: name)
         try apply(options, to: port, flowControl: configuration.flowControl, name: name)
         try makeRaw(descriptor, flowControl: configuration.flowControl, keepDTR: options.dtr == .keep, name: name)
-        let marks = try markLineConditions(descriptor, name: name)
+        let marks = node.isPseudoTerminalSlave ? false : try markLineConditions(descriptor, name: name)
         let report = SettingsReport(
             requested: configuration, actual: try SerialConfiguration.read(from: descriptor, path: name))
 
